@@ -1,0 +1,103 @@
+"""The `rulesdsl` command line.
+
+Every command reports bad input as located diagnostics and exits non-zero; an unexpected
+internal failure is reported in one line (set RULESDSL_DEBUG=1 for the traceback) with exit 70.
+Exit codes: 0 fine, 1 findings (or a failed expectation), 2 unusable input, 70 internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Callable, Optional, Sequence
+
+from .diagnostics import Diagnostic, DslError, Sources, render
+
+EXIT_OK, EXIT_FINDINGS, EXIT_UNUSABLE, EXIT_INTERNAL = 0, 1, 2, 70
+
+COMMANDS: dict[str, tuple[Callable, Callable, str]] = {}
+
+
+def command(name: str, help: str, configure: Callable[[argparse.ArgumentParser], None]):
+    """Register `fn(args, out) -> exit code` as a subcommand whose options `configure` adds."""
+    def deco(fn: Callable):
+        COMMANDS[name] = (configure, fn, help)
+        return fn
+    return deco
+
+
+class Output:
+    """Writes results and diagnostics; knows the sources for rendering excerpts."""
+
+    def __init__(self, color: Optional[bool] = None) -> None:
+        self.sources = Sources()
+        self.color = sys.stdout.isatty() if color is None else color
+        self.color = self.color and not os.environ.get("NO_COLOR")
+
+    def diagnostics(self, diags: Sequence[Diagnostic], stream=None) -> None:
+        stream = stream or sys.stderr
+        for d in sorted(diags, key=lambda d: d.sort_key()):
+            print(render(d, self.sources, color=self.color and stream.isatty()), file=stream)
+            print(file=stream)
+
+
+def exit_code(diags: Sequence[Diagnostic]) -> int:
+    if any(d.fatal for d in diags):
+        return EXIT_UNUSABLE
+    return EXIT_FINDINGS if diags else EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import commands  # noqa: F401  (registers the commands)
+
+    p = argparse.ArgumentParser(
+        prog="rulesdsl",
+        description="Rules adjudication and ruling knowledge base for trading card games.")
+    p.add_argument("--root", type=Path, help="knowledge base root (holds cards/ and rulings/); "
+                   "default: $RULESDSL_ROOT, or the nearest folder above holding rulings/")
+    p.add_argument("--no-cache", action="store_true", help="parse everything afresh")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (configure, fn, help_) in COMMANDS.items():
+        sp = sub.add_parser(name, help=help_, description=help_)
+        configure(sp)
+        sp.set_defaults(func=fn)
+    return p
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[attr-defined]
+        except (AttributeError, ValueError):
+            pass
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # argparse already printed a usage message
+        return int(e.code or 0) and EXIT_UNUSABLE
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_UNUSABLE
+    out = Output()
+    try:
+        return int(args.func(args, out))
+    except DslError as e:
+        out.diagnostics(e.diagnostics)
+        return exit_code(e.diagnostics)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as e:  # the last line of defence: no traceback for a user
+        if os.environ.get("RULESDSL_DEBUG"):
+            raise
+        print(f"rulesdsl: internal error: {type(e).__name__}: {e} "
+              "(set RULESDSL_DEBUG=1 for details, and please report it)", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def dump_json(value) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=False, default=str)

@@ -1,0 +1,104 @@
+"""`rulesdsl check [PATH…] [--gaps] [--json]`: parse, validate and lint the knowledge base."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..cli import EXIT_OK, Output, command, dump_json, exit_code
+from ..diagnostics import Diagnostic
+from ..kb import discover, display_path, find_root, load
+from ..lint import GAP_KINDS, run_checks
+from ..loader import cache_dir, inputs_digest, read_cached, write_pickle
+from ..model import Status
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="*", type=Path, metavar="PATH",
+                   help="files or folders to report on (default: the whole knowledge base); files "
+                        "outside the knowledge base are checked together with it")
+    p.add_argument("--gaps", action="store_true",
+                   help="list the gaps and contradictions of the sources that the knowledge base records")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def check_paths(root: Path, paths: list[Path], use_cache: bool = True):
+    """Load the knowledge base plus `paths` and return (kb, findings), the findings limited to
+    `paths` when any are given."""
+    kb = load(root, extra=paths, use_cache=use_cache)
+    findings = list(kb.diagnostics) + run_checks(kb)
+    if paths:
+        wanted = [display_path(p, kb.root) for p in paths]
+        findings = [d for d in findings if d.loc is None or any(
+            d.loc.file == w or d.loc.file.startswith(w.rstrip("/") + "/") for w in wanted)]
+    return kb, sorted(findings, key=lambda d: d.sort_key())
+
+
+@command("check", "Parse, validate and lint the knowledge base (exit 0 clean, 1 findings, 2 unusable input).",
+         configure)
+def run(args, out: Output) -> int:
+    root = (args.root or find_root()).resolve()
+    use_cache = not args.no_cache
+    if args.gaps:
+        return _gaps(root, args, out)
+    inputs = discover(root) + [q for p in args.paths for q in (sorted(p.rglob("*.rules")) if p.is_dir() else [p])]
+    key = inputs_digest(inputs, root, extra=repr(sorted(map(str, args.paths))).encode())
+    result_file = cache_dir(root) / "check-result.pickle"
+    cached = read_cached(result_file) if use_cache else None
+    if isinstance(cached, dict) and cached.get("key") == key:
+        findings = [Diagnostic.model_validate(d) for d in cached["findings"]]
+        nfiles = cached["files"]
+    else:
+        kb, findings = check_paths(root, list(args.paths), use_cache)
+        nfiles = len(kb.files)
+        if use_cache:
+            write_pickle(result_file, {"key": key, "files": nfiles,
+                                       "findings": [d.model_dump() for d in findings]})
+    code = exit_code(findings)
+    if args.json:
+        print(dump_json({"files": nfiles, "exit": code,
+                         "findings": [d.model_dump(mode="json") for d in findings]}))
+        return code
+    import sys
+    out.diagnostics(findings, stream=sys.stdout)
+    if findings:
+        errors = sum(d.severity == "error" for d in findings)
+        files = len({d.loc.file for d in findings if d.loc})
+        print(f"{errors} error{'s' if errors != 1 else ''} in {files} file{'s' if files != 1 else ''} "
+              f"({nfiles} files checked)")
+    else:
+        print(f"{nfiles} files checked: no findings")
+    return code
+
+
+def _gaps(root: Path, args, out: Output) -> int:
+    kb, findings = check_paths(root, list(args.paths), not args.no_cache)
+    gaps = [r for r in kb.rulings.values() if r.gap]
+    gaps.sort(key=lambda r: (r.game, r.id))
+    if args.json:
+        print(dump_json([{
+            "id": r.id, "game": r.game, "kind": r.gap, "title": r.title,
+            "revisions": [{"date": rev.date_label, "status": rev.status.value,
+                           "source": rev.source.raw if rev.source else None,
+                           "quote": rev.quote, "text": rev.text.value if rev.text else None,
+                           "reason": rev.reason} for rev in r.revisions],
+            "loc": str(r.loc)} for r in gaps]))
+    else:
+        print(f"Gaps and contradictions of the sources recorded in the knowledge base: {len(gaps)}\n")
+        for r in gaps:
+            print(f"{r.id}  [{r.gap}: {GAP_KINDS.get(r.gap, '')}]")
+            print(f"  {r.title}")
+            for rev in r.revisions:
+                print(f"  revision {rev.date_label} {rev.status.value} ({rev.status.ja})")
+                if rev.source:
+                    print(f"    source: {rev.source.raw}")
+                if rev.quote:
+                    print(f"    quote:  {rev.quote}")
+                if rev.text and rev.text.value:
+                    print(f"    text:   {rev.text.value}")
+                if rev.reason:
+                    print(f"    reason: {rev.reason}")
+            print(f"  at {r.loc}\n")
+    if findings:
+        out.diagnostics(findings)
+    return exit_code(findings) if findings else EXIT_OK

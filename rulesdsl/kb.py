@@ -1,0 +1,516 @@
+"""The knowledge base: every game's declarations, rule sections, cards, rulings and scenarios,
+with references resolved, game vocabularies applied, and questions answered as of a date.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Optional, Union
+
+from pydantic import BaseModel, ConfigDict
+
+from .dates import PartialDate
+from .diagnostics import Diagnostic, Related, did_you_mean
+from .model import (Atom, Card, Citation, Clause, Document, Errata, Expectation, Game, Loc, Point,
+                    Revision, RevRef, Ruling, Scenario, Section, Status)
+from .sources import SourceDocument
+from .timeline import Timelines, start
+from .vocab import UNKNOWN, Call, CardRef, Validator, Vocabulary, build_vocabulary, grid_cells
+
+KB_DIRS = ("cards", "rulings")
+
+
+# ----------------------------------------------------------------------------- resolved nodes
+
+class Resolved(BaseModel):
+    """A rule point's value as of a date, and where it comes from."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    point: str
+    card: Optional[str] = None
+    value: str
+    status: Status
+    ruling: Optional[str] = None            # the ruling whose revision decided, if any
+    revision: Optional[str] = None          # its date label (2026-03, undated)
+    section: Optional[str] = None           # the rule section giving the default, if no ruling
+    source: Optional[str] = None            # the citation
+    reason: Optional[str] = None            # why, for unconfirmed values
+    loc: Optional[Loc] = None               # where the deciding setting or default is written
+    fuzzy: Optional[str] = None             # the as-of day lies inside a fuzzy period
+    conflicts: tuple[str, ...] = ()         # other in-force rulings setting another value
+
+    @property
+    def cite(self) -> str:
+        if self.ruling:
+            return f"{self.ruling}@{self.revision}"
+        return self.section or ""
+
+
+@dataclass
+class GameInfo:
+    decl: Game
+    vocab: Vocabulary
+    points: dict[str, Point]
+    documents: dict[str, SourceDocument]
+    players: tuple[int, int]
+    modes: dict[str, Optional[str]]
+    zones: dict[str, Optional[str]]
+    terms: list[tuple[str, str, Optional[str]]]
+
+
+@dataclass
+class CardInfo:
+    """A card with its facts and effects validated; errata applied by `at(date)`."""
+
+    card: Card
+    game: str
+    facts: dict[str, Any]
+    effects: tuple[Call, ...]
+    errata: tuple[tuple[Errata, dict[str, Any], tuple[Call, ...]], ...] = ()
+    hypothetical: bool = False      # defined inside a scenario
+
+    @property
+    def code(self) -> str:
+        return self.card.code
+
+    @property
+    def name(self) -> str:
+        return self.card.name or self.card.code
+
+    def at(self, day: Optional[_dt.date]) -> "CardInfo":
+        """The card as printed on `day`: errata in force replace the facts they give and,
+        if they give any effect, all effects."""
+        if not self.errata or day is None:
+            return self
+        facts, effects = dict(self.facts), self.effects
+        for e, efacts, eeffects in self.errata:
+            if e.status is Status.retracted or (e.date and e.date.start() > day):
+                continue
+            facts.update(efacts)
+            if eeffects:
+                effects = eeffects
+        return CardInfo(card=self.card, game=self.game, facts=facts, effects=effects,
+                        hypothetical=self.hypothetical)
+
+
+@dataclass
+class ScenarioInfo:
+    scenario: Scenario
+    cards: dict[str, CardInfo]              # the scenario's own cards by code
+    calls: tuple[Call, ...]                 # set-up and actions in order
+    expects: tuple[tuple[Expectation, Call], ...]
+    owner: Optional[tuple[str, Optional[Revision]]] = None   # ruling (and revision) it is attached to
+    pins: tuple[RevRef, ...] = ()           # explicit pins and the owner
+
+    @property
+    def id(self) -> str:
+        return self.scenario.id
+
+    @property
+    def game(self) -> str:
+        return self.scenario.game
+
+
+# ----------------------------------------------------------------------------- the knowledge base
+
+@dataclass
+class KnowledgeBase:
+    root: Path
+    files: list[str] = field(default_factory=list)
+    documents: list[Document] = field(default_factory=list)
+    games: dict[str, GameInfo] = field(default_factory=dict)
+    sections: dict[str, Section] = field(default_factory=dict)
+    cards: dict[tuple[str, str], CardInfo] = field(default_factory=dict)
+    rulings: dict[str, Ruling] = field(default_factory=dict)
+    scenarios: dict[str, ScenarioInfo] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    timelines: Timelines = None  # type: ignore[assignment]
+    # (game, point) -> [(ruling id, revision, setting)]
+    settings_index: dict[tuple[str, str], list] = field(default_factory=dict)
+    _cards_by_name: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+
+    # -- lookups ------------------------------------------------------------------------
+    def game_of(self, ident: str) -> str:
+        return ident.split("/", 1)[0]
+
+    def card(self, game: str, code: str) -> Optional[CardInfo]:
+        return self.cards.get((game, code))
+
+    def find_cards(self, text: str, game: Optional[str] = None) -> list[CardInfo]:
+        """Cards whose code or name is `text` (《》 around a name are ignored)."""
+        text = text.strip().strip("《》")
+        out = [c for (g, code), c in self.cards.items() if code == text and (game in (None, g))]
+        if not out:
+            for (g, name), codes in self._cards_by_name.items():
+                if name == text and game in (None, g):
+                    out += [self.cards[(g, c)] for c in codes]
+        return out
+
+    def kind_of(self, ident: str) -> Optional[str]:
+        if ident in self.rulings:
+            return "ruling"
+        if ident in self.sections:
+            return "section"
+        if ident in self.scenarios:
+            return "scenario"
+        if ident in self.games:
+            return "game"
+        return None
+
+    # -- time ---------------------------------------------------------------------------
+    def in_force(self, ruling: str, day: _dt.date) -> Optional[Revision]:
+        return self.timelines.in_force(ruling, day)
+
+    def as_of(self, day: _dt.date, game: Optional[str] = None) -> list[tuple[Ruling, Revision]]:
+        """Every ruling revision in force on `day` (optionally for one game)."""
+        out = []
+        for rid, ruling in self.rulings.items():
+            if game and ruling.game != game:
+                continue
+            rev = self.in_force(rid, day)
+            if rev is not None:
+                out.append((ruling, rev))
+        return out
+
+    def value(self, game: str, point: str, card: Optional[str] = None,
+              as_of: Union[_dt.date, PartialDate, None] = None) -> Resolved:
+        """The value of a rule point on a day, with its provenance: the ruling revision in
+        force that sets it (card-specific settings first), else the game's default."""
+        day = _day(as_of)
+        info = self.games[game]
+        p = info.points.get(point)
+        if p is None:
+            raise KeyError(f"{game} has no rule point {point}")
+        chosen = []
+        for rid, rev, setting in self.settings_index.get((game, point), ()):
+            if setting.card is not None and setting.card != card:
+                continue
+            if self.in_force(rid, day) is rev:
+                chosen.append((rid, rev, setting))
+        if chosen:
+            specific = [c for c in chosen if c[2].card is not None]
+            pool = specific or chosen
+            pool.sort(key=lambda c: (start(c[1]), c[0]))
+            rid, rev, setting = pool[-1]
+            conflicts = tuple(sorted({f"{r}@{v.date_label}={s.value}" for r, v, s in pool
+                                      if s.value != setting.value}))
+            return Resolved(point=point, card=card, value=setting.value, status=rev.status,
+                            ruling=rid, revision=rev.date_label,
+                            source=rev.source.raw if rev.source else None, reason=rev.reason,
+                            loc=setting.loc, fuzzy=self._fuzzy(game, point, card, day),
+                            conflicts=conflicts)
+        d = p.default
+        sec = self.sections.get(d.section) if d else None
+        return Resolved(point=point, card=card, value=d.value if d else "", status=d.status if d else Status.unconfirmed,
+                        section=d.section if d else None,
+                        source=sec.source.raw if sec and sec.source else None,
+                        reason=p.reason, loc=d.loc if d else p.loc,
+                        fuzzy=self._fuzzy(game, point, card, day))
+
+    def _fuzzy(self, game: str, point: str, card: Optional[str], day: _dt.date) -> Optional[str]:
+        """A note when `day` lies inside the period of a revision setting this point whose
+        exact day is unknown: the answer may differ depending on that day."""
+        for rid, rev, setting in self.settings_index.get((game, point), ()):
+            if setting.card is not None and setting.card != card:
+                continue
+            if rev.date is not None and not rev.date.is_exact and rev.date.contains(day):
+                return (f"{day.isoformat()} falls within {rev.date.ja()} ({rid}); the exact day of "
+                        f"that ruling is unknown, so it is treated as in force from {rev.date.start().isoformat()}")
+        return None
+
+
+def _day(value) -> _dt.date:
+    if value is None:
+        return _dt.date.today()
+    if isinstance(value, PartialDate):
+        return value.start()
+    return value
+
+
+# ----------------------------------------------------------------------------- loading
+
+def find_root(start_dir: Optional[Path] = None) -> Path:
+    """The knowledge base root: $RULESDSL_ROOT, else the nearest directory holding rulings/,
+    else the checkout this package was installed from."""
+    env = os.environ.get("RULESDSL_ROOT")
+    if env:
+        return Path(env)
+    here = (start_dir or Path.cwd()).resolve()
+    for d in (here, *here.parents):
+        if (d / "rulings").is_dir():
+            return d
+    return Path(__file__).resolve().parent.parent
+
+
+def discover(root: Path) -> list[Path]:
+    files: list[Path] = []
+    for d in KB_DIRS:
+        base = root / d
+        if base.is_dir():
+            files.extend(sorted(base.rglob("*.rules")))
+    return files
+
+
+def load(root: Optional[Path] = None, extra: Iterable[Path] = (), use_cache: bool = True,
+         include_root: bool = True) -> KnowledgeBase:
+    """Load and validate the knowledge base under `root` plus any extra files or folders.
+    Problems are collected in `kb.diagnostics`, never raised."""
+    from .loader import read_documents
+
+    root = (root or find_root()).resolve()
+    paths = discover(root) if include_root else []
+    seen = {p.resolve() for p in paths}
+    for e in extra:
+        e = Path(e)
+        for p in (sorted(e.rglob("*.rules")) if e.is_dir() else [e]):
+            if p.resolve() not in seen:
+                seen.add(p.resolve())
+                paths.append(p)
+    kb = KnowledgeBase(root=root)
+    docs, diags = read_documents(paths, root, use_cache=use_cache)
+    kb.documents = docs
+    kb.files = [display_path(p, root) for p in paths]
+    kb.diagnostics.extend(diags)
+    _Builder(kb).build()
+    return kb
+
+
+def display_path(p: Path, root: Path) -> str:
+    try:
+        return str(p.resolve().relative_to(root))
+    except ValueError:
+        return str(p)
+
+
+class _Builder:
+    """Registers declarations, resolves references and validates vocabulary clauses."""
+
+    def __init__(self, kb: KnowledgeBase) -> None:
+        self.kb = kb
+        self.diag = kb.diagnostics
+        self.first_seen: dict[tuple[str, str], Loc] = {}
+
+    def err(self, code: str, loc: Optional[Loc], message: str, hint: Optional[str] = None,
+            related: tuple = (), width: int = 1) -> None:
+        self.diag.append(Diagnostic(code=code, message=message, loc=loc, hint=hint,
+                                    related=related, width=width))
+
+    def build(self) -> None:
+        kb = self.kb
+        games, sections, cards, rulings, scenarios = [], [], [], [], []
+        for doc in kb.documents:
+            for d in doc.decls:
+                {Game: games, Section: sections, Card: cards, Ruling: rulings,
+                 Scenario: scenarios}[type(d)].append(d)
+        for g in games:
+            if self.register("game", g.id, g.loc):
+                self.game(g)
+        for s in sections:
+            if self.check_game_prefix(s.id, s.loc, "rule section") and self.register("section", s.id, s.loc):
+                kb.sections[s.id] = s
+        registered = []
+        for c in cards:
+            if c.game not in kb.games:
+                self.unknown_game(c.game, c.loc)
+            elif self.register("card", f"{c.game}:{c.code}", c.loc):
+                registered.append(c)
+                kb.cards[(c.game, c.code)] = CardInfo(card=c, game=c.game, facts={}, effects=())
+                if c.name:
+                    kb._cards_by_name.setdefault((c.game, c.name), []).append(c.code)
+        for c in registered:  # validated once all are known, so effects may name any card
+            kb.cards[(c.game, c.code)] = self.card(c, c.game)
+        nested: list[tuple[Scenario, str, Optional[Revision]]] = []
+        for r in rulings:
+            if self.check_game_prefix(r.id, r.loc, "ruling") and self.register("ruling", r.id, r.loc):
+                kb.rulings[r.id] = r
+                nested += [(s, r.id, None) for s in r.scenarios]
+                for rev in r.revisions:
+                    nested += [(s, r.id, rev) for s in rev.scenarios]
+        kb.timelines = Timelines(kb.rulings.values())
+        for r in kb.rulings.values():
+            for rev in r.revisions:
+                for s in rev.settings:
+                    kb.settings_index.setdefault((r.game, s.point), []).append((r.id, rev, s))
+        all_scenarios = [(s, None, None) for s in scenarios] + nested
+        for s, owner, rev in all_scenarios:
+            if self.check_game_prefix(s.id, s.loc, "scenario") and self.register("scenario", s.id, s.loc):
+                info = self.scenario(s, owner, rev)
+                if info is not None:
+                    kb.scenarios[s.id] = info
+
+    # -- ids ----------------------------------------------------------------------------
+    def register(self, kind: str, ident: str, loc: Loc) -> bool:
+        key = ("id", ident) if kind in ("section", "ruling", "scenario") else (kind, ident)
+        first = self.first_seen.get(key)
+        if first is not None:
+            self.err("duplicate-id", loc, f"{kind} {ident} is already declared",
+                     "give each its own id", (Related(loc=first, message="first declared here"),))
+            return False
+        self.first_seen[key] = loc
+        return True
+
+    def check_game_prefix(self, ident: str, loc: Loc, what: str) -> bool:
+        game = ident.split("/", 1)[0]
+        if "/" not in ident or not ident.split("/", 1)[1]:
+            self.err("id", loc, f"the id of a {what} starts with its game: {game}/…",
+                     f"for example {game}/battle/range")
+            return False
+        if game not in self.kb.games:
+            self.unknown_game(game, loc)
+            return False
+        return True
+
+    def unknown_game(self, game: Optional[str], loc: Loc) -> None:
+        self.err("unknown-ref", loc, f"unknown game {game}",
+                 did_you_mean(str(game), self.kb.games) or
+                 "declare it with `game ID \"name\" { … }` under rulings/ID/")
+
+    # -- games --------------------------------------------------------------------------
+    def game(self, g: Game) -> None:
+        players = (2, 2)
+        cells: tuple[str, ...] = ()
+        modes: dict[str, Optional[str]] = {}
+        zones: dict[str, Optional[str]] = {}
+        terms: list = []
+        documents: dict[str, SourceDocument] = {}
+        base = Path(self.kb.root) / g.loc.file if not os.path.isabs(g.loc.file) else Path(g.loc.file)
+        for c in g.clauses:
+            a = c.args
+            if c.head == "players" and 1 <= len(a) <= 2 and all(x.kind == "number" for x in a):
+                players = (int(a[0].value), int(a[-1].value))
+            elif c.head == "grid" and len(a) == 2 and all(x.kind == "number" for x in a):
+                cells = grid_cells(int(a[0].value), int(a[1].value))
+            elif c.head in ("mode", "zone") and a and a[0].kind == "name" and (
+                    len(a) == 1 or (len(a) == 2 and a[1].kind == "string")):
+                (modes if c.head == "mode" else zones)[str(a[0].value)] = str(a[1].value) if len(a) > 1 else None
+            elif c.head == "term" and 2 <= len(a) <= 3 and a[0].kind == "string" and a[1].kind == "name":
+                terms.append((str(a[0].value), str(a[1].value), str(a[2].value) if len(a) > 2 else None))
+            elif c.head == "document" and len(a) == 2 and all(x.kind == "string" for x in a):
+                path = base.parent / str(a[0].value)
+                try:
+                    doc = SourceDocument.load(Path(str(a[0].value)).name, str(a[1].value), path)
+                except (OSError, UnicodeDecodeError) as e:
+                    self.err("citation", a[0].loc, f"cannot read source document {path}: {e}")
+                    continue
+                documents[doc.name] = doc
+            else:
+                self.err("game", c.loc, f'unknown or malformed game statement "{c.head}"',
+                         'game statements: players MIN [MAX]; grid COLUMNS ROWS; zone NAME "label"; '
+                         'mode NAME "label"; term "日本語" name ["note"]; document "path" "title"; '
+                         'point …; vocabulary { … }')
+        if not modes:
+            modes = {"casual": None}
+        player_names = tuple(f"P{i}" for i in range(1, players[1] + 1))
+        vocab, errors = build_vocabulary(g.id, g.vocabulary, cells, player_names)
+        self.diag.extend(errors)
+        points: dict[str, Point] = {}
+        for p in g.points:
+            if p.name in points:
+                self.err("duplicate-id", p.loc, f"rule point {p.name} is declared twice",
+                         related=(Related(loc=points[p.name].loc, message="first declared here"),))
+                continue
+            points[p.name] = p
+        self.kb.games[g.id] = GameInfo(decl=g, vocab=vocab, points=points, documents=documents,
+                                       players=players, modes=modes, zones=zones, terms=terms)
+
+    # -- cards --------------------------------------------------------------------------
+    def card(self, c: Card, game: str, scenario: Optional[Scenario] = None) -> CardInfo:
+        info = self.kb.games[game]
+        v = Validator(info.vocab, resolve_card=self.card_resolver(game, None),
+                      ref_exists=self.ref_exists)
+        facts, effects = self.card_clauses(v, c.clauses)
+        errata = []
+        for e in c.errata:
+            efacts, eeffects = self.card_clauses(v, e.clauses)
+            errata.append((e, efacts, eeffects))
+        self.diag.extend(v.errors)
+        return CardInfo(card=c, game=game, facts=facts, effects=effects, errata=tuple(errata),
+                        hypothetical=scenario is not None)
+
+    def card_clauses(self, v: Validator, clauses) -> tuple[dict[str, Any], tuple[Call, ...]]:
+        facts: dict[str, Any] = {}
+        effects: list[Call] = []
+        for cl in clauses:
+            call = v.clause(cl, ("fact", "effect"), "card")
+            if call is None:
+                continue
+            if call.kind == "effect":
+                effects.append(call)
+            else:
+                if call.name in facts:
+                    v.err(cl.loc, f"{call.name} is given twice for this card")
+                params = call.params
+                facts[call.name] = next(iter(params.values())) if len(params) == 1 else params
+        return facts, tuple(effects)
+
+    def card_resolver(self, game: str, local: Optional[dict[str, CardInfo]]):
+        kb = self.kb
+
+        def resolve(atom: Atom) -> tuple[Optional[CardRef], Optional[str]]:
+            text = str(atom.value)
+            if local is not None and text in local:
+                c = local[text]
+                key = (game, text) if not c.hypothetical else ("", text)
+                return CardRef(text=text, key=key), None
+            if atom.kind == "name" and (game, text) in kb.cards:
+                return CardRef(text=text, key=(game, text)), None
+            codes = kb._cards_by_name.get((game, text.strip("《》")), [])
+            if len(codes) == 1:
+                return CardRef(text=text, key=(game, codes[0])), None
+            if len(codes) > 1:
+                return None, (f'"{text}" names {len(codes)} cards ({", ".join(codes)}); '
+                              "refer to one by its code")
+            names = ([k for k in local] if local else []) + [c for (g, c) in kb.cards if g == game] + \
+                    [n for (g, n) in kb._cards_by_name if g == game]
+            hint = did_you_mean(text, names)
+            return None, (f"unknown card {atom.display()}" + (f"; {hint}" if hint else
+                          '; define it in the scenario: card "名前" { weight 60kg }'))
+        return resolve
+
+    def ref_exists(self, kind: str, ident: str) -> bool:
+        return ident in (self.kb.sections if kind == "section" else self.kb.rulings)
+
+    # -- scenarios ----------------------------------------------------------------------
+    def scenario(self, s: Scenario, owner: Optional[str], rev: Optional[Revision]) -> Optional[ScenarioInfo]:
+        game = s.game
+        info = self.kb.games[game]
+        local: dict[str, CardInfo] = {}
+        for c in s.cards:
+            known = (game, c.code) in self.kb.cards
+            base = self.kb.cards.get((game, c.code))
+            ci = self.card(c, game, scenario=s)
+            if known and base is not None:
+                # completing a known card: only what the sources leave unknown may be supplied
+                for fact, value in ci.facts.items():
+                    given = base.facts.get(fact, UNKNOWN)
+                    if given is not UNKNOWN and given != value:
+                        self.err("scenario-card", c.loc,
+                                 f"{c.code}'s {fact} is given by the sources as {given}; a scenario may "
+                                 "only supply facts the sources leave unknown",
+                                 "define a hypothetical card with its own name instead")
+                merged = {**base.facts, **{k: v for k, v in ci.facts.items() if v is not UNKNOWN}}
+                ci = CardInfo(card=base.card, game=game, facts=merged,
+                              effects=ci.effects or base.effects, errata=base.errata)
+            if c.code in local:
+                self.err("duplicate-id", c.loc, f"card {c.code} is defined twice in this scenario")
+            local[c.code] = ci
+        v = Validator(info.vocab, resolve_card=self.card_resolver(game, local), ref_exists=self.ref_exists)
+        calls = tuple(x for x in (v.clause(c, ("setup", "action"), "scenario") for c in s.clauses) if x)
+        expects = []
+        for e in s.expects:
+            call = v.clause(Clause(head=e.form, args=e.args, loc=e.loc), ("expect",), "expectation")
+            if call is not None:
+                expects.append((e, call))
+        self.diag.extend(v.errors)
+        if s.mode is not None and s.mode not in info.modes:
+            self.err("unknown-ref", s.mode_loc, f"unknown mode {s.mode} for {game}",
+                     did_you_mean(s.mode, info.modes) or "modes: " + ", ".join(info.modes))
+        pins = list(s.pins)
+        if owner is not None:
+            pins.append(RevRef(target=owner, date=rev.date if rev else None,
+                               undated=bool(rev and rev.date is None), loc=s.loc))
+        return ScenarioInfo(scenario=s, cards=local, calls=calls, expects=tuple(expects),
+                            owner=(owner, rev) if owner else None, pins=tuple(pins))

@@ -1,0 +1,347 @@
+"""Checks over a loaded knowledge base. Each check registers itself with `@check(code)` and
+yields located diagnostics; `run_checks` runs them all."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections import defaultdict
+from typing import Callable, Iterable, Iterator, Optional
+
+from .diagnostics import Diagnostic, Related, did_you_mean
+from .kb import KnowledgeBase
+from .model import Citation, Loc, Revision, RevRef, Ruling, Status, Text
+from .timeline import FOREVER, sort_key, start
+from .vocab import UNKNOWN
+
+CheckFn = Callable[[KnowledgeBase], Iterable[Diagnostic]]
+CHECKS: dict[str, CheckFn] = {}
+
+GAP_KINDS = {
+    "missing": "the source leaves something out",
+    "contradiction": "the source says two things that cannot both hold",
+    "ambiguity": "the source can be read more than one way",
+    "typo": "the source misnames something",
+    "duplication": "the source repeats itself",
+}
+
+
+def check(code: str):
+    def register(fn: CheckFn) -> CheckFn:
+        CHECKS[code] = fn
+        return fn
+    return register
+
+
+def run_checks(kb: KnowledgeBase) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    for fn in CHECKS.values():
+        out.extend(fn(kb))
+    return out
+
+
+def _d(code: str, loc: Optional[Loc], message: str, hint: Optional[str] = None,
+       related: tuple = (), width: int = 1) -> Diagnostic:
+    return Diagnostic(code=code, loc=loc, message=message, hint=hint, related=related, width=width)
+
+
+# ----------------------------------------------------------------------------- references
+
+def resolve_ref(kb: KnowledgeBase, ref: RevRef, game: str) -> Optional[str]:
+    """A problem with a reference to a ruling, section, scenario or card, or None."""
+    target = ref.target
+    kind = kb.kind_of(target)
+    if kind is None:
+        if kb.card(game, target) is not None and ref.date is None and not ref.undated:
+            return None
+        pool = list(kb.rulings) + list(kb.sections) + list(kb.scenarios) + \
+            [c for (g, c) in kb.cards if g == game]
+        hint = did_you_mean(target, pool)
+        return f"unknown reference {target}" + (f"; {hint}" if hint else "")
+    if (ref.date is not None or ref.undated):
+        if kind != "ruling":
+            return f"{target} is a {kind}; only rulings have revisions to pick with @"
+        revs = kb.rulings[target].revisions
+        if not any((r.date is None) if ref.undated else (r.date == ref.date) for r in revs):
+            dates = ", ".join(r.date_label for r in revs)
+            return f"{target} has no revision {('undated' if ref.undated else ref.date)} (it has {dates})"
+    return None
+
+
+@check("unknown-ref")
+def references(kb: KnowledgeBase) -> Iterator[Diagnostic]:
+    def refs(items, game):
+        for ref in items:
+            problem = resolve_ref(kb, ref, game)
+            if problem:
+                yield _d("unknown-ref", ref.loc, problem, width=len(str(ref)))
+
+    for s in kb.sections.values():
+        yield from refs(s.refs, s.game)
+    for (game, _), c in kb.cards.items():
+        yield from refs(c.card.refs, game)
+    for r in kb.rulings.values():
+        yield from refs(r.refs, r.game)
+        for rev in r.revisions:
+            yield from refs(rev.refs, r.game)
+            for sup in rev.supersedes:
+                problem = resolve_ref(kb, sup, r.game)
+                if problem is None and kb.kind_of(sup.target) != "ruling":
+                    problem = f"{sup.target} is not a ruling; only rulings can be superseded"
+                if problem is None and sup.target == r.id:
+                    problem = "a ruling's newer revisions replace its older ones already; supersedes names another ruling"
+                if problem:
+                    yield _d("unknown-ref", sup.loc, problem, width=len(str(sup)))
+    for s in kb.scenarios.values():
+        yield from refs(s.scenario.pins, s.game)
+
+
+# ----------------------------------------------------------------------------- rulings
+
+@check("revision-order")
+def revision_order(kb: KnowledgeBase) -> Iterator[Diagnostic]:
+    for owner in list(kb.rulings.values()) + list(kb.sections.values()):
+        revs = owner.revisions
+        for a, b in zip(revs, revs[1:]):
+            if sort_key(b) < sort_key(a):
+                yield _d("revision-order", b.loc,
+                         f"revision {b.date_label} is written after {a.date_label}; keep revisions oldest first",
+                         "undated revisions come first", (Related(loc=a.loc, message="the later one"),))
+            elif a.date is not None and a.date == b.date or (a.date is None and b.date is None):
+                yield _d("revision-order", b.loc, f"two revisions are dated {b.date_label}",
+                         "merge them, or give the newer one its own date",
+                         (Related(loc=a.loc, message="the other one"),))
+    for r in kb.rulings.values():
+        if not r.revisions:
+            yield _d("empty-ruling", r.loc, f"ruling {r.id} has no revision",
+                     "add `revision DATE STATUS { source …; text … }`")
+
+
+@check("missing-source")
+def missing_source(kb: KnowledgeBase) -> Iterator[Diagnostic]:
+    for r in kb.rulings.values():
+        for rev in r.revisions:
+            if rev.source is None:
+                yield _d("missing-source", rev.loc, f"revision {rev.date_label} of {r.id} cites no source",
+                         'add `source "FILE §見出し"`')
+            if rev.text is None and rev.status is not Status.retracted:
+                yield _d("missing-source", rev.loc, f"revision {rev.date_label} of {r.id} has no text",
+                         'add `text "…"` with the ruling in Japanese')
+    for s in kb.sections.values():
+        if s.source is None:
+            yield _d("missing-source", s.loc, f"rule section {s.id} cites no source", 'add `source "FILE §見出し"`')
+        if s.text is None:
+            yield _d("missing-source", s.loc, f"rule section {s.id} has no text", 'add `text "…"`')
+    for c in kb.cards.values():
+        if c.card.source is None:
+            yield _d("missing-source", c.card.loc, f"card {c.code} cites no source",
+                     'add `source "FILE §見出し"` for where the card is named')
+
+
+@check("unconfirmed-reason")
+def unconfirmed_reason(kb: KnowledgeBase) -> Iterator[Diagnostic]:
+    for r in kb.rulings.values():
+        for rev in r.revisions:
+            if rev.status is Status.unconfirmed and not rev.reason:
+                yield _d("unconfirmed-reason", rev.loc,
+                         f"revision {rev.date_label} of {r.id} is unconfirmed but gives no reason",
+                         'say why the knowledge base reads it this way: reason "…"')
+    for g in kb.games.values():
+        for p in g.points.values():
+            if p.default and p.default.status is Status.unconfirmed and not p.reason:
+                yield _d("unconfirmed-reason", p.default.loc,
+                         f"the default of {p.name} is unconfirmed but the point gives no reason",
+                         'add reason "…" to the point')
+
+
+@check("gap")
+def gap_kinds(kb: KnowledgeBase) -> Iterator[Diagnostic]:
+    for r in kb.rulings.values():
+        if r.gap is not None and r.gap not in GAP_KINDS:
+            yield _d("gap", r.gap_loc, f'unknown gap kind "{r.gap}"',
+                     did_you_mean(r.gap, GAP_KINDS) or "gap kinds: " + ", ".join(GAP_KINDS))
+        if r.gap is not None and not any(rev.status is Status.unconfirmed for rev in r.revisions):
+            yield _d("gap", r.loc, f"gap {r.id} has no unconfirmed revision",
+                     "a gap is recorded as the knowledge base's own reading: an unconfirmed revision with a reason")
+
+
+# ----------------------------------------------------------------------------- rule points
+
+@check("setting")
+def settings(kb: KnowledgeBase) -> Iterator[Diagnostic]:
+    for r in kb.rulings.values():
+        game = kb.games[r.game]
+        for rev in r.revisions:
+            if rev.status is Status.retracted and rev.settings:
+                yield _d("setting", rev.settings[0].loc,
+                         "a retracted revision sets nothing; it ends the ruling",
+                         "remove its settings")
+            for s in rev.settings:
+                p = game.points.get(s.point)
+                if p is None:
+                    yield _d("unknown-ref", s.loc, f"{r.game} has no rule point {s.point}",
+                             did_you_mean(s.point, game.points) or
+                             "declare it in the game: point NAME \"label\" { value …; default … from SECTION }")
+                    continue
+                allowed = [v.name for v in p.values]
+                if s.value not in allowed:
+                    yield _d("setting", s.loc, f"{s.value} is not a value of {s.point} (allowed: {', '.join(allowed)})",
+                             did_you_mean(s.value, allowed))
+                if s.card is not None:
+                    if p.per != "card":
+                        yield _d("setting", s.loc, f"{s.point} is game-wide; it cannot be set for one card",
+                                 "declare `per card` in the point to allow it")
+                    if kb.card(r.game, s.card) is None:
+                        yield _d("unknown-ref", s.loc, f"unknown card {s.card} in {r.game}",
+                                 did_you_mean(s.card, [c for (g, c) in kb.cards if g == r.game]))
+    for g in kb.games.values():
+        for p in g.points.values():
+            values = [v.name for v in p.values]
+            if not values:
+                yield _d("setting", p.loc, f"rule point {p.name} has no values", "add `value NAME \"label\"` lines")
+            if p.default is None:
+                yield _d("setting", p.loc, f"rule point {p.name} has no default",
+                         "add `default VALUE from SECTION` naming the rule section that gives it")
+                continue
+            if p.default.value not in values:
+                yield _d("setting", p.default.loc, f"default {p.default.value} is not a value of {p.name}",
+                         did_you_mean(p.default.value, values))
+            if p.default.section not in kb.sections:
+                yield _d("unknown-ref", p.default.loc, f"unknown rule section {p.default.section}",
+                         did_you_mean(p.default.section, kb.sections))
+            if p.per not in (None, "card"):
+                yield _d("setting", p.per_loc, f"`per {p.per}`: a point can only be scoped per card")
+    for s in kb.sections.values():
+        game = kb.games[s.game]
+        for name in s.defines:
+            if name not in game.points:
+                yield _d("unknown-ref", s.defines_loc, f"{s.game} has no rule point {name}",
+                         did_you_mean(name, game.points))
+
+
+@check("contradiction")
+def contradictions(kb: KnowledgeBase) -> Iterator[Diagnostic]:
+    """Two revisions in force at the same time that set the same point differently."""
+    groups: dict[tuple, list] = defaultdict(list)
+    for (game, point), items in kb.settings_index.items():
+        for rid, rev, setting in items:
+            iv = kb.timelines.interval_of(rid, rev)
+            if iv is not None:
+                groups[(game, point, setting.card)].append((iv.begin, iv.end, rid, rev, setting))
+    for (game, point, card), items in groups.items():
+        items.sort(key=lambda x: (x[0], x[2]))
+        active: list = []
+        reported: set = set()
+        for item in items:
+            begin = item[0]
+            active = [a for a in active if a[1] > begin]
+            for other in active:
+                if other[4].value != item[4].value and other[2] != item[2]:
+                    pair = (other[2], item[2])
+                    if pair in reported:
+                        continue
+                    reported.add(pair)
+                    when = max(begin, other[0])
+                    yield _d("contradiction", item[4].loc,
+                             f"{item[4].target()} is set to {item[4].value} here and to {other[4].value} by "
+                             f"{other[2]}@{other[3].date_label}, both in force from {_when(when)}",
+                             "retract or supersede one of them, or date them so they do not overlap",
+                             (Related(loc=other[4].loc, message=f"{other[2]} sets {other[4].value}"),))
+            active.append(item)
+
+
+def _when(day: _dt.date) -> str:
+    return "the beginning" if day == _dt.date.min else day.isoformat()
+
+
+# ----------------------------------------------------------------------------- citations
+
+def _citations(kb: KnowledgeBase):
+    """(game, citation, [(text, loc, must_match)]) for everything that cites a source."""
+    for s in kb.sections.values():
+        yield s.game, s.source, [_text(s.text, True)]
+        for rev in s.revisions:
+            yield s.game, rev.source, [_text(rev.text, True)]
+    for r in kb.rulings.values():
+        for rev in r.revisions:
+            quoted = rev.status not in (Status.unconfirmed,)
+            yield r.game, rev.source, [_text(rev.text, quoted), (rev.quote, rev.quote_loc, True)]
+    for c in kb.cards.values():
+        if c.hypothetical:
+            continue
+        name = (c.card.name, c.card.loc, True)
+        yield c.game, c.card.source, [name]
+        for e in c.card.errata:
+            yield c.game, e.source, [_text(e.text, True)]
+    for s in kb.scenarios.values():
+        if s.scenario.source is not None:
+            yield s.game, s.scenario.source, []
+
+
+def _text(t: Optional[Text], must: bool):
+    if t is None or t.value is None:
+        return (None, None, False)
+    return (t.value, t.loc, must)
+
+
+@check("citation")
+def citations(kb: KnowledgeBase) -> Iterator[Diagnostic]:
+    for game, cite, texts in _citations(kb):
+        if cite is None:
+            continue
+        docs = kb.games[game].documents
+        doc = docs.get(cite.document)
+        if doc is None:
+            yield _d("citation", cite.loc, f'unknown source document "{cite.document}" for {game}',
+                     did_you_mean(cite.document, docs) or
+                     (f"{game} declares: " + ", ".join(docs) if docs else
+                      f'declare it in the {game} game block: document "sources/FILE" "title"'))
+            continue
+        if cite.heading is None:
+            yield _d("citation", cite.loc, f'the citation "{cite.raw}" names no heading',
+                     f'write "{cite.document} §見出し" with the heading the text comes from')
+            continue
+        if not doc.has_heading(cite.heading):
+            close = doc.close_headings(cite.heading)
+            yield _d("citation", cite.loc, f'{cite.document} has no heading "{cite.heading}"',
+                     ("did you mean " + " or ".join(f'"{c}"' for c in close) + "?") if close else
+                     "cite a line of the document that heads the passage")
+            continue
+        for text, loc, must in texts:
+            if text and must and not doc.find(text, cite.heading):
+                anywhere = doc.find(text)
+                yield _d("citation", loc,
+                         f'this text is not in {cite.document} under "{cite.heading}"' if anywhere else
+                         f"this text does not occur in {cite.document}",
+                         "cite the heading the text appears under" if anywhere else
+                         "quote the source exactly (layout and wiki markup aside); the knowledge base's own "
+                         "words belong in an unconfirmed revision with a reason")
+
+
+# ----------------------------------------------------------------------------- cards and scenarios
+
+@check("unknown-fact")
+def explicit_unknowns(kb: KnowledgeBase) -> Iterator[Diagnostic]:
+    """Every fact a game declares is given for every card, as a value or as `unknown`."""
+    for (game, code), c in kb.cards.items():
+        if c.hypothetical:
+            continue
+        facts = kb.games[game].vocab.entries["fact"]
+        missing = [f for f in facts if f not in c.facts]
+        if missing:
+            yield _d("unknown-fact", c.card.loc, f"card {code} does not say its {', '.join(missing)}",
+                     "write `" + "; ".join(f"{f} unknown" for f in missing) + "` where the sources do not give them")
+        if c.card.text is None:
+            yield _d("unknown-fact", c.card.loc, f"card {code} does not say its printed text",
+                     "write `text unknown` when the sources do not give it")
+
+
+@check("scenario")
+def scenario_shape(kb: KnowledgeBase) -> Iterator[Diagnostic]:
+    for s in kb.scenarios.values():
+        sc = s.scenario
+        if sc.expects and sc.as_of is None:
+            yield _d("scenario", sc.loc, f"scenario {sc.id} has expectations but no date",
+                     "add `as of 2026-09-01` so that its answer does not change with the day it is run")
+        for e in sc.expects:
+            if e.valid_from and e.valid_until and e.valid_until < e.valid_from:
+                yield _d("scenario", e.loc, "this expectation's period ends before it begins")

@@ -1,0 +1,121 @@
+"""Reading `.rules` files: decoding with located errors, and a parse cache keyed by content.
+
+Parsed documents are kept in one pickle per knowledge base root (`.rulesdsl-cache/parsed.pickle`,
+or under $RULESDSL_CACHE), keyed by a hash of the file's path and bytes, so an unchanged file is
+never parsed twice. The cache is only an accelerator: any problem reading it means a re-parse.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from pathlib import Path
+from typing import Iterable, Optional
+
+from .diagnostics import Diagnostic, DslError
+from .model import Document, Loc
+from .parser import GRAMMAR, parse_text
+
+CACHE_VERSION = "1"
+
+
+def cache_dir(root: Path) -> Path:
+    env = os.environ.get("RULESDSL_CACHE")
+    return Path(env) if env else Path(root) / ".rulesdsl-cache"
+
+
+def _salt() -> bytes:
+    """Changes whenever the grammar or the model code changes, invalidating the cache."""
+    here = Path(__file__).parent
+    h = hashlib.sha1(CACHE_VERSION.encode())
+    for f in (GRAMMAR, here / "model.py", here / "parser.py", here / "dates.py"):
+        h.update(f.read_bytes())
+    return h.digest()
+
+
+def decode(data: bytes, file: str) -> str:
+    """UTF-8 text of a file; a located diagnostic (line and column of the bad byte) if not."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        line = data.count(b"\n", 0, e.start) + 1
+        col = len(data[line_start:e.start].decode("utf-8", errors="replace")) + 1
+        raise DslError([Diagnostic(
+            code="encoding", loc=Loc(file=file, line=line, col=col), fatal=True,
+            message=f"the file is not valid UTF-8 (byte 0x{data[e.start]:02x})",
+            hint="save the file as UTF-8")]) from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True
+                   ) -> tuple[list[Document], list[Diagnostic]]:
+    from .kb import display_path
+
+    salt = _salt()
+    cache_file = cache_dir(root) / "parsed.pickle"
+    cached: dict[str, Document] = _load_pickle(cache_file) if use_cache else {}
+    used: dict[str, Document] = {}
+    docs: list[Document] = []
+    diags: list[Diagnostic] = []
+    for path in paths:
+        shown = display_path(Path(path), root)
+        try:
+            data = Path(path).read_bytes()
+        except OSError as e:
+            diags.append(Diagnostic(code="io", message=f"cannot read {shown}: {e.strerror or e}",
+                                    loc=None, fatal=True))
+            continue
+        key = hashlib.sha1(salt + shown.encode() + b"\0" + data).hexdigest()
+        doc = cached.get(key)
+        if doc is None:
+            try:
+                doc = parse_text(decode(data, shown), shown)
+            except DslError as e:
+                diags.extend(e.diagnostics)
+                continue
+        used[key] = doc
+        docs.append(doc)
+    if use_cache and set(used) != set(cached):
+        write_pickle(cache_file, used)
+    return docs, diags
+
+
+def inputs_digest(paths: Iterable[Path], root: Path, extra: bytes = b"") -> str:
+    """A hash of every input's path and bytes, for caching whole results."""
+    from .kb import display_path
+
+    h = hashlib.sha1(_salt() + extra)
+    for p in paths:
+        h.update(display_path(Path(p), root).encode() + b"\0")
+        try:
+            h.update(hashlib.sha1(Path(p).read_bytes()).digest())
+        except OSError:
+            h.update(b"unreadable")
+    return h.hexdigest()
+
+
+def _load_pickle(path: Path):
+    try:
+        with open(path, "rb") as f:
+            return pickle.load(f)
+    except Exception:  # a missing, stale or damaged cache only means parsing again
+        return {}
+
+
+def write_pickle(path: Path, value) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only checkout still works, just without the cache
+
+
+def read_cached(path: Path) -> Optional[object]:
+    value = _load_pickle(path)
+    return value if value != {} else None

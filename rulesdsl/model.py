@@ -1,0 +1,318 @@
+"""The syntax-level model: what a `.rules` file says, node by node, each node with its location.
+
+These models are produced by the parser and are game-neutral. Game-specific statements (card
+facts and effects, scenario set-up, actions and expectations) stay generic `Clause`s here; the
+knowledge base validates them against the game's vocabulary and keeps the typed results.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict
+
+from .dates import PartialDate
+
+
+class Node(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Loc(Node):
+    """A position in a source file: 1-based line and column, columns counted in characters."""
+
+    file: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+class Status(str, Enum):
+    """How far a ruling revision can be relied on, strongest first."""
+
+    confirmed = "confirmed"        # 公式裁定 / 確認済み / 統一裁定
+    provisional = "provisional"    # 公式の暫定裁定
+    unofficial = "unofficial"      # 暫定ルール・非公式: a community convention
+    unconfirmed = "unconfirmed"    # ※未確定: this knowledge base's own interpretation
+    retracted = "retracted"        # withdrawn
+
+    @property
+    def rank(self) -> int:
+        """Higher is weaker; `weakest()` takes the maximum."""
+        return _STATUS_RANK[self]
+
+    @property
+    def ja(self) -> str:
+        return _STATUS_JA[self]
+
+
+_STATUS_RANK = {Status.confirmed: 0, Status.provisional: 1, Status.unofficial: 2,
+                Status.unconfirmed: 3, Status.retracted: 4}
+_STATUS_JA = {Status.confirmed: "確定", Status.provisional: "暫定", Status.unofficial: "非公式",
+              Status.unconfirmed: "※未確定", Status.retracted: "撤回"}
+
+
+def weakest(statuses) -> Status:
+    """The weakest of the given statuses (confirmed when there are none)."""
+    return max(statuses, key=lambda s: s.rank, default=Status.confirmed)
+
+
+# ------------------------------------------------------------------------- generic clauses
+
+class Atom(Node):
+    """One argument of a generic clause, as written."""
+
+    kind: Literal["name", "string", "number", "quantity", "array"]
+    value: Union[str, int, float, tuple["Atom", ...]]
+    unit: Optional[str] = None     # for quantities: 60kg -> value 60, unit "kg"
+    loc: Loc
+
+    def display(self) -> str:
+        if self.kind == "array":
+            return "[" + ", ".join(a.display() for a in self.value) + "]"  # type: ignore[union-attr]
+        if self.kind == "string":
+            return '"' + str(self.value) + '"'
+        if self.kind == "quantity":
+            return f"{_num(self.value)}{self.unit}"
+        if self.kind == "number":
+            return _num(self.value)
+        return str(self.value)
+
+
+def _num(v) -> str:
+    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+
+
+class Clause(Node):
+    """`head arg* { clause* }?`: a game-vocabulary statement."""
+
+    head: str
+    args: tuple[Atom, ...] = ()
+    body: Optional[tuple["Clause", ...]] = None
+    loc: Loc
+
+
+# ------------------------------------------------------------------------- shared statements
+
+class Citation(Node):
+    """`source "000_a437c75d0e53c518.txt §バトルの勝敗"`: a document and a heading in it."""
+
+    raw: str
+    document: str
+    heading: Optional[str] = None
+    loc: Loc
+
+    def __str__(self) -> str:
+        return self.raw
+
+
+class RevRef(Node):
+    """A reference to a ruling, rule section, card or scenario; `@date` picks one revision."""
+
+    target: str
+    date: Optional[PartialDate] = None
+    undated: bool = False          # `@undated`: the revision without a date
+    loc: Loc
+
+    def __str__(self) -> str:
+        if self.undated:
+            return f"{self.target}@undated"
+        return f"{self.target}@{self.date}" if self.date else self.target
+
+
+class Text(Node):
+    value: Optional[str]            # None: written as `text unknown`
+    loc: Loc
+
+
+# ------------------------------------------------------------------------- rulings
+
+class Setting(Node):
+    """`set point = value` or `set card(CODE).point = value`."""
+
+    point: str
+    card: Optional[str] = None
+    value: str
+    loc: Loc
+
+    def target(self) -> str:
+        return f"card({self.card}).{self.point}" if self.card else self.point
+
+
+class Revision(Node):
+    date: Optional[PartialDate]     # None: `undated`
+    status: Status
+    source: Optional[Citation] = None
+    text: Optional[Text] = None
+    quote: Optional[str] = None
+    quote_loc: Optional[Loc] = None
+    reason: Optional[str] = None
+    notes: tuple[str, ...] = ()
+    settings: tuple[Setting, ...] = ()
+    supersedes: tuple[RevRef, ...] = ()
+    refs: tuple[RevRef, ...] = ()
+    scenarios: tuple["Scenario", ...] = ()
+    loc: Loc
+
+    @property
+    def date_label(self) -> str:
+        return str(self.date) if self.date else "undated"
+
+    @property
+    def date_ja(self) -> str:
+        return self.date.ja() if self.date else "日付不明"
+
+
+class Ruling(Node):
+    id: str
+    title: str
+    gap: Optional[str] = None       # this ruling records a gap or contradiction of the sources
+    gap_loc: Optional[Loc] = None
+    refs: tuple[RevRef, ...] = ()
+    notes: tuple[str, ...] = ()
+    revisions: tuple[Revision, ...] = ()
+    scenarios: tuple["Scenario", ...] = ()
+    loc: Loc
+
+    @property
+    def game(self) -> str:
+        return self.id.split("/", 1)[0]
+
+
+class Section(Node):
+    id: str
+    title: str
+    source: Optional[Citation] = None
+    text: Optional[Text] = None
+    notes: tuple[str, ...] = ()
+    defines: tuple[str, ...] = ()
+    defines_loc: Optional[Loc] = None
+    refs: tuple[RevRef, ...] = ()
+    revisions: tuple[Revision, ...] = ()
+    loc: Loc
+
+    @property
+    def game(self) -> str:
+        return self.id.split("/", 1)[0]
+
+
+# ------------------------------------------------------------------------- cards
+
+class Errata(Node):
+    """A dated revision of a card's printed facts, effects or text."""
+
+    date: Optional[PartialDate]
+    status: Status
+    source: Optional[Citation] = None
+    text: Optional[Text] = None
+    notes: tuple[str, ...] = ()
+    refs: tuple[RevRef, ...] = ()
+    clauses: tuple[Clause, ...] = ()
+    loc: Loc
+
+
+class Card(Node):
+    """`card GAME CODE "name" { ... }`; inside a scenario, `card CODE-or-"name" { ... }` with
+    game None defines a hypothetical card or completes a known card's unknown facts."""
+
+    game: Optional[str]
+    code: str
+    name: Optional[str] = None
+    source: Optional[Citation] = None
+    text: Optional[Text] = None
+    notes: tuple[str, ...] = ()
+    refs: tuple[RevRef, ...] = ()
+    errata: tuple[Errata, ...] = ()
+    clauses: tuple[Clause, ...] = ()
+    loc: Loc
+
+
+# ------------------------------------------------------------------------- games
+
+class PointValue(Node):
+    name: str
+    label: Optional[str] = None
+    loc: Loc
+
+
+class PointDefault(Node):
+    value: str
+    status: Status = Status.confirmed
+    section: str
+    loc: Loc
+
+
+class Point(Node):
+    """A rule point: a named decision that rulings set, with its allowed values and default."""
+
+    name: str
+    label: Optional[str] = None
+    values: tuple[PointValue, ...] = ()
+    default: Optional[PointDefault] = None
+    per: Optional[str] = None       # "card": the point can be set for one card
+    per_loc: Optional[Loc] = None
+    notes: tuple[str, ...] = ()
+    reason: Optional[str] = None
+    loc: Loc
+
+
+class Game(Node):
+    id: str
+    name: str
+    source: Optional[Citation] = None
+    text: Optional[Text] = None
+    notes: tuple[str, ...] = ()
+    points: tuple[Point, ...] = ()
+    vocabulary: tuple[Clause, ...] = ()
+    vocabulary_loc: Optional[Loc] = None
+    clauses: tuple[Clause, ...] = ()
+    loc: Loc
+
+
+# ------------------------------------------------------------------------- scenarios
+
+class Expectation(Node):
+    modality: Optional[Literal["always", "possible", "never"]] = None
+    form: str
+    args: tuple[Atom, ...] = ()
+    valid_from: Optional[PartialDate] = None
+    valid_until: Optional[PartialDate] = None
+    loc: Loc
+
+
+class Scenario(Node):
+    id: str
+    title: str
+    source: Optional[Citation] = None
+    notes: tuple[str, ...] = ()
+    question: Optional[str] = None
+    as_of: Optional[PartialDate] = None
+    as_of_loc: Optional[Loc] = None
+    mode: Optional[str] = None
+    mode_loc: Optional[Loc] = None
+    pins: tuple[RevRef, ...] = ()
+    cards: tuple[Card, ...] = ()
+    clauses: tuple[Clause, ...] = ()
+    expects: tuple[Expectation, ...] = ()
+    loc: Loc
+
+    @property
+    def game(self) -> str:
+        return self.id.split("/", 1)[0]
+
+
+Decl = Union[Game, Section, Card, Ruling, Scenario]
+
+
+class Document(Node):
+    """One parsed `.rules` file."""
+
+    path: str
+    decls: tuple[Decl, ...] = ()
+
+
+for _m in (Atom, Clause, Revision, Ruling, Scenario):
+    _m.model_rebuild()

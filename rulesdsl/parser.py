@@ -1,0 +1,631 @@
+"""Parsing `.rules` text into the syntax model.
+
+The grammar lives in `grammar/rules.lark`. The LALR parser runs with the transformer inline, so
+no parse tree is built: each rule becomes a model node as soon as it is reduced. Positions come
+from the keyword or name token that starts each rule, which keeps `propagate_positions` off.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from .dates import DateError, PartialDate
+from .diagnostics import Diagnostic, DslError, Related, did_you_mean
+from .model import (Atom, Card, Citation, Clause, Document, Errata, Expectation, Game, Loc, Point,
+                    PointDefault, PointValue, Revision, RevRef, Ruling, Scenario, Section, Setting,
+                    Status, Text)
+
+GRAMMAR = Path(__file__).with_name("grammar") / "rules.lark"
+
+
+# ----------------------------------------------------------------------------- statements
+# Small carriers for statements that fill a field of the enclosing node.
+
+class _Stmt:
+    __slots__ = ("field", "value", "loc")
+
+    def __init__(self, field: str, value: Any, loc: Loc):
+        self.field, self.value, self.loc = field, value, loc
+
+
+_ESCAPES = re.compile(r'\\(.)')
+_ESCAPE_MAP = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+
+
+def unquote(token: str) -> str:
+    """The value of a STRING token: escapes resolved; triple-quoted text dedented."""
+    if token.startswith('"""'):
+        body = token[3:-3]
+        if body.startswith("\r\n"):
+            body = body[2:]
+        elif body.startswith("\n"):
+            body = body[1:]
+        body = textwrap.dedent(body).rstrip()
+    else:
+        body = token[1:-1]
+    if "\\" in body:
+        body = _ESCAPES.sub(lambda m: _ESCAPE_MAP.get(m.group(1), m.group(1)), body)
+    return body
+
+
+def parse_citation(raw: str, loc: Loc) -> Citation:
+    document, sep, heading = raw.partition("§")
+    return Citation(raw=raw, document=document.strip(), heading=heading.strip() or None if sep else None,
+                    loc=loc)
+
+
+class _Builder(Transformer):
+    """Builds model nodes bottom-up while the LALR parser reduces."""
+
+    def __init__(self) -> None:
+        super().__init__(visit_tokens=False)
+        self.file = "<text>"
+        self.errors: list[Diagnostic] = []
+
+    # -- helpers ------------------------------------------------------------------------
+    def loc(self, tok: Token) -> Loc:
+        return Loc(file=self.file, line=tok.line, col=tok.column)
+
+    def error(self, tok: Token, message: str, hint: Optional[str] = None, code: str = "syntax") -> None:
+        self.errors.append(Diagnostic(code=code, message=message, loc=self.loc(tok),
+                                      width=max(len(str(tok)), 1), hint=hint))
+
+    def collect(self, kind: str, items, allowed: dict[str, str]) -> dict[str, Any]:
+        """Sort body statements into fields. `allowed` maps field -> "one" | "many"."""
+        out: dict[str, Any] = {f: [] for f, n in allowed.items() if n == "many"}
+        seen: dict[str, Loc] = {}
+        for item in items:
+            field, value, loc = item.field, item.value, item.loc
+            mode = allowed.get(field)
+            if mode is None:  # the grammar prevents this; keep the guard for safety
+                continue
+            if mode == "many":
+                out[field].append(value)
+            elif field in seen:
+                self.errors.append(Diagnostic(
+                    code="duplicate-statement", loc=loc,
+                    message=f"{_FIELD_WORDS.get(field, field)} is given twice in this {kind}",
+                    hint="keep one of them",
+                    related=(Related(loc=seen[field], message="first given here"),)))
+            else:
+                seen[field] = loc
+                out[field] = value
+        return {k: tuple(v) if isinstance(v, list) else v for k, v in out.items()}
+
+    def date(self, children):
+        tok = children[0]
+        if tok.type == "UNDATED":
+            return _Stmt("date", None, self.loc(tok))
+        return _Stmt("date", self.parse_date(tok), self.loc(tok))
+
+    def parse_date(self, tok: Token) -> Optional[PartialDate]:
+        try:
+            return PartialDate.parse(str(tok))
+        except DateError as e:
+            self.error(tok, f"invalid date {str(tok)!r}: {e}",
+                       hint="write 2026, 2026-03, 2026-03-14 or 2026-summer", code="invalid-date")
+            return None
+
+    # -- shared statements --------------------------------------------------------------
+    def source(self, c):
+        loc = self.loc(c[0])
+        return _Stmt("source", parse_citation(unquote(c[1]), self.loc(c[1])), loc)
+
+    def text(self, c):
+        loc = self.loc(c[0])
+        value = None if c[1].type == "UNKNOWN" else unquote(c[1])
+        return _Stmt("text", Text(value=value, loc=self.loc(c[1])), loc)
+
+    def quote(self, c):
+        return _Stmt("quote", (unquote(c[1]), self.loc(c[1])), self.loc(c[0]))
+
+    def reason(self, c):
+        return _Stmt("reason", unquote(c[1]), self.loc(c[0]))
+
+    def note(self, c):
+        return _Stmt("notes", unquote(c[1]), self.loc(c[0]))
+
+    def refs(self, c):
+        return _Stmt("refs", tuple(c[1:]), self.loc(c[0]))
+
+    def revref(self, c):
+        tok = c[0]
+        date, undated = None, False
+        if len(c) > 1:
+            date = c[1].value
+            undated = date is None
+        return RevRef(target=str(tok), date=date, undated=undated, loc=self.loc(tok))
+
+    def status(self, c):
+        return _Stmt("status", Status(str(c[0])), self.loc(c[0]))
+
+    # -- generic clauses ----------------------------------------------------------------
+    def atom(self, tok) -> Atom:
+        if isinstance(tok, Atom):
+            return tok
+        kind = tok.type
+        loc = self.loc(tok)
+        if kind == "NAME":
+            return Atom(kind="name", value=str(tok), loc=loc)
+        if kind == "STRING":
+            return Atom(kind="string", value=unquote(tok), loc=loc)
+        if kind == "NUMBER":
+            return Atom(kind="number", value=_number(tok), loc=loc)
+        if kind == "QUANTITY":
+            m = re.match(r"(\d+(?:\.\d+)?)(.*)", str(tok))
+            return Atom(kind="quantity", value=_number(m.group(1)), unit=m.group(2), loc=loc)
+        raise AssertionError(kind)
+
+    def array(self, c):
+        bracket, *items = c
+        return Atom(kind="array", value=tuple(self.atom(x) for x in items), loc=self.loc(bracket))
+
+    def clause(self, c):
+        head = c[0]
+        body = None
+        args = c[1:]
+        if args and isinstance(args[-1], _Block):
+            body = args[-1].clauses
+            args = args[:-1]
+        return Clause(head=str(head), args=tuple(self.atom(a) for a in args), body=body,
+                      loc=self.loc(head))
+
+    def block(self, c):
+        return _Block(tuple(c))
+
+    # -- game ---------------------------------------------------------------------------
+    def game(self, c):
+        kw, gid, name, *items = c
+        loc = self.loc(kw)
+        fields = self.collect("game", (self._wrap(i) for i in items), {
+            "source": "one", "text": "one", "notes": "many", "points": "many",
+            "vocabulary": "one", "clauses": "many"})
+        vocab = fields.pop("vocabulary", None)
+        if vocab is not None:
+            fields["vocabulary"], fields["vocabulary_loc"] = vocab
+        return Game(id=str(gid), name=unquote(name), loc=loc, **fields)
+
+    def point(self, c):
+        kw, name, *rest = c
+        label = None
+        if rest and isinstance(rest[0], Token):
+            label = unquote(rest.pop(0))
+        fields = self.collect("rule point", rest, {
+            "values": "many", "default": "one", "per": "one", "notes": "many", "reason": "one"})
+        per = fields.pop("per", None)
+        if per is not None:
+            fields["per"], fields["per_loc"] = per
+        return _Stmt("points", Point(name=str(name), label=label, loc=self.loc(kw), **fields),
+                     self.loc(kw))
+
+    def value_decl(self, c):
+        kw, name, *label = c
+        return _Stmt("values", PointValue(name=str(name), label=unquote(label[0]) if label else None,
+                                          loc=self.loc(name)), self.loc(kw))
+
+    def default(self, c):
+        kw, value, *rest = c
+        status = Status.confirmed
+        if isinstance(rest[0], _Stmt):
+            status = rest.pop(0).value
+        section = rest[1]  # rest[0] is FROM
+        return _Stmt("default", PointDefault(value=str(value), status=status, section=str(section),
+                                             loc=self.loc(value)), self.loc(kw))
+
+    def per(self, c):
+        return _Stmt("per", (str(c[1]), self.loc(c[1])), self.loc(c[0]))
+
+    def vocabulary(self, c):
+        return _Stmt("vocabulary", (tuple(c[1:]), self.loc(c[0])), self.loc(c[0]))
+
+    # -- sections -----------------------------------------------------------------------
+    def section(self, c):
+        kw, sid, title, *items = c
+        fields = self.collect("rule section", items, {
+            "source": "one", "text": "one", "notes": "many", "defines": "one", "refs": "many",
+            "revisions": "many"})
+        defines = fields.pop("defines", None)
+        if defines is not None:
+            fields["defines"], fields["defines_loc"] = defines
+        fields["refs"] = _flatten(fields.get("refs", ()))
+        return Section(id=str(sid), title=unquote(title), loc=self.loc(kw), **fields)
+
+    def defines(self, c):
+        return _Stmt("defines", (tuple(str(t) for t in c[1:]), self.loc(c[0])), self.loc(c[0]))
+
+    # -- cards --------------------------------------------------------------------------
+    def code(self, c):
+        tok = c[0]
+        return (unquote(tok) if tok.type == "STRING" else str(tok), self.loc(tok))
+
+    _CARD_FIELDS = {"source": "one", "text": "one", "notes": "many", "refs": "many",
+                    "errata": "many", "clauses": "many"}
+
+    def card(self, c):
+        kw, game, code, name, *items = c
+        fields = self.collect("card", (self._wrap(i) for i in items), self._CARD_FIELDS)
+        fields["refs"] = _flatten(fields.get("refs", ()))
+        return Card(game=str(game), code=code[0], name=unquote(name), loc=self.loc(kw), **fields)
+
+    def inline_card(self, c):
+        kw, code, *items = c
+        fields = self.collect("card", (self._wrap(i) for i in items), self._CARD_FIELDS)
+        fields["refs"] = _flatten(fields.get("refs", ()))
+        card = Card(game=None, code=code[0], loc=code[1], **fields)
+        return _Stmt("cards", card, self.loc(kw))
+
+    def errata(self, c):
+        kw, date, status, *items = c
+        fields = self.collect("errata", (self._wrap(i) for i in items), {
+            "source": "one", "text": "one", "notes": "many", "refs": "many", "clauses": "many",
+            "errata": "many"})
+        for nested in fields.pop("errata", ()):
+            self.errors.append(Diagnostic(code="syntax", loc=nested.loc,
+                                          message="an errata cannot contain another errata"))
+        fields["refs"] = _flatten(fields.get("refs", ()))
+        return _Stmt("errata", Errata(date=date.value, status=status.value, loc=self.loc(kw), **fields),
+                     self.loc(kw))
+
+    # -- rulings ------------------------------------------------------------------------
+    def ruling(self, c):
+        kw, rid, title, *items = c
+        fields = self.collect("ruling", (self._wrap(i) for i in items), {
+            "gap": "one", "refs": "many", "notes": "many", "revisions": "many", "scenarios": "many"})
+        gap = fields.pop("gap", None)
+        if gap is not None:
+            fields["gap"], fields["gap_loc"] = gap
+        fields["refs"] = _flatten(fields.get("refs", ()))
+        return Ruling(id=str(rid), title=unquote(title), loc=self.loc(kw), **fields)
+
+    def gap(self, c):
+        return _Stmt("gap", (str(c[1]), self.loc(c[1])), self.loc(c[0]))
+
+    def revision(self, c):
+        kw, date, status, *items = c
+        fields = self.collect("revision", (self._wrap(i) for i in items), {
+            "source": "one", "text": "one", "quote": "one", "reason": "one", "notes": "many",
+            "settings": "many", "supersedes": "many", "refs": "many", "scenarios": "many"})
+        quote = fields.pop("quote", None)
+        if quote is not None:
+            fields["quote"], fields["quote_loc"] = quote
+        fields["refs"] = _flatten(fields.get("refs", ()))
+        fields["supersedes"] = _flatten(fields.get("supersedes", ()))
+        return _Stmt("revisions", Revision(date=date.value, status=status.value, loc=self.loc(kw),
+                                           **fields), self.loc(kw))
+
+    def setting(self, c):
+        kw, (point, card), value = c
+        return _Stmt("settings", Setting(point=point, card=card, value=str(value), loc=self.loc(kw)),
+                     self.loc(kw))
+
+    def game_point(self, c):
+        return (str(c[0]), None)
+
+    def card_point(self, c):
+        _, code, name = c
+        return (str(name), code[0])
+
+    def supersedes(self, c):
+        return _Stmt("supersedes", tuple(c[1:]), self.loc(c[0]))
+
+    # -- scenarios ----------------------------------------------------------------------
+    def scenario(self, c):
+        kw, sid, title, *items = c
+        fields = self.collect("scenario", (self._wrap(i) for i in items), {
+            "source": "one", "notes": "many", "question": "one", "as_of": "one", "mode": "one",
+            "pins": "many", "cards": "many", "clauses": "many", "expects": "many"})
+        for key in ("as_of", "mode"):
+            if key in fields:
+                fields[key], fields[key + "_loc"] = fields[key]
+        fields["pins"] = _flatten(fields.get("pins", ()))
+        return Scenario(id=str(sid), title=unquote(title), loc=self.loc(kw), **fields)
+
+    def question(self, c):
+        return _Stmt("question", unquote(c[1]), self.loc(c[0]))
+
+    def as_of(self, c):
+        kw, _of, date = c
+        return _Stmt("as_of", (self.parse_date(date), self.loc(date)), self.loc(kw))
+
+    def mode(self, c):
+        return _Stmt("mode", (str(c[1]), self.loc(c[1])), self.loc(c[0]))
+
+    def pins(self, c):
+        return _Stmt("pins", tuple(c[1:]), self.loc(c[0]))
+
+    def modality(self, c):
+        return str(c[0])
+
+    def period(self, c):
+        start = end = None
+        it = iter(c)
+        for kw in it:
+            date = self.parse_date(next(it))
+            if kw.type == "FROM":
+                start = date
+            else:
+                end = date
+        return _Period(start, end)
+
+    def expect(self, c):
+        kw, *rest = c
+        modality = None
+        if rest and isinstance(rest[0], str) and not isinstance(rest[0], Token):
+            modality = rest.pop(0)
+        period = rest.pop() if rest and isinstance(rest[-1], _Period) else _Period(None, None)
+        form, *args = rest
+        return _Stmt("expects", Expectation(
+            modality=modality, form=str(form), args=tuple(self.atom(a) for a in args),
+            valid_from=period.start, valid_until=period.end, loc=self.loc(kw)), self.loc(kw))
+
+    # -- top ----------------------------------------------------------------------------
+    def start(self, c):
+        return list(c)
+
+    def _wrap(self, item):
+        """Top-level nodes used inside a body (scenario in a ruling, clause in a card)."""
+        if isinstance(item, _Stmt):
+            return item
+        if isinstance(item, Scenario):
+            return _Stmt("scenarios", item, item.loc)
+        if isinstance(item, Clause):
+            return _Stmt("clauses", item, item.loc)
+        raise AssertionError(type(item))
+
+
+class _Block:
+    __slots__ = ("clauses",)
+
+    def __init__(self, clauses):
+        self.clauses = clauses
+
+
+class _Period:
+    __slots__ = ("start", "end")
+
+    def __init__(self, start, end):
+        self.start, self.end = start, end
+
+
+def _flatten(groups) -> tuple:
+    return tuple(x for g in groups for x in g)
+
+
+def _number(text: str):
+    return float(text) if "." in text else int(text)
+
+
+_FIELD_WORDS = {"source": "the source", "text": "the text", "quote": "the quote",
+                "reason": "the reason", "default": "the default", "question": "the question",
+                "as_of": "the as-of date", "mode": "the mode", "gap": "the gap kind",
+                "vocabulary": "the vocabulary", "defines": "the list of defined points",
+                "per": "the scope"}
+
+
+# ----------------------------------------------------------------------------- the parser
+
+@lru_cache(maxsize=None)
+def _lark(raw: bool = False, callbacks: bool = False) -> Lark:
+    """The parser. `raw` builds a plain parse tree (the benchmark baseline); `callbacks`
+    reports every token, comments included, to `_TokenTap` (used by `fmt`)."""
+    options: dict[str, Any] = dict(parser="lalr", lexer="contextual", maybe_placeholders=False,
+                                   propagate_positions=False)
+    if not raw:
+        options["transformer"] = _BUILDER
+    if callbacks:
+        options["postlex"] = _TAP
+        return Lark(GRAMMAR.read_text(encoding="utf-8"), **options)
+    return Lark(GRAMMAR.read_text(encoding="utf-8"), cache=_cache_path(raw), **options)
+
+
+def _cache_path(raw: bool) -> str:
+    import hashlib
+    import tempfile
+    digest = hashlib.sha256(GRAMMAR.read_bytes()).hexdigest()[:16]
+    return str(Path(tempfile.gettempdir()) / f"rulesdsl-{digest}-{'raw' if raw else 'model'}.lark")
+
+
+class _TokenTap:
+    """A pass-through post-lexer that records every token the parser receives (for `fmt`).
+    Comments reach it inside separator tokens; see the grammar's _SEP."""
+
+    always_accept = ()
+
+    def __init__(self) -> None:
+        self.sink: Optional[list] = None
+
+    def process(self, stream):
+        for tok in stream:
+            if self.sink is not None:
+                self.sink.append(tok)
+            yield tok
+
+
+_BUILDER = _Builder()
+_TAP = _TokenTap()
+
+
+def raw_parser() -> Lark:
+    return _lark(raw=True)
+
+
+def parse_text(text: str, file: str = "<text>", tokens: Optional[list] = None) -> Document:
+    """Parse one file's text. Raises DslError with located diagnostics on bad input.
+    With `tokens`, every token (comments and separators included) is appended to it."""
+    parser = _lark(callbacks=tokens is not None)
+    _BUILDER.file = file
+    _BUILDER.errors = []
+    if tokens is not None:
+        _TAP.sink = tokens
+    try:
+        decls = parser.parse(text)
+    except UnexpectedInput as e:
+        raise DslError([syntax_diagnostic(e, text, file)]) from None
+    finally:
+        _TAP.sink = None
+    if _BUILDER.errors:
+        raise DslError(_BUILDER.errors)
+    return Document(path=file, decls=tuple(decls))
+
+
+# ----------------------------------------------------------------------------- syntax errors
+
+_WORDS = {
+    "NAME": "a name (like grm/battle/range, No.018 or on_play)",
+    "STRING": 'a quoted string ("…")',
+    "NUMBER": "a number",
+    "QUANTITY": "a quantity like 60kg",
+    "DATE": "a date (2026, 2026-03, 2026-03-14 or 2026-summer)",
+    "UNDATED": "undated",
+    "_SEP": "the end of the line",
+    "_LB": '"{"', "_RB": '"}"', "LSQB": '"["', "RSQB": '"]"', "COMMA": '","',
+    "EQUAL": '"="', "LPAR": '"("', "RPAR": '")"', "DOT": '"."', "AT": '"@"',
+    "$END": "the end of the file",
+}
+_STATUSES = {"CONFIRMED", "PROVISIONAL", "UNOFFICIAL", "UNCONFIRMED", "RETRACTED"}
+_MODALITIES = {"ALWAYS", "POSSIBLE", "NEVER"}
+
+
+def expected_words(expected) -> str:
+    names = set(expected)
+    words: list[str] = []
+    if _STATUSES <= names:
+        names -= _STATUSES
+        words.append("a status (confirmed, provisional, unofficial, unconfirmed or retracted)")
+    if {"DATE", "UNDATED"} <= names:
+        names -= {"DATE", "UNDATED"}
+        words.append("a date (2026, 2026-03, 2026-03-14 or 2026-summer) or undated")
+    if _MODALITIES <= names:
+        names -= _MODALITIES
+        words.append("always, possible or never")
+    keywords = sorted(n.lower() for n in names if n.isupper() and n not in _WORDS and n.isalpha())
+    others = sorted((n for n in names if n in _WORDS), key=lambda n: list(_WORDS).index(n))
+    words += [f'"{k}"' for k in keywords] + [_WORDS[n] for n in others]
+    unknown = sorted(n for n in names if n not in _WORDS and not (n.isupper() and n.isalpha()))
+    words += unknown
+    if not words:
+        return "nothing more here"
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _found(tok: Token) -> str:
+    if tok.type == "$END":
+        return "the end of the file"
+    if tok.type == "_SEP":
+        return "the end of the line" if "\n" in tok or tok.strip() == "" else f'"{tok.strip()}"'
+    return f'"{tok}"'
+
+
+# Common mistakes, matched by parser state (lark's match_examples).
+_EXAMPLES: dict[str, list[str]] = {
+    "a revision starts with a date and a status: `revision 2026-03 confirmed {`": [
+        'ruling a "t" {\n revision confirmed {\n}\n}',
+        'ruling a "t" {\n revision 2026-03 {\n}\n}',
+    ],
+    "a setting is written `set point.name = value`": [
+        'ruling a "t" {\n revision 2026 confirmed {\n set a b\n}\n}',
+        'ruling a "t" {\n revision 2026 confirmed {\n set a: b\n}\n}',
+    ],
+    "a card starts with its game, its code and its quoted name: `card grm No.018 \"名前\" {`": [
+        'card No.018 "名" {\n}', 'card grm No.018 {\n}',
+    ],
+    "a scenario's date is written `as of 2026-09-01`": ['scenario a "t" {\n as 2026\n}'],
+    "a declaration starts with game, section, card, ruling or scenario": ['rule a "t" {\n}'],
+    "a name and a quoted title follow the keyword: `ruling grm/battle/x \"題名\" {`": [
+        'ruling grm/x {\n}', 'section grm/x {\n}', 'scenario grm/x {\n}'],
+}
+
+
+def _hint(e: UnexpectedInput, text: str) -> Optional[str]:
+    if isinstance(e, UnexpectedCharacters):
+        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
+        if ch in "“”„«»「『":
+            return 'strings use straight double quotes: "…"'
+        if ch == '"':
+            return 'this string is not closed on its line; close it, or use """…""" for text over several lines'
+        ahead = text[e.pos_in_stream:e.pos_in_stream + 12]
+        if re.match(r"\d{4}\s*年|[年月日]", ahead) or (ch.isdigit() and not ch.isascii()):
+            return "write dates with ASCII digits: 2026-03, 2026-03-14 or 2026-summer"
+        if ch and not ch.isascii():
+            return 'Japanese text goes in double quotes: text "…"'
+    if isinstance(e, (UnexpectedToken, UnexpectedEOF)):
+        tok = getattr(e, "token", None)
+        if tok is not None and tok.type in ("$END",) or isinstance(e, UnexpectedEOF):
+            unclosed = _unclosed_brace(text)
+            if unclosed:
+                return f'the "{{" on line {unclosed[0]} is never closed; add "}}"'
+        if tok is not None and tok.type == "NAME":
+            expected = {n.lower() for n in e.expected if n.isupper() and n.isalpha() and n not in _WORDS}
+            dym = did_you_mean(str(tok), expected)
+            if dym:
+                return dym
+    try:
+        label = e.match_examples(_lark().parse, _EXAMPLES, use_accepts=True)
+    except Exception:  # match_examples must never turn a syntax error into a crash
+        label = None
+    return label
+
+
+def _unclosed_brace(text: str) -> Optional[tuple[int, int]]:
+    stack: list[tuple[int, int]] = []
+    line, col, i, n = 1, 1, 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "#":
+            while i < n and text[i] != "\n":
+                i += 1
+            continue
+        if ch == '"':
+            end = '"""' if text.startswith('"""', i) else '"'
+            j = i + len(end)
+            while j < n and not text.startswith(end, j) and (end == '"""' or text[j] != "\n"):
+                j += 2 if text[j] == "\\" else 1
+            seg = text[i:j + len(end)]
+            line += seg.count("\n")
+            i = j + len(end)
+            continue
+        if ch == "{":
+            stack.append((line, col))
+        elif ch == "}" and stack:
+            stack.pop()
+        if ch == "\n":
+            line, col = line + 1, 1
+        else:
+            col += 1
+        i += 1
+    return stack[-1] if stack else None
+
+
+def syntax_diagnostic(e: UnexpectedInput, text: str, file: str) -> Diagnostic:
+    hint = _hint(e, text)
+    if isinstance(e, UnexpectedCharacters):
+        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
+        found = "the end of the line" if ch in "\r\n" else f'"{ch}"'
+        message = f"unexpected {found}; expected {expected_words(e.allowed or ())}"
+        loc = Loc(file=file, line=e.line, col=e.column)
+        return Diagnostic(code="syntax", message=message, loc=loc, hint=hint, fatal=True)
+    tok = getattr(e, "token", None)
+    expected = getattr(e, "expected", None) or getattr(e, "accepts", None) or ()
+    if tok is None or tok.type == "$END":
+        lines = text.split("\n")
+        loc = Loc(file=file, line=len(lines), col=len(lines[-1]) + 1)
+        message = f"the file ends too early; expected {expected_words(expected)}"
+        return Diagnostic(code="syntax", message=message, loc=loc, hint=hint, fatal=True)
+    line, col, width = tok.line, tok.column, max(len(str(tok)), 1)
+    if tok.type == "_SEP":
+        # point at the end of the line the separator ends, not at the next line
+        stripped = str(tok).lstrip(" \t\u3000")
+        col += len(str(tok)) - len(stripped)
+        width = 1
+    message = f"unexpected {_found(tok)}; expected {expected_words(expected)}"
+    return Diagnostic(code="syntax", message=message, loc=Loc(file=file, line=line, col=col),
+                      width=width, hint=hint, fatal=True)

@@ -1,0 +1,97 @@
+"""Source documents: the texts the knowledge base cites, and the checks that it cites them right.
+
+A game declares its documents (`document "sources/000_….txt" "title"`). A citation names a
+document and a heading: `"000_a437c75d0e53c518.txt §バトルの勝敗"`. The checks are that the heading
+is a line of that document, and that quoted text (rule text, a confirmed ruling's text, a
+`quote`) occurs in the document at or after that heading, so that nothing in the knowledge base
+claims to come from a source that does not say it.
+
+Comparison ignores layout: whitespace, wiki link brackets ([[a>b]]), list markers and
+numbering at the start of lines, and 【】 around headings.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+_LINK = re.compile(r"\[\[([^\]>]*)(?:>[^\]]*)?\]\]")
+_DECOR = re.compile(r"&\w+(?:\([^)]*\))?\{|\}")
+_MARKER = re.compile(r"^(?:[-+*#•・]+|\d+\.|[０-９]+．)\s*")
+_SPACE = re.compile(r"[\s\u3000]+")
+
+
+def normalize_line(line: str) -> str:
+    line = _LINK.sub(r"\1", line)
+    line = _DECOR.sub("", line)
+    line = _MARKER.sub("", line.strip())
+    return _SPACE.sub("", line)
+
+
+def normalize_heading(heading: str) -> str:
+    return normalize_line(heading).strip("【】")
+
+
+def normalize_text(text: str) -> str:
+    return "".join(normalize_line(x) for x in text.splitlines())
+
+
+@dataclass
+class SourceDocument:
+    name: str                       # the file name citations use
+    title: str
+    path: Path
+    text: str = ""
+    _flat: str = ""
+    _line_starts: list[int] = field(default_factory=list)   # offsets in _flat of each line
+    _headings: dict[str, list[int]] = field(default_factory=dict)  # heading -> offsets
+
+    @classmethod
+    def load(cls, name: str, title: str, path: Path) -> "SourceDocument":
+        doc = cls(name=name, title=title, path=path, text=path.read_text(encoding="utf-8"))
+        parts: list[str] = []
+        offset = 0
+        for raw in doc.text.splitlines():
+            norm = normalize_line(raw)
+            doc._line_starts.append(offset)
+            key = norm.strip("【】")
+            if key:
+                doc._headings.setdefault(key, []).append(offset)
+            parts.append(norm)
+            offset += len(norm)
+        doc._flat = "".join(parts)
+        return doc
+
+    @property
+    def headings(self) -> list[str]:
+        return list(self._headings)
+
+    def has_heading(self, heading: str) -> bool:
+        return normalize_heading(heading) in self._headings
+
+    def find(self, text: str, heading: Optional[str] = None) -> bool:
+        """Whether text occurs in the document, at or after the heading when one is given."""
+        needle = normalize_text(text)
+        if not needle:
+            return True
+        starts = [0]
+        if heading is not None:
+            starts = self._headings.get(normalize_heading(heading), [])
+            if not starts:
+                return False
+        first = min(starts)
+        return self._flat.find(needle, first) >= 0
+
+    def line_of(self, heading: str) -> Optional[int]:
+        """1-based line number of the heading's first occurrence (for messages and links)."""
+        offsets = self._headings.get(normalize_heading(heading))
+        if not offsets:
+            return None
+        return bisect.bisect_right(self._line_starts, offsets[0])
+
+    def close_headings(self, heading: str, n: int = 3) -> list[str]:
+        import difflib
+        return difflib.get_close_matches(normalize_heading(heading), self.headings, n=n, cutoff=0.5)
