@@ -84,10 +84,17 @@ def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True
 
 
 def inputs_digest(paths: Iterable[Path], root: Path, extra: bytes = b"") -> str:
-    """A hash of every input's path and bytes, for caching whole results."""
-    from .kb import display_path
+    """A hash of everything a whole result depends on, for caching it: the package's code,
+    every input's path and bytes, and the source documents beside the rules."""
+    from .kb import KB_DIRS, display_path
 
-    h = hashlib.sha1(_salt() + extra)
+    h = hashlib.sha1(CACHE_VERSION.encode() + extra)
+    package = Path(__file__).parent
+    paths = list(paths)
+    for base in (package, *(Path(root) / d for d in KB_DIRS)):
+        for f in sorted(base.rglob("*")):
+            if f.suffix in (".py", ".lark", ".txt") and f.is_file():
+                paths.append(f)
     for p in paths:
         h.update(display_path(Path(p), root).encode() + b"\0")
         try:

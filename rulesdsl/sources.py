@@ -73,17 +73,24 @@ class SourceDocument:
         return normalize_heading(heading) in self._headings
 
     def find(self, text: str, heading: Optional[str] = None) -> bool:
-        """Whether text occurs in the document, at or after the heading when one is given."""
-        needle = normalize_text(text)
-        if not needle:
-            return True
-        starts = [0]
+        """Whether text occurs in the document, at or after the heading when one is given.
+        Each line of a multi-line text must occur, in order; lines of the source may be
+        left out between them (a repeated line, an aside)."""
+        position = 0
         if heading is not None:
             starts = self._headings.get(normalize_heading(heading), [])
             if not starts:
                 return False
-        first = min(starts)
-        return self._flat.find(needle, first) >= 0
+            position = min(starts)
+        for line in text.splitlines():
+            needle = normalize_line(line)
+            if not needle:
+                continue
+            found = self._flat.find(needle, position)
+            if found < 0:
+                return False
+            position = found + len(needle)
+        return True
 
     def line_of(self, heading: str) -> Optional[int]:
         """1-based line number of the heading's first occurrence (for messages and links)."""

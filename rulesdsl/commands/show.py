@@ -297,7 +297,7 @@ def render_text(data: dict[str, Any]) -> str:
     for key in ("rulings_in_force",):
         if key in data:
             add("  rulings in force on that day: " + (", ".join(data[key]) or "none"))
-    for p in data.get("points", ()) + data.get("point_values", ()) + ([data["value"]] if "value" in data else []):
+    for p in [*data.get("points", ()), *data.get("point_values", ()), *([data["value"]] if "value" in data else [])]:
         add(f"  {p['point']} = {p['value']}  ({p['status']}, from {p['from']})")
         if p.get("fuzzy"):
             add(f"    note: {p['fuzzy']}")
