@@ -1,0 +1,96 @@
+"""Shared fixtures: a small knowledge base written into a temporary folder."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+
+MINI_SOURCE = """\
+はじめに
+これはテスト用のゲームである。カード《エックス》がある。
+バトル
+重いカードが勝つ。同じ重さなら何も起きない（2026年3月確認済み）。
+スタック
+一番上のカードだけが裏返る。
+"""
+
+MINI_GAME = """\
+game mini "ミニゲーム" {
+  document "sources/mini.txt" "テスト資料"
+  players 2
+  grid 3 3
+  mode casual "通常"
+  mode tournament "トーナメント"
+  point battle.tie "同じ重さのとき" {
+    value nothing "何も起きない"
+    value both_flip "両方裏返る"
+    default nothing unconfirmed from mini/battle
+    reason "本文の読み"
+  }
+  point flip_scope "裏返る範囲" {
+    per card
+    value top_only "一番上"
+    value whole "全体"
+    default top_only from mini/stack
+  }
+  vocabulary {
+    enum face "表裏" { up "表向き"; down "裏向き" }
+    fact weight "体重" { arg value kg unknown }
+    trigger on_play "プレイ時"
+    verb draw "{count}枚引く" { arg count int }
+    setup field "{cell}に{player}の{card}" { arg cell cell; arg player player; arg card card; arg face face }
+    action play "{player}が{card}を{cell}に" { arg player player; arg card card; arg cell cell }
+    expect face "{cell}は{face}" { arg cell cell; arg face face }
+  }
+}
+
+section mini/battle "バトル" {
+  source "mini.txt §バトル"
+  text "重いカードが勝つ。"
+  defines battle.tie
+}
+
+section mini/stack "スタック" {
+  source "mini.txt §スタック"
+  text "一番上のカードだけが裏返る。"
+}
+"""
+
+
+def write_kb(root: Path, files: dict[str, str], with_game: bool = True) -> Path:
+    """Write a knowledge base: the mini game (unless told not to) plus `files`."""
+    all_files = {}
+    if with_game:
+        all_files["rulings/mini/sources/mini.txt"] = MINI_SOURCE
+        all_files["rulings/mini/game.rules"] = MINI_GAME
+    all_files.update(files)
+    for rel, text in all_files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text) if not rel.endswith(".txt") else text, encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def kb_root(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("RULESDSL_ROOT", raising=False)
+    root = tmp_path / "kb"
+    root.mkdir()
+    return root
+
+
+@pytest.fixture
+def run_cli(capsys):
+    """Run the CLI in-process: returns (exit code, stdout, stderr)."""
+    def run(*args: str):
+        code = main([str(a) for a in args])
+        out, err = capsys.readouterr()
+        return code, out, err
+    return run

@@ -1,0 +1,167 @@
+"""`rulesdsl check`: every finding it promises, located, with the right exit code."""
+
+import re
+
+import pytest
+
+from conftest import write_kb
+
+LOC = re.compile(r"(\S+\.rules):(\d+):(\d+): error\[([\w-]+)\]")
+
+RULING_OK = """\
+ruling mini/battle/tie-ruling "同じ重さ" {
+  revision 2026-03 confirmed {
+    source "mini.txt §バトル"
+    text "同じ重さなら何も起きない（2026年3月確認済み）。"
+    set battle.tie = nothing
+  }
+}
+"""
+
+
+def findings(out: str):
+    return [(f, int(l), int(c), code) for f, l, c, code in LOC.findall(out)]
+
+
+def test_clean_knowledge_base_exits_zero(kb_root, run_cli):
+    write_kb(kb_root, {"rulings/mini/r.rules": RULING_OK})
+    code, out, _ = run_cli("--root", kb_root, "check")
+    assert code == 0, out
+    assert "no findings" in out
+
+
+def test_syntax_error_makes_input_unusable_exit_two(kb_root, run_cli):
+    write_kb(kb_root, {"rulings/mini/r.rules": 'ruling mini/x "t" {\n  revision 2026 confirmd {}\n}\n'})
+    code, out, _ = run_cli("--root", kb_root, "check")
+    assert code == 2
+    assert findings(out) == [("rulings/mini/r.rules", 2, 17, "syntax")]
+
+
+def test_invalid_utf8_is_located_at_the_bad_byte(kb_root, run_cli):
+    write_kb(kb_root, {})
+    bad = kb_root / "rulings/mini/bad.rules"
+    bad.write_bytes('section mini/z "ぜ" {\n  text "あ'.encode() + b"\xff\xfe" + b'"\n}\n')
+    code, out, _ = run_cli("--root", kb_root, "check")
+    assert code == 2
+    assert findings(out) == [("rulings/mini/bad.rules", 2, 10, "encoding")]
+    assert "not valid UTF-8" in out
+
+
+@pytest.mark.parametrize("files, expected", [
+    # unknown references: in refs, in pins, in supersedes, a default's section, a card setting
+    ({"rulings/mini/r.rules": RULING_OK.replace("revision", "refs mini/nope\n  revision")},
+     ("rulings/mini/r.rules", 2, 8, "unknown-ref")),
+    ({"rulings/mini/s.rules": 'scenario mini/s "s" {\n  pins mini/battle/tei-ruling\n}\n',
+      "rulings/mini/r.rules": RULING_OK}, ("rulings/mini/s.rules", 2, 8, "unknown-ref")),
+    ({"rulings/mini/r.rules": RULING_OK.replace('    set battle.tie = nothing', '    supersedes mini/gone')},
+     ("rulings/mini/r.rules", 5, 16, "unknown-ref")),
+    # a setting outside the point's values, and a point that does not exist
+    ({"rulings/mini/r.rules": RULING_OK.replace("= nothing", "= nothin")}, ("rulings/mini/r.rules", 5, 5, "setting")),
+    ({"rulings/mini/r.rules": RULING_OK.replace("battle.tie", "battle.ties")}, ("rulings/mini/r.rules", 5, 5, "unknown-ref")),
+    # a game-wide point set for one card
+    ({"rulings/mini/r.rules": RULING_OK.replace("set battle.tie", "set card(X).battle.tie"),
+      "cards/mini/X.rules": 'card mini X "エックス" {\n  source "mini.txt §はじめに"\n  text unknown\n  weight unknown\n}\n'},
+     ("rulings/mini/r.rules", 5, 5, "setting")),
+    # revisions out of order
+    ({"rulings/mini/r.rules": RULING_OK.replace("  }\n}", '  }\n  revision 2025 confirmed {\n    source "mini.txt §バトル"\n    text "重いカードが勝つ。"\n  }\n}')},
+     ("rulings/mini/r.rules", 7, 3, "revision-order")),
+    # a revision without a source
+    ({"rulings/mini/r.rules": RULING_OK.replace('    source "mini.txt §バトル"\n', "")}, ("rulings/mini/r.rules", 2, 3, "missing-source")),
+    # unconfirmed without a reason
+    ({"rulings/mini/r.rules": RULING_OK.replace("confirmed", "unconfirmed")}, ("rulings/mini/r.rules", 2, 3, "unconfirmed-reason")),
+    # citations: unknown heading, text not in the source, unknown document
+    ({"rulings/mini/r.rules": RULING_OK.replace("§バトル", "§バトルル")}, ("rulings/mini/r.rules", 3, 12, "citation")),
+    ({"rulings/mini/r.rules": RULING_OK.replace("何も起きない", "両方裏返る")}, ("rulings/mini/r.rules", 4, 10, "citation")),
+    ({"rulings/mini/r.rules": RULING_OK.replace("mini.txt", "maxi.txt")}, ("rulings/mini/r.rules", 3, 12, "citation")),
+    # a card that does not say one of the game's facts
+    ({"cards/mini/X.rules": 'card mini X "エックス" {\n  source "mini.txt §はじめに"\n  text unknown\n}\n'},
+     ("cards/mini/X.rules", 1, 1, "unknown-fact")),
+    # a duplicate id
+    ({"rulings/mini/r.rules": RULING_OK, "rulings/mini/r2.rules": RULING_OK}, ("rulings/mini/r2.rules", 1, 1, "duplicate-id")),
+    # vocabulary: an unknown statement, an argument of the wrong type, an unknown card
+    ({"rulings/mini/s.rules": 'scenario mini/s "s" {\n  feild b2 P1 "x" up\n}\n'}, ("rulings/mini/s.rules", 2, 3, "vocabulary")),
+    ({"rulings/mini/s.rules": 'scenario mini/s "s" {\n  card "x" { weight 3kg }\n  field b2 P1 "x" upp\n}\n'},
+     ("rulings/mini/s.rules", 3, 19, "vocabulary")),
+    ({"rulings/mini/s.rules": 'scenario mini/s "s" {\n  field b2 P1 "ない" up\n}\n'}, ("rulings/mini/s.rules", 2, 15, "vocabulary")),
+    # a scenario with expectations but no date
+    ({"rulings/mini/s.rules": 'scenario mini/s "s" {\n  expect face b2 down\n}\n'}, ("rulings/mini/s.rules", 1, 1, "scenario")),
+])
+def test_each_finding_is_located_and_exits_one(kb_root, run_cli, files, expected):
+    write_kb(kb_root, files)
+    code, out, _ = run_cli("--root", kb_root, "check")
+    assert code == 1, out
+    assert expected in findings(out), out
+
+
+def test_contradiction_names_both_rulings_and_both_places(kb_root, run_cli):
+    other = RULING_OK.replace("tie-ruling", "tie-other").replace("= nothing", "= both_flip").replace(
+        "2026-03", "2026-05").replace("何も起きない（2026年3月確認済み）。", "何も起きない")
+    write_kb(kb_root, {"rulings/mini/r.rules": RULING_OK, "rulings/mini/o.rules": other})
+    code, out, _ = run_cli("--root", kb_root, "check")
+    assert code == 1
+    assert ("rulings/mini/o.rules", 5, 5, "contradiction") in findings(out)
+    assert "both in force from 2026-05-01" in out
+    assert "rulings/mini/r.rules:5:5: note: mini/battle/tie-ruling sets nothing" in out
+
+
+def test_superseding_resolves_a_contradiction(kb_root, run_cli):
+    other = RULING_OK.replace("tie-ruling", "tie-other").replace("= nothing", "= both_flip").replace(
+        "2026-03", "2026-05").replace("何も起きない（2026年3月確認済み）。", "何も起きない").replace(
+        "    set", "    supersedes mini/battle/tie-ruling\n    set")
+    write_kb(kb_root, {"rulings/mini/r.rules": RULING_OK, "rulings/mini/o.rules": other})
+    code, out, _ = run_cli("--root", kb_root, "check")
+    assert code == 0, out
+
+
+def test_check_paths_reports_only_those_files_and_accepts_files_outside(kb_root, run_cli, tmp_path):
+    write_kb(kb_root, {"rulings/mini/r.rules": RULING_OK.replace("§バトル", "§バトルル")})
+    proposal = tmp_path / "proposal.rules"
+    proposal.write_text(RULING_OK.replace("tie-ruling", "proposed").replace("2026-03", "2026-03-02"), encoding="utf-8")
+    code, out, _ = run_cli("--root", kb_root, "check", proposal)
+    assert "rulings/mini/r.rules" not in out
+    assert code == 0, out
+    code, out, _ = run_cli("--root", kb_root, "check", kb_root / "rulings/mini/r.rules")
+    assert code == 1 and "citation" in out
+
+
+def test_warm_check_repeats_the_cold_result(kb_root, run_cli):
+    write_kb(kb_root, {"rulings/mini/r.rules": RULING_OK.replace("§バトル", "§バトルル")})
+    first = run_cli("--root", kb_root, "check")
+    second = run_cli("--root", kb_root, "check")
+    assert first == second and first[0] == 1
+
+
+def test_changing_a_file_invalidates_the_warm_result(kb_root, run_cli):
+    write_kb(kb_root, {"rulings/mini/r.rules": RULING_OK})
+    assert run_cli("--root", kb_root, "check")[0] == 0
+    (kb_root / "rulings/mini/r.rules").write_text(RULING_OK.replace("= nothing", "= nothin"), encoding="utf-8")
+    assert run_cli("--root", kb_root, "check")[0] == 1
+
+
+def test_gaps_lists_recorded_gaps_with_reason(kb_root, run_cli):
+    gap = """\
+    ruling mini/gap/tie "同じ重さの扱いが曖昧" {
+      gap ambiguity
+      revision undated unconfirmed {
+        source "mini.txt §バトル"
+        quote "同じ重さなら何も起きない"
+        text "何も起きないと読む"
+        reason "資料が一文しか述べていない"
+      }
+    }
+    """
+    write_kb(kb_root, {"rulings/mini/g.rules": gap})
+    code, out, _ = run_cli("--root", kb_root, "check", "--gaps")
+    assert code == 0, out
+    assert "mini/gap/tie  [ambiguity" in out
+    assert "reason: 資料が一文しか述べていない" in out
+
+
+def test_json_output_has_findings_with_locations(kb_root, run_cli):
+    import json
+    write_kb(kb_root, {"rulings/mini/r.rules": RULING_OK.replace("= nothing", "= nothin")})
+    code, out, _ = run_cli("--root", kb_root, "check", "--json")
+    data = json.loads(out)
+    assert code == data["exit"] == 1
+    [f] = data["findings"]
+    assert f["code"] == "setting" and f["loc"] == {"file": "rulings/mini/r.rules", "line": 5, "col": 5}
