@@ -265,7 +265,7 @@ def _citations(kb: KnowledgeBase):
     for r in kb.rulings.values():
         for rev in r.revisions:
             quoted = rev.status not in (Status.unconfirmed,)
-            yield r.game, rev.source, [_text(rev.text, quoted), (rev.quote, rev.quote_loc, True)]
+            yield r.game, rev.source, [_text(rev.text, quoted)] + [(q.text, q.loc, True) for q in rev.quotes]
     for c in kb.cards.values():
         if c.hypothetical:
             continue

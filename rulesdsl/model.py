@@ -123,6 +123,13 @@ class RevRef(Node):
         return f"{self.target}@{self.date}" if self.date else self.target
 
 
+class Quote(Node):
+    """A passage of the source quoted verbatim (checked against the document)."""
+
+    text: str
+    loc: Loc
+
+
 class Text(Node):
     value: Optional[str]            # None: written as `text unknown`
     loc: Loc
@@ -147,8 +154,7 @@ class Revision(Node):
     status: Status
     source: Optional[Citation] = None
     text: Optional[Text] = None
-    quote: Optional[str] = None
-    quote_loc: Optional[Loc] = None
+    quotes: tuple[Quote, ...] = ()
     reason: Optional[str] = None
     notes: tuple[str, ...] = ()
     settings: tuple[Setting, ...] = ()

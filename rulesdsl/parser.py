@@ -19,7 +19,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from .dates import DateError, PartialDate
 from .diagnostics import Diagnostic, DslError, Related, did_you_mean
 from .model import (Atom, Card, Citation, Clause, Document, Errata, Expectation, Game, Loc, Point,
-                    PointDefault, PointValue, Revision, RevRef, Ruling, Scenario, Section, Setting,
+                    PointDefault, PointValue, Quote, Revision, RevRef, Ruling, Scenario, Section, Setting,
                     Status, Text)
 
 GRAMMAR = Path(__file__).with_name("grammar") / "rules.lark"
@@ -124,7 +124,7 @@ class _Builder(Transformer):
         return _Stmt("text", Text(value=value, loc=self.loc(c[1])), loc)
 
     def quote(self, c):
-        return _Stmt("quote", (unquote(c[1]), self.loc(c[1])), self.loc(c[0]))
+        return _Stmt("quotes", Quote(text=unquote(c[1]), loc=self.loc(c[1])), self.loc(c[0]))
 
     def reason(self, c):
         return _Stmt("reason", unquote(c[1]), self.loc(c[0]))
@@ -290,11 +290,8 @@ class _Builder(Transformer):
     def revision(self, c):
         kw, date, status, *items = c
         fields = self.collect("revision", (self._wrap(i) for i in items), {
-            "source": "one", "text": "one", "quote": "one", "reason": "one", "notes": "many",
+            "source": "one", "text": "one", "quotes": "many", "reason": "one", "notes": "many",
             "settings": "many", "supersedes": "many", "refs": "many", "scenarios": "many"})
-        quote = fields.pop("quote", None)
-        if quote is not None:
-            fields["quote"], fields["quote_loc"] = quote
         fields["refs"] = _flatten(fields.get("refs", ()))
         fields["supersedes"] = _flatten(fields.get("supersedes", ()))
         return _Stmt("revisions", Revision(date=date.value, status=status.value, loc=self.loc(kw),

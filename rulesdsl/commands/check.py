@@ -80,7 +80,7 @@ def _gaps(root: Path, args, out: Output) -> int:
             "id": r.id, "game": r.game, "kind": r.gap, "title": r.title,
             "revisions": [{"date": rev.date_label, "status": rev.status.value,
                            "source": rev.source.raw if rev.source else None,
-                           "quote": rev.quote, "text": rev.text.value if rev.text else None,
+                           "quotes": [q.text for q in rev.quotes], "text": rev.text.value if rev.text else None,
                            "reason": rev.reason} for rev in r.revisions],
             "loc": str(r.loc)} for r in gaps]))
     else:
@@ -92,8 +92,8 @@ def _gaps(root: Path, args, out: Output) -> int:
                 print(f"  revision {rev.date_label} {rev.status.value} ({rev.status.ja})")
                 if rev.source:
                     print(f"    source: {rev.source.raw}")
-                if rev.quote:
-                    print(f"    quote:  {rev.quote}")
+                for q in rev.quotes:
+                    print(f"    quote:  {q.text}")
                 if rev.text and rev.text.value:
                     print(f"    text:   {rev.text.value}")
                 if rev.reason:

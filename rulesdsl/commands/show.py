@@ -98,7 +98,7 @@ def revision_data(kb: KnowledgeBase, rev: Revision, owner: str) -> dict[str, Any
         "status_ja": rev.status.ja,
         "source": rev.source.raw if rev.source else None,
         "text": rev.text.value if rev.text else None,
-        "quote": rev.quote, "reason": rev.reason, "notes": list(rev.notes),
+        "quotes": [q.text for q in rev.quotes], "reason": rev.reason, "notes": list(rev.notes),
         "sets": [f"{s.target()} = {s.value}" for s in rev.settings],
         "supersedes": [str(s) for s in rev.supersedes],
         "refs": [str(r) for r in rev.refs],
@@ -219,7 +219,7 @@ def scenario_data(kb: KnowledgeBase, ident: str) -> dict[str, Any]:
     s = kb.scenarios[ident]
     sc = s.scenario
     return {"kind": "scenario", "id": sc.id, "title": sc.title, "question": sc.question,
-            "as_of": str(sc.as_of) if sc.as_of else None, "mode": sc.mode,
+            "date": str(sc.as_of) if sc.as_of else None, "mode": sc.mode,
             "pins": [str(p) for p in s.pins], "cards": sorted(s.cards),
             "statements": len(s.calls), "expectations": len(s.expects), "loc": str(sc.loc)}
 
@@ -228,10 +228,12 @@ def game_data(kb: KnowledgeBase, gid: str, day: Optional[_dt.date]) -> dict[str,
     g = kb.games[gid]
     data = {"kind": "game", "id": gid, "name": g.decl.name, "players": list(g.players),
             "zones": g.zones, "modes": g.modes, "documents": {k: d.title for k, d in g.documents.items()},
-            "points": sorted(g.points), "cards": sum(1 for (x, _) in kb.cards if x == gid),
-            "sections": sum(1 for s in kb.sections.values() if s.game == gid),
-            "rulings": sum(1 for r in kb.rulings.values() if r.game == gid),
-            "scenarios": sum(1 for s in kb.scenarios.values() if s.game == gid), "loc": str(g.decl.loc)}
+            "rule_points": sorted(g.points),
+            "counts": {"cards": sum(1 for (x, _) in kb.cards if x == gid),
+                       "sections": sum(1 for s in kb.sections.values() if s.game == gid),
+                       "rulings": sum(1 for r in kb.rulings.values() if r.game == gid),
+                       "scenarios": sum(1 for s in kb.scenarios.values() if s.game == gid)},
+            "loc": str(g.decl.loc)}
     if day is not None:
         data["point_values"] = [point_value(kb, gid, p, None, day) for p in sorted(g.points)]
     return data
@@ -258,25 +260,34 @@ def render_text(data: dict[str, Any]) -> str:
     if "as_of" in data:
         add(_as_of_line(data))
     add(f"  at {data['loc']}")
-    for key in ("source", "text", "question", "label", "default", "reason"):
+    for key in ("source", "text", "question", "date", "mode", "label", "default", "reason"):
         if data.get(key) and not (kind == "point" and key == "label"):
             add(f"  {key}: {_indent(str(data[key]))}")
+    if kind == "game":
+        add(f"  players: {'–'.join(map(str, dict.fromkeys(data['players'])))}")
+        add("  " + ", ".join(f"{k}: {v}" for k, v in data["counts"].items()))
+        for k in ("zones", "modes", "documents"):
+            if data[k]:
+                add(f"  {k}: " + ", ".join(f"{n}" + (f" ({l})" if l else "") for n, l in data[k].items()))
     if kind == "card":
         for k, v in data["facts"].items():
             add(f"  {k}: {v}")
         for e in data["effects"]:
             add(f"  effect: {e}")
-    for key in ("values", "set_by", "defines", "defaults", "refs", "pins", "notes", "rulings",
-                "superseded_by", "scenarios"):
+    for key in ("values", "set_by", "defines", "defaults", "refs", "pins", "cards", "rule_points", "notes",
+                "rulings", "superseded_by", "scenarios"):
+        if kind == "card" and key == "cards":
+            continue
         if data.get(key):
             add(f"  {key}:")
             for v in data[key]:
                 add(f"    {v}")
     for rev in data.get("revisions", ()):
         add(f"  revision {rev['date']} ({rev['date_ja']})  {rev['status']} ({rev['status_ja']})")
-        for key in ("source", "quote", "text", "reason"):
-            if rev.get(key):
-                add(f"    {key}: {_indent(rev[key], 6)}")
+        for key in ("source", "quotes", "text", "reason"):
+            for value in (rev[key] if key == "quotes" else [rev.get(key)]):
+                if value:
+                    add(f"    {key.rstrip('s') if key == 'quotes' else key}: {_indent(value, 6)}")
         for s in rev["sets"]:
             add(f"    sets {s}")
         for s in rev["supersedes"]:

@@ -1,0 +1,158 @@
+"""One run of a scenario: the knowledge base as of the scenario's date, the trace, the
+choices made, and the bounds that stop runaway effects.
+
+Choices are replayed: a run follows a script of option indices and records every choice point
+it meets; the explorer re-runs the scenario with each untried index until every combination is
+covered. The engine must therefore be deterministic given the script.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional, Sequence
+
+from ..kb import KnowledgeBase, Resolved
+from ..model import Loc, Status
+from .trace import Cite, Step
+
+
+class EngineError(Exception):
+    """Input the engine cannot answer for (a missing weight, an impossible set-up): located,
+    with a hint. Becomes a diagnostic."""
+
+    def __init__(self, message: str, loc: Optional[Loc] = None, hint: Optional[str] = None,
+                 code: str = "scenario"):
+        super().__init__(message)
+        self.message, self.loc, self.hint, self.code = message, loc, hint, code
+
+
+class IllegalAction(Exception):
+    """A scenario action the rules forbid; ends the branch with `illegal` as its outcome."""
+
+    def __init__(self, message: str, cite: Optional[Cite] = None, loc: Optional[Loc] = None):
+        super().__init__(message)
+        self.message, self.cite, self.loc = message, cite, loc
+
+
+class StepLimit(Exception):
+    pass
+
+
+@dataclass
+class ChoicePoint:
+    chooser: Optional[str]          # the player who chooses; None when the rules name nobody
+    label: str                      # what is being chosen (Japanese)
+    options: tuple[str, ...]        # option keys (shown to the reader; `choose` can name them)
+    picked: int = 0
+
+
+@dataclass
+class Bounds:
+    max_steps: int = 5_000          # trace steps in one run: an effect loop stops here
+    max_branches: int = 512         # runs per scenario: a choice explosion stops here
+
+
+class Context:
+    """The engine's view of the world during one run."""
+
+    def __init__(self, kb: KnowledgeBase, game: str, day: _dt.date, mode: str,
+                 script: Sequence[int] = (), fixed: Optional[dict[str, list[str]]] = None,
+                 bounds: Optional[Bounds] = None, point_cache: Optional[dict] = None) -> None:
+        self.kb = kb
+        self.game = game
+        self.day = day
+        self.mode = mode
+        self.script = list(script)
+        self.fixed = {k: list(v) for k, v in (fixed or {}).items()}
+        self.bounds = bounds or Bounds()
+        self.steps: list[Step] = []
+        self.choices: list[ChoicePoint] = []
+        self.points: dict[tuple[str, Optional[str]], Resolved] = {}
+        self.sections: set[str] = set()
+        self.cards: set[str] = set()
+        self._cache = point_cache if point_cache is not None else {}
+
+    # -- the trace ----------------------------------------------------------------------
+    def step(self, text: str, *cites: Cite, kind: str = "rule") -> None:
+        if len(self.steps) >= self.bounds.max_steps:
+            raise StepLimit()
+        self.steps.append(Step(text, cites, kind))
+
+    def section(self, sid: str) -> Cite:
+        """A citation of a base rule section (status: as the rules text states it)."""
+        self.sections.add(sid)
+        sec = self.kb.sections.get(sid)
+        return Cite("section", sid, Status.confirmed, sec.source.raw if sec and sec.source else None)
+
+    def card_cite(self, code: str, hypothetical: bool) -> Cite:
+        if hypothetical:
+            return Cite("scenario", f"仮定: {code}", Status.confirmed)
+        self.cards.add(code)
+        return Cite("card", code, Status.confirmed)
+
+    # -- rule points --------------------------------------------------------------------
+    def point(self, name: str, card: Optional[str] = None) -> tuple[str, Cite]:
+        """A rule point's value as of the run's date, and the citation of what set it."""
+        key = (name, card, self.day)
+        resolved = self._cache.get(key)
+        if resolved is None:
+            resolved = self.kb.value(self.game, name, card=card, as_of=self.day)
+            self._cache[key] = resolved
+        self.points[(name, card)] = resolved
+        if resolved.ruling:
+            cite = Cite("ruling", f"{resolved.ruling}@{resolved.revision}", resolved.status,
+                        resolved.source, resolved.fuzzy)
+        else:
+            if resolved.section:
+                self.sections.add(resolved.section)
+            cite = Cite("section", resolved.section or name, resolved.status, resolved.source,
+                        resolved.reason if resolved.status is Status.unconfirmed else resolved.fuzzy)
+        return resolved.value, cite
+
+    # -- choices ------------------------------------------------------------------------
+    def choose(self, chooser: Optional[str], label: str, options: Sequence[str]) -> int:
+        """Index of the option taken. A single option is no choice. A choice the scenario
+        fixed (`choose PLAYER option`) is taken as given; any other is a branch point."""
+        options = tuple(options)
+        if len(options) <= 1:
+            return 0
+        if chooser is not None and self.fixed.get(chooser):
+            wanted = self.fixed[chooser][0]
+            if wanted in options:
+                self.fixed[chooser].pop(0)
+                self.step(f"{chooser}は「{label}」で{wanted}を選ぶ（場面の指定）", kind="choice")
+                return options.index(wanted)
+        n = len(self.choices)
+        picked = self.script[n] if n < len(self.script) else 0
+        self.choices.append(ChoicePoint(chooser, label, options, picked))
+        who = chooser or "（選ぶ者の規定なし）"
+        self.step(f"{who}が「{label}」で{options[picked]}を選ぶ（選択肢: {'、'.join(options)}）", kind="choice")
+        return picked
+
+
+def explore(run: Callable[[Sequence[int]], Any], bounds: Bounds) -> list[tuple[list[ChoicePoint], Any]]:
+    """Run `run(script)` for every combination of choices, depth first, in a stable order.
+    `run` returns (choice points met, result). Raises BranchLimit past the bound."""
+    results: list[tuple[list[ChoicePoint], Any]] = []
+    pending: list[list[int]] = [[]]
+    while pending:
+        script = pending.pop()
+        choices, result = run(script)
+        results.append((choices, result))
+        if len(results) > bounds.max_branches:
+            raise BranchLimit(len(results))
+        # every choice met beyond the script's prefix opens siblings
+        tails = []
+        for depth in range(len(script), len(choices)):
+            prefix = [c.picked for c in choices[:depth]]
+            for alt in range(1, len(choices[depth].options)):
+                tails.append(prefix + [alt])
+        pending.extend(reversed(tails))
+    return results
+
+
+class BranchLimit(Exception):
+    def __init__(self, count: int):
+        super().__init__(count)
+        self.count = count

@@ -1,0 +1,66 @@
+"""How a game plugs into the engine.
+
+A game's interpreter lives in `rulesdsl.games.<game id>` and exposes `ENGINE`, an instance of a
+`GameEngine` subclass. The core finds it by the game id the data declares; it never names a game.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Iterable, Optional
+
+if TYPE_CHECKING:
+    from ..kb import KnowledgeBase, ScenarioInfo
+    from ..vocab import Call
+    from .context import Context
+
+
+class GameEngine:
+    """The seam between the game-neutral runner and one game's rules.
+
+    `setup` builds the state from the scenario's set-up calls; `act` performs one action;
+    `expect` checks one expectation against the final state; `board` and `outcome` describe
+    the state for the reader. Verb handlers for card effects register in `VERBS`."""
+
+    game_id: str = ""
+
+    def fixed_choices(self, info: "ScenarioInfo") -> dict[str, list[str]]:
+        """Choices the scenario fixes in advance, per player, in the order they will be met."""
+        return {}
+
+    def setup(self, ctx: "Context", info: "ScenarioInfo") -> Any:
+        raise NotImplementedError
+
+    def actions(self, info: "ScenarioInfo") -> Iterable["Call"]:
+        return [c for c in info.calls if c.kind == "action"]
+
+    def act(self, ctx: "Context", state: Any, call: "Call") -> None:
+        raise NotImplementedError
+
+    def expect(self, ctx: "Context", state: Any, call: "Call", illegal: Optional[str]) -> tuple[bool, str]:
+        raise NotImplementedError
+
+    def board(self, state: Any) -> Any:
+        return None
+
+    def outcome(self, state: Any, illegal: Optional[str]) -> str:
+        return illegal or ""
+
+    def describe(self, kb: "KnowledgeBase", call: "Call") -> str:
+        from ..vocab import in_words
+        return in_words(call, kb.games[self.game_id].vocab)
+
+    def render_board(self, board: Any) -> str:
+        return ""
+
+
+@lru_cache(maxsize=None)
+def engine_for(game: str) -> Optional[GameEngine]:
+    try:
+        module = importlib.import_module(f"rulesdsl.games.{game}")
+    except ModuleNotFoundError as e:
+        if e.name and (e.name == f"rulesdsl.games.{game}" or e.name == "rulesdsl.games"):
+            return None
+        raise
+    return getattr(module, "ENGINE", None)
