@@ -433,7 +433,12 @@ class _Builder:
     def card_clauses(self, v: Validator, clauses) -> tuple[dict[str, Any], tuple[Call, ...]]:
         facts: dict[str, Any] = {}
         effects: list[Call] = []
+        fact_names = v.vocab.entries["fact"]
         for cl in clauses:
+            if cl.head in fact_names and len(cl.args) == 1 and cl.args[0].kind == "name" \
+                    and cl.args[0].value == "unknown" and cl.body is None:
+                facts[cl.head] = UNKNOWN  # `unknown` stands for the whole fact, whatever its shape
+                continue
             call = v.clause(cl, ("fact", "effect"), "card")
             if call is None:
                 continue

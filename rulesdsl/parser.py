@@ -141,7 +141,8 @@ class _Builder(Transformer):
         if len(c) > 1:
             date = c[1].value
             undated = date is None
-        return RevRef(target=str(tok), date=date, undated=undated, loc=self.loc(tok))
+        target = unquote(tok) if tok.type == "STRING" else str(tok)
+        return RevRef(target=target, date=date, undated=undated, loc=self.loc(tok))
 
     def status(self, c):
         return _Stmt("status", Status(str(c[0])), self.loc(c[0]))

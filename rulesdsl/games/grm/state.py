@@ -1,0 +1,131 @@
+"""The state of a GRM game: the 3×3 field (each cell a stack, bottom first), hands, decks
+(top first), graveyards, and what lasts between plays."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from ...kb import CardInfo
+from ...model import Loc
+from ...vocab import UNKNOWN, Call
+
+COLUMNS = "abc"
+ROWS = "123"
+CELLS = tuple(f"{c}{r}" for c in COLUMNS for r in ROWS)
+PLAYERS = ("P1", "P2")
+
+
+def other(player: str) -> str:
+    return "P2" if player == "P1" else "P1"
+
+
+def neighbours(cell: str, diagonal: bool = False) -> list[str]:
+    """Cells next to `cell`: up, down, left, right (and the diagonals when asked), in a fixed order."""
+    c, r = COLUMNS.index(cell[0]), ROWS.index(cell[1])
+    out = []
+    for dc, dr in ((0, -1), (-1, 0), (1, 0), (0, 1), (-1, -1), (1, -1), (-1, 1), (1, 1))[: 8 if diagonal else 4]:
+        nc, nr = c + dc, r + dr
+        if 0 <= nc < 3 and 0 <= nr < 3:
+            out.append(f"{COLUMNS[nc]}{ROWS[nr]}")
+    return out
+
+
+class Card:
+    """One physical card in the game."""
+
+    __slots__ = ("uid", "info", "owner", "face", "nullified", "hypothetical", "loc", "lasting_weight")
+
+    def __init__(self, uid: int, info: CardInfo, owner: str, face: str, hypothetical: bool, loc: Loc):
+        self.uid = uid
+        self.info = info
+        self.owner = owner
+        self.face = face
+        self.nullified = False       # by a one-shot nullification
+        self.hypothetical = hypothetical
+        self.loc = loc               # where the scenario introduced it
+        self.lasting_weight: Optional[float] = None  # from a continuous treat-as-weight
+
+    @property
+    def code(self) -> str:
+        return self.info.code
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def label(self) -> str:
+        return f"《{self.name}》"
+
+    def fact(self, name: str) -> Any:
+        return self.info.facts.get(name, UNKNOWN)
+
+    def effects(self, trigger: Optional[str] = None) -> list[Call]:
+        return [e for e in self.info.effects if trigger is None or e.name == trigger]
+
+    def has_verb(self, verb: str) -> bool:
+        return any(v.name == verb for e in self.info.effects for v in (e.body or ()))
+
+
+@dataclass
+class Link:
+    """A nullification: `source` (None for a one-shot effect) nullifies `target`."""
+
+    source: Optional[int]
+    target: int
+
+
+@dataclass
+class State:
+    cells: dict[str, list[Card]] = field(default_factory=lambda: {c: [] for c in CELLS})
+    hand: dict[str, list[Card]] = field(default_factory=lambda: {p: [] for p in PLAYERS})
+    deck: dict[str, list[Card]] = field(default_factory=lambda: {p: [] for p in PLAYERS})
+    grave: dict[str, list[Card]] = field(default_factory=lambda: {p: [] for p in PLAYERS})
+    first: Optional[str] = None
+    active: Optional[str] = None
+    turn: int = 0
+    logo_active: bool = False                  # a logo card's effect is active this turn
+    ex_unlimited: bool = False                 # the tournament special rule
+    ex_limits: dict[str, int] = field(default_factory=dict)   # lasting EX limits per player
+    links: list[Link] = field(default_factory=list)
+    battles: list[tuple[str, str]] = field(default_factory=list)   # (attacker cell, defender cell)
+    extra_plays: int = 0
+    played_this_turn: bool = False
+    passes_in_a_row: int = 0
+    winner: Optional[str] = None
+    result: Optional[str] = None               # "win", "draw", "undecided"
+    result_note: str = ""
+    next_uid: int = 1
+
+    # -- where cards are --------------------------------------------------------------
+    def top(self, cell: str) -> Optional[Card]:
+        stack = self.cells[cell]
+        return stack[-1] if stack else None
+
+    def cell_of(self, card: Card) -> Optional[str]:
+        for cell, stack in self.cells.items():
+            if card in stack:
+                return cell
+        return None
+
+    def on_field(self, card: Card) -> bool:
+        return self.cell_of(card) is not None
+
+    def is_top(self, card: Card) -> bool:
+        cell = self.cell_of(card)
+        return cell is not None and self.cells[cell][-1] is card
+
+    def field_cards(self) -> list[tuple[str, Card]]:
+        """Top cards of every occupied cell, in cell order (a1, a2, …, c3)."""
+        return [(c, s[-1]) for c, s in self.cells.items() if s]
+
+    def all_cards(self):
+        for stack in self.cells.values():
+            yield from stack
+        for zone in (self.hand, self.deck, self.grave):
+            for cards in zone.values():
+                yield from cards
+
+    def full(self) -> bool:
+        return all(self.cells.values())
