@@ -71,6 +71,7 @@ class Context:
         self.points: dict[tuple[str, Optional[str]], Resolved] = {}
         self.sections: set[str] = set()
         self.cards: set[str] = set()
+        self.rulings: set[str] = set()
         self._cache = point_cache if point_cache is not None else {}
 
     # -- the trace ----------------------------------------------------------------------
@@ -84,6 +85,16 @@ class Context:
         self.sections.add(sid)
         sec = self.kb.sections.get(sid)
         return Cite("section", sid, Status.confirmed, sec.source.raw if sec and sec.source else None)
+
+    def ruling(self, rid: str) -> Cite:
+        """A citation of the revision of a ruling in force on the run's date (for the rulings
+        that record the knowledge base's own readings, which set no rule point)."""
+        rev = self.kb.in_force(rid, self.day)
+        if rev is None:
+            raise EngineError(f"the interpreter relies on ruling {rid}, which is not in force on {self.day}")
+        self.rulings.add(f"{rid}@{rev.date_label}")
+        return Cite("ruling", f"{rid}@{rev.date_label}", rev.status, rev.source.raw if rev.source else None,
+                    rev.reason)
 
     def card_cite(self, code: str, hypothetical: bool) -> Cite:
         if hypothetical:

@@ -49,7 +49,7 @@ class GameEngine:
 
     def describe(self, kb: "KnowledgeBase", call: "Call") -> str:
         from ..vocab import in_words
-        return in_words(call, kb.games[self.game_id].vocab)
+        return in_words(call, kb.games[self.game_id].vocab, card_name=lambda r: f"《{r.text.strip('《》')}》")
 
     def render_board(self, board: Any) -> str:
         return ""

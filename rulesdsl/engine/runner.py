@@ -192,6 +192,7 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     for ctx in contexts:
         sections |= ctx.sections
         cards |= ctx.cards
+        rulings |= ctx.rulings
         for (name, card), r in ctx.points.items():
             key = f"card({card}).{name}" if card else name
             points[key] = {"value": r.value, "status": r.status.value, "from": r.cite,

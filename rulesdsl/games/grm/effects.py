@@ -34,8 +34,10 @@ def nullified(st: State, card: Card, _seen: Optional[set] = None) -> bool:
         return True
     seen = _seen or set()
     for link in st.links:
-        if link.target != card.uid or link.source is None or link.source in seen:
+        if link.target != card.uid or link.source in seen:
             continue
+        if link.source is None:
+            return True  # a one-shot nullification lasts
         source = next((c for _, c in st.field_cards() if c.uid == link.source), None)
         if source is not None and source.face == "up" and not nullified(st, source, seen | {card.uid}):
             return True
@@ -195,7 +197,7 @@ def fire(ctx: Context, st: State, trigger: str, cards: list[Card], env: dict) ->
     if len(pending) > 1:
         pending = order_simultaneous(ctx, st, pending)
     for card, e in pending:
-        run_effect(ctx, st, card, e, dict(env, controller=card.owner))
+        run_effect(ctx, st, card, e, dict(env, controller=card.owner, trigger=trigger))
 
 
 def order_simultaneous(ctx: Context, st: State, pending: list) -> list:

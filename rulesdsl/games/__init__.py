@@ -1,0 +1,1 @@
+"""One interpreter per game: `rulesdsl.games.<game id>` exposes `ENGINE` (see engine.registry)."""

@@ -1,0 +1,276 @@
+"""The GRM interpreter: set-up, actions, expectations and the board, on top of the
+game-neutral runner. The rules themselves are in `play` and `effects`."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ...engine.context import Context, EngineError, IllegalAction
+from ...engine.registry import GameEngine
+from ...kb import CardInfo, ScenarioInfo
+from ...vocab import UNKNOWN, Call, CardRef
+from . import effects as fx
+from . import play as rules
+from .state import CELLS, PLAYERS, Card, State
+
+
+class GrmEngine(GameEngine):
+    game_id = "grm"
+
+    # -- set-up -------------------------------------------------------------------------
+    def fixed_choices(self, info: ScenarioInfo) -> dict[str, list[str]]:
+        fixed: dict[str, list[str]] = {}
+        for c in info.calls:
+            if c.kind == "action" and c.name == "choose":
+                fixed.setdefault(c.params["player"], []).extend(str(x) for x in c.params["choice"])
+        return fixed
+
+    def actions(self, info: ScenarioInfo):
+        return [c for c in info.calls if c.kind == "action" and c.name != "choose"]
+
+    def setup(self, ctx: Context, info: ScenarioInfo) -> State:
+        st = State()
+        st.expect_illegal = any(call.name in ("illegal",) for _, call in info.expects)  # type: ignore[attr-defined]
+        st.info = info  # type: ignore[attr-defined]
+        for call in info.calls:
+            if call.kind != "setup":
+                continue
+            p = call.params
+            name = call.name
+            if name == "first":
+                st.first = p["player"]
+            elif name == "turn":
+                st.active = p["player"]
+                ctx.step(f"{p['player']}のターン（プレイフェイズ）", ctx.section("grm/turn/play-phase"))
+            elif name in ("field", "stack"):
+                cell, card = p["cell"], self.new_card(ctx, st, info, p["card"], p["player"], call)
+                card.face = p["face"]
+                stack = st.cells[cell]
+                if name == "field" and stack:
+                    raise EngineError(f"{cell} already holds {stack[-1].label}; a cell holds one card unless cards are stacked",
+                                      call.loc, f'to put a card on top of it, write: stack {cell} {p["player"]} "{card.name}" {p["face"]}')
+                if name == "stack" and not stack:
+                    raise EngineError(f"there is no card in {cell} to stack on", call.loc,
+                                      f'put the bottom card there first: field {cell} …')
+                stack.append(card)
+            elif name in ("hand", "deck", "graveyard"):
+                zone = {"hand": st.hand, "deck": st.deck, "graveyard": st.grave}[name]
+                for ref in p.get("cards", ()):
+                    zone[p["player"]].append(self.new_card(ctx, st, info, ref, p["player"], call))
+            elif name == "logo_active":
+                st.logo_active = True
+            elif name == "ex_unlimited":
+                if ctx.mode != "tournament":
+                    raise EngineError("the lifted EX limit is a tournament special rule", call.loc,
+                                      "add `mode tournament` to the scenario (or ask with --tournament)")
+                st.ex_unlimited = True
+                ctx.step("トーナメント特別ルール: EX制限は撤廃されている", ctx.section("grm/ex/tournament"))
+        self.check_setup(ctx, st)
+        return st
+
+    def new_card(self, ctx: Context, st: State, info: ScenarioInfo, ref: CardRef, owner: str, call: Call) -> Card:
+        game, code = ref.key or ("", ref.text)
+        if game == "":
+            card_info, hypothetical = info.cards[code], True
+        else:
+            card_info = info.cards.get(code) or ctx.kb.card(game, code)
+            hypothetical = False
+        card = Card(st.next_uid, card_info.at(ctx.day), owner, "up", hypothetical, card_info.card.loc
+                    if hypothetical or code in info.cards else call.loc)
+        st.next_uid += 1
+        return card
+
+    def check_setup(self, ctx: Context, st: State) -> None:
+        for player in PLAYERS:
+            limit = fx.ex_limit(ctx, st, player)
+            have = rules.ex_cards(st, player)
+            if limit is not None and len(have) > limit:
+                raise EngineError(f"{player} has {len(have)} EX cards on the field "
+                                  f"({'、'.join(c.label for c in have)}); the limit is {limit}",
+                                  have[-1].loc, "EXマークを持つカードは各プレイヤーにつきフィールドに1枚まで"
+                                  "（No.013の効果で3枚、トーナメント特別ルールで撤廃）")
+        for _, card in st.field_cards():  # permanent nullifications of cards already in play
+            if card.face == "up":
+                for e in card.effects("permanent"):
+                    for v in e.body or ():
+                        if v.name == "nullify":
+                            fx.run_effect(ctx, st, card, rules.Call_only(e, v),
+                                          {"controller": card.owner, "trigger": "permanent"})
+
+    # -- actions ------------------------------------------------------------------------
+    def act(self, ctx: Context, st: State, call: Call) -> None:
+        try:
+            self._act(ctx, st, call)
+        except IllegalAction as e:
+            if getattr(st, "expect_illegal", False):
+                raise
+            cite = f" ({e.cite.ref})" if e.cite else ""
+            raise EngineError(f"the rules do not allow this: {e.message}{cite}", call.loc,
+                              "if the question is whether this is allowed, add `expect illegal`",
+                              code="illegal") from None
+
+    def _act(self, ctx: Context, st: State, call: Call) -> None:
+        if st.result:
+            raise IllegalAction(f"ゲームはすでに終了している（{st.result_note or st.result}）",
+                                ctx.section("grm/victory/normal"))
+        p = call.params
+        name = call.name
+        if name in ("play", "play_on"):
+            card = self.find_in_hand(ctx, st, p["player"], p["card"], call)
+            rules.play(ctx, st, p["player"], card, p["cell"], on_stack=name == "play_on")
+        elif name == "pass":
+            rules.begin(ctx, st, p["player"]) if st.active != p["player"] else None
+            can = rules.playable(ctx, st, p["player"])
+            if can:
+                raise IllegalAction(f"{p['player']}はプレイできるカード（{'、'.join(can)}）を持つ: "
+                                    "プレイできるカードがある場合、パスを選ぶことはできない",
+                                    ctx.section("grm/turn/play-phase"))
+            ctx.step(f"{p['player']}はプレイできるカードがないためパスする", ctx.section("grm/turn/play-phase"))
+            st.played_this_turn = True
+            st.passes_in_a_row += 1
+            if st.passes_in_a_row >= 2 and not any(st.deck.values()):
+                st.result, st.result_note = "undecided", "両者ともプレイできず、山札もない"
+                ctx.step("両プレイヤーともプレイできず山札もない: 資料に終了条件がないため未決着",
+                         ctx.ruling("grm/gap/no-playable-card-end"))
+        elif name == "start_game":
+            rules.start_game(ctx, st)
+        elif name == "draw_phase":
+            rules.new_turn(ctx, st, p["player"])
+        elif name == "remove_top":
+            cell = p["cell"]
+            top = st.top(cell)
+            if top is None:
+                raise EngineError(f"{cell} is empty; there is no card to remove", call.loc)
+            st.cells[cell].pop()
+            st.grave[top.owner].append(top)
+            ctx.step(f"{cell}の一番上の{top.label}が除去される", ctx.section("grm/stack/face-state"))
+            fx.exposed(ctx, st, cell)
+        elif name in ("discard_card", "hand_limit_discard"):
+            card = self.find_in_hand(ctx, st, p["player"], p["card"], call)
+            if name == "hand_limit_discard" and ctx.mode != "tournament":
+                raise IllegalAction("通常プレイでは手札の上限はない", ctx.section("grm/zones"))
+            if name == "hand_limit_discard":
+                ctx.step("トーナメントの手札上限の枚数は資料にない", ctx.ruling("grm/gap/tournament-hand-limit"))
+            fx.discard(ctx, st, p["player"], card, by_hand_limit=name == "hand_limit_discard")
+        else:
+            raise EngineError(f"the GRM interpreter has no handler for the action {name}", call.loc)
+
+    def find_in_hand(self, ctx: Context, st: State, player: str, ref: CardRef, call: Call) -> Card:
+        for card in st.hand[player]:
+            if _matches(card, ref):
+                return card
+        where = [p for p in PLAYERS if any(_matches(c, ref) for c in st.hand[p])]
+        raise EngineError(f"《{_ref_name(ctx, ref)}》 is not in {player}'s hand"
+                          + (f" (it is in {where[0]}'s)" if where else ""), call.loc,
+                          f'add it to the set-up: hand {player} "{ref.text}"' if not where else None)
+
+    # -- expectations -------------------------------------------------------------------
+    def expect(self, ctx: Context, st: State, call: Call, illegal: Optional[str]) -> tuple[bool, str]:
+        p = call.params
+        name = call.name
+        if name == "illegal":
+            return illegal is not None, illegal or "すべての操作が許された"
+        if illegal is not None:
+            return False, f"操作がルール上できなかった（{illegal}）"
+        if name == "face":
+            top = st.top(p["cell"])
+            return (top is not None and top.face == p["face"]), _cell_words(st, p["cell"])
+        if name == "card_face":
+            for c in st.cells[p["cell"]]:
+                if _matches(c, p["card"]):
+                    return c.face == p["face"], f"{c.label}は{_face(c.face)}"
+            return False, f"{p['cell']}に《{p['card'].text}》はない"
+        if name == "top":
+            top = st.top(p["cell"])
+            return (top is not None and _matches(top, p["card"])), _cell_words(st, p["cell"])
+        if name == "stack_size":
+            n = len(st.cells[p["cell"]])
+            return n == p["count"], f"{p['cell']}は{n}枚"
+        if name == "empty":
+            return not st.cells[p["cell"]], _cell_words(st, p["cell"])
+        if name == "owner":
+            top = st.top(p["cell"])
+            return (top is not None and top.owner == p["player"]), _cell_words(st, p["cell"])
+        if name in ("battle", "no_battle"):
+            pair = {p["cell"], p["other"]}
+            happened = any({a, d} == pair for a, d in st.battles)
+            return happened == (name == "battle"), "バトルが発生した" if happened else "バトルは発生しなかった"
+        if name == "hand_count":
+            n = len(st.hand[p["player"]])
+            return n == p["count"], f"{p['player']}の手札は{n}枚"
+        if name == "deck_count":
+            n = len(st.deck[p["player"]])
+            return n == p["count"], f"{p['player']}の山札は{n}枚"
+        if name == "in_graveyard":
+            found = any(_matches(c, p["card"]) for g in st.grave.values() for c in g)
+            return found, "墓地にある" if found else "墓地にない"
+        if name == "in_hand":
+            found = any(_matches(c, p["card"]) for c in st.hand[p["player"]])
+            return found, "手札にある" if found else "手札にない"
+        if name == "winner":
+            return st.winner == p["player"], _result_words(st)
+        if name == "outcome":
+            result = st.result or "undecided"
+            return result == p["result"], _result_words(st)
+        if name == "must_pass":
+            can = rules.playable(ctx, st, p["player"])
+            return not can, ("プレイできるカード: " + "、".join(can)) if can else "プレイできるカードがない"
+        raise EngineError(f"the GRM interpreter cannot check the expectation {name}", call.loc)
+
+    # -- describing the state -----------------------------------------------------------
+    def board(self, st: State) -> dict[str, Any]:
+        return {
+            "cells": {cell: [{"name": c.name, "code": c.code, "owner": c.owner, "face": c.face,
+                              "hypothetical": c.hypothetical} for c in stack]
+                      for cell, stack in st.cells.items()},
+            "hands": {p: [c.name for c in st.hand[p]] for p in PLAYERS},
+            "decks": {p: len(st.deck[p]) for p in PLAYERS},
+            "graveyards": {p: [c.name for c in st.grave[p]] for p in PLAYERS},
+            "active": st.active, "turn": st.turn,
+        }
+
+    def outcome(self, st: State, illegal: Optional[str]) -> str:
+        if illegal:
+            return f"ルール上できない: {illegal}"
+        head = _result_words(st)
+        cells = " ".join(f"{cell}={'/'.join(_short(c) for c in stack)}"
+                         for cell, stack in st.cells.items() if stack)
+        return f"{head}; {cells}" if cells else head
+
+    def render_board(self, board: dict[str, Any]) -> str:
+        from .board import render
+        return render(board)
+
+
+def _matches(card: Card, ref: CardRef) -> bool:
+    game, code = ref.key or ("", ref.text)
+    return card.code == code and card.hypothetical == (game == "")
+
+
+def _ref_name(ctx: Context, ref: CardRef) -> str:
+    return ref.text
+
+
+def _face(face: str) -> str:
+    return "表向き" if face == "up" else "裏向き"
+
+
+def _short(c: Card) -> str:
+    return f"{c.owner}{'表' if c.face == 'up' else '裏'}《{c.name}》"
+
+
+def _cell_words(st: State, cell: str) -> str:
+    stack = st.cells[cell]
+    if not stack:
+        return f"{cell}は空"
+    return f"{cell}: " + "／".join(_short(c) for c in stack) + ("（下から）" if len(stack) > 1 else "")
+
+
+def _result_words(st: State) -> str:
+    if st.result == "win":
+        return f"{st.winner}の勝利（{st.result_note}）"
+    if st.result == "draw":
+        return f"引き分け（{st.result_note}）"
+    if st.result == "undecided":
+        return f"未決着（{st.result_note}）"
+    return "ゲームは続く（空いているマスがある）" if not st.full() else "ゲームは続く"

@@ -1,0 +1,387 @@
+"""A play and everything it sets off: placing the card, its battles, its on-play effects, the
+end of the game. Each step cites the rule section or the ruling that decides it."""
+
+from __future__ import annotations
+
+from itertools import permutations
+from typing import Optional
+
+from ...engine.context import Context, EngineError, IllegalAction
+from ...vocab import UNKNOWN
+from . import effects as fx
+from .state import Card, State, neighbours, other
+
+
+# ----------------------------------------------------------------------------- turns
+
+def begin(ctx: Context, st: State, player: str) -> None:
+    """Make `player` the active player, starting their turn (with its draw) if it is new."""
+    if st.active is None:
+        st.active = player
+        ctx.step(f"{player}のターン（プレイフェイズ）", ctx.section("grm/turn/play-phase"))
+        return
+    if st.active == player:
+        if st.played_this_turn and not st.extra_plays:
+            raise IllegalAction(f"{player}はこのターンすでにカードをプレイしている（プレイは1ターンに1枚）",
+                                ctx.section("grm/turn/play-phase"))
+        return
+    if st.extra_plays:
+        raise IllegalAction(f"{st.active}の追加プレイが残っている間は{player}の番にならない",
+                            ctx.section("grm/effects/resolution-order"))
+    new_turn(ctx, st, player)
+
+
+def new_turn(ctx: Context, st: State, player: str) -> None:
+    st.turn += 1
+    st.active = player
+    st.logo_active = False
+    st.played_this_turn = False
+    st.extra_plays = 0
+    ctx.step(f"{player}のターン開始", ctx.section("grm/turn"))
+    fx.draw(ctx, st, player, 1)
+
+
+def start_game(ctx: Context, st: State) -> None:
+    if st.first is None:
+        raise EngineError("start_game needs to know who goes first", None, "add `first P1` to the set-up")
+    second = other(st.first)
+    ctx.step(f"先攻は{st.first}、後攻は{second}", ctx.section("grm/setup/first-player"))
+    for player, n in ((st.first, 2), (second, 3)):
+        taken = st.deck[player][:n]
+        del st.deck[player][:n]
+        st.hand[player].extend(taken)
+        ctx.step(f"{player}は初期手札{len(taken)}枚を持つ" + ("（山札が足りない）" if len(taken) < n else ""),
+                 ctx.section("grm/setup/opening-hand"))
+    ctx.step("両プレイヤーとも第1ターン開始時から1枚ドローする", ctx.section("grm/setup/opening-hand"))
+    new_turn(ctx, st, st.first)
+
+
+# ----------------------------------------------------------------------------- legality
+
+def can_stack(card: Card) -> bool:
+    return card.fact("type") in ("logo", "evolution") or card.has_verb("stack_play")
+
+
+def ex_cards(st: State, player: str) -> list[Card]:
+    """EX cards the player has on the field, face-up or face-down (covered cards do not exist)."""
+    return [c for _, c in st.field_cards() if c.owner == player and c.fact("ex") is True]
+
+
+def ex_room(ctx: Context, st: State, player: str, card: Card) -> Optional[str]:
+    """Why the card cannot be played under the EX limit, or None."""
+    if card.fact("ex") is not True:
+        return None
+    limit = fx.ex_limit(ctx, st, player)
+    if limit is None:
+        return None
+    have = len(ex_cards(st, player))
+    if have >= limit:
+        return f"{player}はすでにEXカードを{have}枚フィールドに出している（上限{limit}枚、表裏を問わない）"
+    return None
+
+
+def playable(ctx: Context, st: State, player: str) -> list[str]:
+    """Cards in hand that could be played somewhere now (labels), for the forced-pass rule."""
+    out = []
+    empty = [c for c, s in st.cells.items() if not s]
+    for card in st.hand[player]:
+        if ex_room(ctx, st, player, card):
+            continue
+        if empty or (can_stack(card) and any(stack_room(st, c) for c, s in st.cells.items() if s)):
+            out.append(card.label)
+    return out
+
+
+def stack_room(st: State, cell: str) -> bool:
+    return not (st.logo_active and len(st.cells[cell]) >= 3)
+
+
+# ----------------------------------------------------------------------------- playing
+
+def play(ctx: Context, st: State, player: str, card: Card, cell: str, on_stack: bool) -> None:
+    begin(ctx, st, player)
+    if card not in st.hand[player]:
+        raise EngineError(f"{card.label} is not in {player}'s hand", card.loc,
+                          f'add it to the set-up: hand {player} "{card.name}"')
+    occupied = bool(st.cells[cell])
+    if on_stack:
+        if not occupied:
+            raise IllegalAction(f"{cell}は空いている: スタックは既存カードの上に重ねてプレイすること",
+                                ctx.section("grm/stack/definition"))
+        if not can_stack(card):
+            raise IllegalAction(f"{card.label}は既存カードの上に重ねてプレイする効果を持たない",
+                                ctx.section("grm/stack/sources"))
+        if not stack_room(st, cell):
+            raise IllegalAction(f"ロゴカードの効果が有効なターン中、{cell}はすでに3枚で上限に達している",
+                                ctx.section("grm/stack/cell-limit"))
+    elif occupied:
+        raise IllegalAction(f"{cell}には{st.top(cell).label}がある: カードは空いているマスにプレイする",
+                            ctx.section("grm/turn/play-phase"))
+    why = ex_room(ctx, st, player, card)
+    if why:
+        raise IllegalAction(why, ctx.section("grm/ex/limit"))
+    if card.fact("ex") is UNKNOWN and ex_cards(st, player) and not st.ex_unlimited:
+        ctx.step(f"{card.label}のEXマークの有無は資料にない: EXカードでないものとして扱う",
+                 ctx.section("grm/ex/limit"), ctx.ruling("grm/reading/unknown-ex"))
+
+    if st.played_this_turn:  # begin() let a second play through: it is an extra play
+        st.extra_plays -= 1
+    st.hand[player].remove(card)
+    card.face = "up"
+    below = st.top(cell)
+    st.cells[cell].append(card)
+    st.played_this_turn = True
+    st.passes_in_a_row = 0
+    cites = [ctx.section("grm/turn/play-phase"), ctx.card_cite(card.code, card.hypothetical)]
+    if on_stack:
+        cites.append(ctx.section("grm/stack/definition"))
+        if card.fact("type") == "evolution":
+            cites.append(ctx.ruling("grm/gap/evolution-base"))
+        if below is not None and below.owner != player:
+            cites.append(ctx.ruling("grm/gap/stack-ownership"))
+        ctx.step(f"{player}が{card.label}{_w(card)}を{cell}の{below.label if below.face == 'up' else '裏向きのカード'}の上に"
+                 f"重ねてプレイする（スタック: 一番上のカードのみが有効、下のカードは存在しないものとして扱う）", *cites)
+    else:
+        ctx.step(f"{player}が{card.label}{_w(card)}を{cell}にプレイする", *cites)
+    if card.fact("type") == "logo" and not st.logo_active:
+        st.logo_active = True
+        ctx.step("このターン、ロゴカードの効果が有効: 1マスにつき最大3枚までスタックできる",
+                 ctx.section("grm/stack/cell-limit"))
+
+    env: dict = {"controller": player, "moved": set(), "gone": set()}  # shared by every copy of env
+    battles(ctx, st, card, cell, env)
+    if st.on_field(card) and card.uid not in env.get("gone", ()):
+        for e in card.effects():
+            if e.name == "unspecified" and not all(v.name == "stack_play" for v in e.body or ()):
+                raise fx._unspecified(card, e)
+        on_play = card.effects("on_play")
+        if on_play:
+            ctx.step("バトルの解決後にプレイ時効果を解決する", ctx.section("grm/effects/resolution-order"))
+        for e in on_play:
+            fx.run_effect(ctx, st, card, e, {"controller": player, "trigger": "on_play"})
+            if st.result:
+                return
+        for e in card.effects("continuous"):
+            fx.run_effect(ctx, st, card, e, {"controller": player, "trigger": "continuous"})
+            ctx.step("持続効果は一度発動すれば、カードの状態変化や無効化によっても失われない",
+                     ctx.section("grm/effects/kinds"))
+        for e in card.effects("permanent"):
+            for v in e.body or ():
+                if v.name == "nullify":
+                    fx.run_effect(ctx, st, card, Call_only(e, v), {"controller": player, "trigger": "permanent"})
+    elif card.effects("on_play"):
+        ctx.step(f"{card.label}はフィールドにないため、プレイ時効果は誘発しない", ctx.section("grm/effects/resolution-order"))
+    if st.result:
+        return
+    if st.extra_plays:
+        ctx.step(f"{player}の追加プレイ: 前のカードのバトルと効果は完全に解決済み",
+                 ctx.section("grm/effects/resolution-order"))
+    check_end(ctx, st)
+
+
+def Call_only(effect, verb_call):
+    """The effect restricted to one of its verbs."""
+    return effect.model_copy(update={"body": (verb_call,)})
+
+
+def _w(card: Card) -> str:
+    w = card.fact("weight")
+    return "" if w is UNKNOWN else f"（{int(w) if float(w).is_integer() else w}kg）"
+
+
+# ----------------------------------------------------------------------------- battles
+
+def in_range(ctx: Context, st: State, card: Card, cell: str) -> list[str]:
+    rng = card.fact("range")
+    if rng is UNKNOWN:
+        if card.hypothetical:
+            rng = "orthogonal"
+        else:
+            rng = "orthogonal"
+            ctx.step(f"{card.label}のバトル範囲は資料にない: 通常の範囲（上下左右）とする",
+                     ctx.section("grm/battle/range"), ctx.ruling("grm/reading/unknown-range"))
+    if rng == "all8":
+        ctx.step(f"{card.label}は上下左右に加えて斜めを含む8方向全てに対してバトルを行う",
+                 ctx.section("grm/battle/range"), ctx.card_cite(card.code, card.hypothetical))
+        return [c for c in neighbours(cell, diagonal=True) if st.cells[c] and st.top(c).owner != card.owner]
+    if rng == "own_side":
+        scope, cite = ctx.point("battle.own_side_scope")
+        ctx.step(f"{card.label}は自陣のカードに対してバトルを行う", ctx.section("grm/battle/range"),
+                 ctx.card_cite(card.code, card.hypothetical), cite)
+        pool = neighbours(cell) if scope == "adjacent_own" else [c for c in st.cells if c != cell]
+        return [c for c in pool if st.cells[c] and st.top(c).owner == card.owner]
+    return [c for c in neighbours(cell) if st.cells[c] and st.top(c).owner != card.owner]
+
+
+def battles(ctx: Context, st: State, card: Card, cell: str, env: dict) -> None:
+    cells = in_range(ctx, st, card, cell)
+    if not cells:
+        ctx.step(f"{card.label}のバトル範囲に相手のカードがないため、バトルは発生しない", ctx.section("grm/battle/occurrence"))
+        return
+    facedown = [c for c in cells if st.top(c).face == "down"]
+    if facedown:
+        rule, cite = ctx.point("battle.facedown_target")
+        if rule == "no_battle":
+            ctx.step(f"裏向きのカード（{'・'.join(facedown)}）とはバトルは発生しない", cite)
+            cells = [c for c in cells if c not in facedown]
+        else:
+            ctx.step(f"裏向きのカード（{'・'.join(facedown)}）ともバトルは発生する", cite)
+    ctx.step(f"{card.label}は範囲内の全ての相手カード（{'・'.join(cells)}）と強制的にバトルを行う",
+             ctx.section("grm/battle/range"), ctx.section("grm/battle/occurrence"))
+    order = list(cells)
+    if len(order) > 1:
+        order = battle_order(ctx, st, card, order)
+    for target_cell in order:
+        if st.result or not st.on_field(card) or card.uid in env.get("gone", ()):
+            if not st.result:
+                ctx.step(f"{card.label}はフィールドを離れたため、残りのバトルは行われない",
+                         ctx.section("grm/effects/resolution-order"))
+            return
+        defender = st.top(target_cell)
+        if defender is None:
+            continue
+        battle(ctx, st, card, cell, defender, target_cell, env)
+
+
+def battle_order(ctx: Context, st: State, card: Card, cells: list[str]) -> list[str]:
+    defenders = [st.top(c) for c in cells]
+    matters = any(c.effects(t) for c in [card, *defenders] for t in fx.TRIGGERED) or \
+        any(c.effects("on_flipped") for _, c in st.field_cards())
+    if not matters:
+        ctx.step("複数方向へのバトルは同時に発生する（どの順でも結果は変わらない）",
+                 ctx.section("grm/battle/simultaneous"))
+        return cells
+    rule, cite = ctx.point("battle.simultaneous_order")
+    defender = defenders[0].owner if len({d.owner for d in defenders}) == 1 else None
+    chooser = defender if rule == "defender_chooses" else None
+    if chooser:
+        ctx.step(f"同時に複数のカードがバトルの対象: 対象側のプレイヤー（{chooser}）が解決順を選ぶ", cite)
+    else:
+        ctx.step("同時に複数のカードがバトルの対象: 解決順を選ぶプレイヤーの規定はない（全ての順を調べる）", cite)
+    orders = list(permutations(cells))
+    pick = ctx.choose(chooser, "バトルの解決順", ["→".join(o) for o in orders])
+    return list(orders[pick])
+
+
+def battle(ctx: Context, st: State, attacker: Card, acell: str, defender: Card, dcell: str, env: dict) -> None:
+    ctx.step(f"バトル: {acell}の{attacker.label} → {dcell}の{_shown(defender)}", ctx.section("grm/battle/occurrence"))
+    # a battle at 0 kg
+    weights_known = attacker.face == "up" and defender.face == "up"
+    if weights_known and (attacker.fact("weight") == 0 or defender.fact("weight") == 0):
+        rule, cite = ctx.point("battle.zero_weight")
+        if rule == "no_battle":
+            ctx.step("0kgのカードを含むためバトルは発生しない", cite)
+            return
+        ctx.step("0kgのカードを含んでもバトル自体は発生する", cite)
+    st.battles.append((acell, dcell))
+    # battle replacement (No.138)
+    if defender.face == "up" and fx.can_trigger(ctx, st, defender) and st.is_top(defender):
+        for e in defender.effects("battle_replacement"):
+            ctx.step(f"{defender.label}はバトルの解決自体を置き換える: {attacker.label}はバトルの前に処理される",
+                     ctx.section("grm/effects/resolution-order"), ctx.card_cite(defender.code, defender.hypothetical))
+            st.battles.pop()
+            fx.run_effect(ctx, st, defender, e, dict(env, controller=defender.owner, opponent=attacker,
+                                                      trigger="battle_replacement"))
+            ctx.step(f"{attacker.label}がフィールドを離れたため、このバトルもプレイ時効果も誘発しない",
+                     ctx.section("grm/effects/resolution-order"))
+            env.setdefault("gone", set()).add(attacker.uid)
+            return
+    # battle triggers are processed inside the battle
+    triggered = [c for c in (attacker, defender)
+                 if c.face == "up" and c.effects("on_battle") and st.is_top(c)]
+    if triggered:
+        ctx.step("バトルが発生した際に誘発する効果はバトル解決中に処理される", ctx.section("grm/effects/resolution-order"))
+        moved_before = set(env.get("moved", ()))
+        for c in _trigger_order(ctx, st, triggered):
+            opp = defender if c is attacker else attacker
+            for e in c.effects("on_battle"):
+                if fx.can_trigger(ctx, st, c):
+                    fx.run_effect(ctx, st, c, e, dict(env, controller=c.owner, opponent=opp, trigger="on_battle"))
+        moved = set(env.get("moved", ())) - moved_before
+        left = [c for c in (attacker, defender) if c.uid in moved or not st.on_field(c)]
+        if left:
+            rule, cite = ctx.point("battle.skip_on_move")
+            still = st.cell_of(attacker) is not None and st.cell_of(defender) is not None and \
+                st.cell_of(defender) in neighbours(st.cell_of(attacker), attacker.fact("range") == "all8")
+            if rule == "skip" or not still:
+                st.battles.remove((acell, dcell))
+                ctx.step(f"バトル発生時の効果で{'・'.join(c.label for c in left)}が移動したため、このバトルはスキップされる"
+                         "（移動先が範囲内でも同様）", cite, ctx.section("grm/battle/skip"))
+                return
+            ctx.step("移動先が依然としてバトル範囲内のため、バトルを続ける", cite)
+    if st.result:
+        return
+    acell, dcell = st.cell_of(attacker), st.cell_of(defender)
+    if acell is None or dcell is None or not st.is_top(defender):
+        ctx.step("バトルするカードがフィールド上の元の位置にないため、このバトルは行われない",
+                 ctx.section("grm/battle/skip"))
+        return
+    # the weights
+    if defender.face == "down":
+        ctx.step(f"{dcell}のカードは裏向きで体重を持たない: 勝敗の比較はなく、裏返しも起きない",
+                 ctx.ruling("grm/gap/facedown-battle"), ctx.section("grm/state/face"))
+        return
+    aw = fx.weight(ctx, st, attacker, acell)
+    if aw is None:
+        ctx.step(f"{attacker.label}は裏向きになっており体重を持たない: バトルに勝利しない", ctx.section("grm/state/face"))
+        return
+    dw = fx.weight(ctx, st, defender, dcell)
+    if aw > dw:
+        ctx.step(f"{fx._kg(aw)} > {fx._kg(dw)}: プレイしたカードが重いのでバトルに勝利する", ctx.section("grm/battle/outcome"))
+        turned = fx.flip_cell(ctx, st, dcell, "down", "バトルに敗れた", (ctx.section("grm/state/face"),))
+        fx.fire(ctx, st, "on_flipped", turned, {"cause": attacker})
+    else:
+        relation = "同体重" if aw == dw else "軽い"
+        ctx.step(f"{fx._kg(aw)} {'=' if aw == dw else '<'} {fx._kg(dw)}: {relation}のでバトルに勝利せず、裏返しは発生しない",
+                 ctx.section("grm/battle/outcome"))
+
+
+def _trigger_order(ctx: Context, st: State, cards: list[Card]) -> list[Card]:
+    if len(cards) <= 1:
+        return cards
+    pending = fx.order_simultaneous(ctx, st, [(c, None) for c in cards])
+    return [c for c, _ in pending]
+
+
+def _shown(card: Card) -> str:
+    return card.label if card.face == "up" else "裏向きのカード"
+
+
+# ----------------------------------------------------------------------------- the end
+
+def check_end(ctx: Context, st: State) -> None:
+    if st.result or not st.full():
+        return
+    counts = {p: 0 for p in ("P1", "P2")}
+    mixed = False
+    for cell, card in st.field_cards():
+        if card.face == "up":
+            counts[card.owner] += 1
+        if len({c.owner for c in st.cells[cell]}) > 1:
+            mixed = True
+    cites = [ctx.section("grm/victory/normal")]
+    if mixed:
+        cites.append(ctx.ruling("grm/gap/stack-ownership"))
+    ctx.step(f"9マスが全て埋まった: オモテ向きのカードはP1が{counts['P1']}枚、P2が{counts['P2']}枚", *cites)
+    if counts["P1"] != counts["P2"]:
+        st.winner = max(counts, key=counts.get)
+        st.result, st.result_note = "win", f"オモテ向き{counts[st.winner]}枚対{counts[other(st.winner)]}枚"
+        ctx.step(f"オモテ向きのカードが多い{st.winner}が勝利する", ctx.section("grm/victory/normal"))
+        return
+    if ctx.mode != "tournament":
+        st.result, st.result_note = "draw", f"オモテ向き{counts['P1']}枚ずつ"
+        ctx.step("オモテ向きのカードが同数: 通常プレイでは引き分け", ctx.section("grm/victory/draw"))
+        return
+    sums = {p: 0.0 for p in ("P1", "P2")}
+    for cell, card in st.field_cards():
+        if card.face == "up":
+            sums[card.owner] += fx.weight(ctx, st, card, cell)
+    ctx.step(f"トーナメント: オモテ向きカードの体重合計はP1が{fx._kg(sums['P1'])}、P2が{fx._kg(sums['P2'])}",
+             ctx.section("grm/victory/draw"))
+    if sums["P1"] != sums["P2"]:
+        st.winner = max(sums, key=sums.get)
+        st.result, st.result_note = "win", f"同数のため体重合計{fx._kg(sums[st.winner])}対{fx._kg(sums[other(st.winner)])}"
+        ctx.step(f"体重合計が高い{st.winner}が勝利する", ctx.section("grm/victory/draw"))
+    else:
+        st.result, st.result_note = "draw", "枚数も体重合計も同じ"
+        ctx.step("体重合計も同じ: 資料に規定がないため引き分けとする", ctx.ruling("grm/gap/tiebreak-equal-weight"))
