@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from .dates import PartialDate
 from .diagnostics import Diagnostic, Related, did_you_mean
-from .model import (Atom, Card, Citation, Clause, Document, Errata, Expectation, Game, Loc, Point,
+from .model import (Atom, Card, Citation, Clause, Deck, Document, Errata, Expectation, Game, Loc, Point,
                     Revision, RevRef, Ruling, Scenario, Section, Status)
 from .sources import SourceDocument
 from .timeline import Timelines, start
@@ -114,6 +114,21 @@ class ScenarioInfo:
         return self.scenario.game
 
 
+@dataclass
+class DeckInfo:
+    deck: Deck
+    cards: dict[str, CardInfo]              # the deck's own hypothetical cards by code
+    entries: tuple[Call, ...]
+
+    @property
+    def id(self) -> str:
+        return self.deck.id
+
+    @property
+    def game(self) -> str:
+        return self.deck.game
+
+
 # ----------------------------------------------------------------------------- the knowledge base
 
 @dataclass
@@ -126,6 +141,7 @@ class KnowledgeBase:
     cards: dict[tuple[str, str], CardInfo] = field(default_factory=dict)
     rulings: dict[str, Ruling] = field(default_factory=dict)
     scenarios: dict[str, ScenarioInfo] = field(default_factory=dict)
+    decks: dict[str, DeckInfo] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     timelines: Timelines = None  # type: ignore[assignment]
     # (game, point) -> [(ruling id, revision, setting)]
@@ -158,6 +174,8 @@ class KnowledgeBase:
             return "scenario"
         if ident in self.games:
             return "game"
+        if ident in self.decks:
+            return "deck"
         return None
 
     # -- time ---------------------------------------------------------------------------
@@ -300,11 +318,11 @@ class _Builder:
 
     def build(self) -> None:
         kb = self.kb
-        games, sections, cards, rulings, scenarios = [], [], [], [], []
+        games, sections, cards, rulings, scenarios, decks = [], [], [], [], [], []
         for doc in kb.documents:
             for d in doc.decls:
                 {Game: games, Section: sections, Card: cards, Ruling: rulings,
-                 Scenario: scenarios}[type(d)].append(d)
+                 Scenario: scenarios, Deck: decks}[type(d)].append(d)
         for g in games:
             if self.register("game", g.id, g.loc):
                 self.game(g)
@@ -340,6 +358,9 @@ class _Builder:
                 info = self.scenario(s, owner, rev)
                 if info is not None:
                     kb.scenarios[s.id] = info
+        for d in decks:
+            if self.check_game_prefix(d.id, d.loc, "deck") and self.register("scenario", d.id, d.loc):
+                kb.decks[d.id] = self.deck(d)
 
     # -- ids ----------------------------------------------------------------------------
     def register(self, kind: str, ident: str, loc: Loc) -> bool:
@@ -454,29 +475,39 @@ class _Builder:
     def card_resolver(self, game: str, local: Optional[dict[str, CardInfo]]):
         kb = self.kb
 
-        def resolve(atom: Atom) -> tuple[Optional[CardRef], Optional[str]]:
+        def resolve(atom: Atom) -> tuple[Optional[CardRef], Optional[str], Optional[str]]:
             text = str(atom.value)
             if local is not None and text in local:
                 c = local[text]
                 key = (game, text) if not c.hypothetical else ("", text)
-                return CardRef(text=text, key=key), None
+                return CardRef(text=text, key=key), None, None
             if atom.kind == "name" and (game, text) in kb.cards:
-                return CardRef(text=text, key=(game, text)), None
+                return CardRef(text=text, key=(game, text)), None, None
             codes = kb._cards_by_name.get((game, text.strip("《》")), [])
             if len(codes) == 1:
-                return CardRef(text=text, key=(game, codes[0])), None
+                return CardRef(text=text, key=(game, codes[0])), None, None
             if len(codes) > 1:
-                return None, (f'"{text}" names {len(codes)} cards ({", ".join(codes)}); '
-                              "refer to one by its code")
+                return None, f'"{text}" names {len(codes)} cards ({", ".join(codes)})', \
+                    f"refer to one by its code: {codes[0]}"
             names = ([k for k in local] if local else []) + [c for (g, c) in kb.cards if g == game] + \
                     [n for (g, n) in kb._cards_by_name if g == game]
-            hint = did_you_mean(text, names)
-            return None, (f"unknown card {atom.display()}" + (f"; {hint}" if hint else
-                          '; define it in the scenario: card "名前" { weight 60kg }'))
+            hint = did_you_mean(text, names) or \
+                f'define a hypothetical card in the scenario: card {atom.display()} {{ weight 60kg }}'
+            return None, f"unknown card {atom.display()}", hint
         return resolve
 
     def ref_exists(self, kind: str, ident: str) -> bool:
         return ident in (self.kb.sections if kind == "section" else self.kb.rulings)
+
+    # -- decks --------------------------------------------------------------------------
+    def deck(self, d: Deck) -> DeckInfo:
+        game = d.game
+        local = {c.code: self.card(c, game, scenario=d) for c in d.cards}  # type: ignore[arg-type]
+        v = Validator(self.kb.games[game].vocab, resolve_card=self.card_resolver(game, local),
+                      ref_exists=self.ref_exists)
+        entries = tuple(x for x in (v.clause(c, ("deck",), "deck") for c in d.clauses) if x)
+        self.diag.extend(v.errors)
+        return DeckInfo(deck=d, cards=local, entries=entries)
 
     # -- scenarios ----------------------------------------------------------------------
     def scenario(self, s: Scenario, owner: Optional[str], rev: Optional[Revision]) -> Optional[ScenarioInfo]:

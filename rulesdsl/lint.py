@@ -258,6 +258,8 @@ def _when(day: _dt.date) -> str:
 
 def _citations(kb: KnowledgeBase):
     """(game, citation, [(text, loc, must_match)]) for everything that cites a source."""
+    for gid, g in kb.games.items():
+        yield gid, g.decl.source, [_text(g.decl.text, True)]
     for s in kb.sections.values():
         yield s.game, s.source, [_text(s.text, True)]
         for rev in s.revisions:

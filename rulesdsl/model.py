@@ -310,7 +310,23 @@ class Scenario(Node):
         return self.id.split("/", 1)[0]
 
 
-Decl = Union[Game, Section, Card, Ruling, Scenario]
+class Deck(Node):
+    """`deck GAME/… "name" { add CODE COUNT … }`: a deck list to validate."""
+
+    id: str
+    title: str
+    source: Optional[Citation] = None
+    notes: tuple[str, ...] = ()
+    cards: tuple[Card, ...] = ()
+    clauses: tuple[Clause, ...] = ()
+    loc: Loc
+
+    @property
+    def game(self) -> str:
+        return self.id.split("/", 1)[0]
+
+
+Decl = Union[Game, Section, Card, Ruling, Scenario, Deck]
 
 
 class Document(Node):

@@ -18,7 +18,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from .dates import DateError, PartialDate
 from .diagnostics import Diagnostic, DslError, Related, did_you_mean
-from .model import (Atom, Card, Citation, Clause, Document, Errata, Expectation, Game, Loc, Point,
+from .model import (Atom, Card, Citation, Clause, Deck, Document, Errata, Expectation, Game, Loc, Point,
                     PointDefault, PointValue, Quote, Revision, RevRef, Ruling, Scenario, Section, Setting,
                     Status, Text)
 
@@ -362,6 +362,13 @@ class _Builder(Transformer):
         return _Stmt("expects", Expectation(
             modality=modality, form=str(form), args=tuple(self.atom(a) for a in args),
             valid_from=period.start, valid_until=period.end, loc=self.loc(kw)), self.loc(kw))
+
+    # -- decks --------------------------------------------------------------------------
+    def deck(self, c):
+        kw, did, title, *items = c
+        fields = self.collect("deck", (self._wrap(i) for i in items), {
+            "source": "one", "notes": "many", "cards": "many", "clauses": "many"})
+        return Deck(id=str(did), title=unquote(title), loc=self.loc(kw), **fields)
 
     # -- top ----------------------------------------------------------------------------
     def start(self, c):

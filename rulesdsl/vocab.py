@@ -93,7 +93,7 @@ BUILTIN_TYPES = {
     "section": "a rule section id",
     "ruling": "a ruling id",
 }
-ENTRY_KINDS = ("enum", "fact", "trigger", "modifier", "verb", "setup", "action", "expect")
+ENTRY_KINDS = ("enum", "fact", "trigger", "modifier", "verb", "setup", "action", "expect", "deck")
 FLAGS = ("optional", "many")
 
 
@@ -241,7 +241,7 @@ def _holes(template: str) -> list[str]:
 
 # ----------------------------------------------------------------------------- validating
 
-CardResolver = Callable[[Atom], tuple[Optional[CardRef], Optional[str]]]
+CardResolver = Callable[[Atom], tuple[Optional[CardRef], Optional[str], Optional[str]]]
 RefResolver = Callable[[str, str], bool]   # (kind, id) -> exists
 
 
@@ -374,9 +374,9 @@ class Validator:
             ok, value, _ = self._convert_one(atom, t)
             if ok:
                 if t == "card" and self.resolve_card is not None:
-                    ref, problem = self.resolve_card(atom)
+                    ref, problem, hint = self.resolve_card(atom)
                     if problem:
-                        self.err(atom.loc, problem, width=len(atom.display()))
+                        self.err(atom.loc, problem, hint, width=len(atom.display()))
                         return _BAD
                     return ref
                 if t in ("section", "ruling") and self.ref_exists and not self.ref_exists(t, value):

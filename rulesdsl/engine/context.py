@@ -39,6 +39,21 @@ class StepLimit(Exception):
     pass
 
 
+class _Nested:
+    __slots__ = ("ctx",)
+
+    def __init__(self, ctx: "Context") -> None:
+        self.ctx = ctx
+
+    def __enter__(self) -> None:
+        self.ctx.depth += 1
+        if self.ctx.depth > self.ctx.bounds.max_depth:
+            raise StepLimit()
+
+    def __exit__(self, *exc) -> None:
+        self.ctx.depth -= 1
+
+
 @dataclass
 class ChoicePoint:
     chooser: Optional[str]          # the player who chooses; None when the rules name nobody
@@ -51,6 +66,7 @@ class ChoicePoint:
 class Bounds:
     max_steps: int = 5_000          # trace steps in one run: an effect loop stops here
     max_branches: int = 512         # runs per scenario: a choice explosion stops here
+    max_depth: int = 40             # effects triggered inside effects: a trigger loop stops here
 
 
 class Context:
@@ -72,6 +88,7 @@ class Context:
         self.sections: set[str] = set()
         self.cards: set[str] = set()
         self.rulings: set[str] = set()
+        self.depth = 0
         self._cache = point_cache if point_cache is not None else {}
 
     # -- the trace ----------------------------------------------------------------------
@@ -101,6 +118,10 @@ class Context:
             return Cite("scenario", f"仮定: {code}", Status.confirmed)
         self.cards.add(code)
         return Cite("card", code, Status.confirmed)
+
+    def nested(self) -> "_Nested":
+        """`with ctx.nested():` around an effect that another effect set off."""
+        return _Nested(self)
 
     # -- rule points --------------------------------------------------------------------
     def point(self, name: str, card: Optional[str] = None) -> tuple[str, Cite]:

@@ -54,6 +54,10 @@ class GameEngine:
     def render_board(self, board: Any) -> str:
         return ""
 
+    def validate_deck(self, kb: "KnowledgeBase", deck: Any) -> Optional[tuple[list, list[str]]]:
+        """(problems, notes) for a deck list, or None if this game has no deck rules here."""
+        return None
+
 
 @lru_cache(maxsize=None)
 def engine_for(game: str) -> Optional[GameEngine]:

@@ -146,7 +146,8 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
             before = locals().get("before")
         except StepLimit:
             tail = "\n".join(f"  {s.text}" for s in ctx.steps[-5:])
-            raise EngineError(f"stopped after {bounds.max_steps} steps: the effects seem to loop; the last steps were:\n{tail}",
+            raise EngineError(f"stopped after {len(ctx.steps)} steps ({ctx.depth} effects deep): the effects seem to loop; "
+                              f"the last steps were:\n{tail}",
                               sc.loc, "check effects that trigger each other, e.g. two on_flipped effects that flip each other",
                               code="step-limit") from None
         results = [engine.expect(ctx, state, call, illegal) for _, call in info.expects]

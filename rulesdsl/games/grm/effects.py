@@ -197,7 +197,8 @@ def fire(ctx: Context, st: State, trigger: str, cards: list[Card], env: dict) ->
     if len(pending) > 1:
         pending = order_simultaneous(ctx, st, pending)
     for card, e in pending:
-        run_effect(ctx, st, card, e, dict(env, controller=card.owner, trigger=trigger))
+        with ctx.nested():
+            run_effect(ctx, st, card, e, dict(env, controller=card.owner, trigger=trigger))
 
 
 def order_simultaneous(ctx: Context, st: State, pending: list) -> list:

@@ -75,8 +75,11 @@ class GrmEngine(GameEngine):
         else:
             card_info = info.cards.get(code) or ctx.kb.card(game, code)
             hypothetical = False
-        card = Card(st.next_uid, card_info.at(ctx.day), owner, "up", hypothetical, card_info.card.loc
-                    if hypothetical or code in info.cards else call.loc)
+        if hypothetical:
+            where = card_info.card.loc
+        else:  # a known card: facts are supplied by the scenario's `card CODE { … }`, else at this line
+            where = next((c.loc for c in info.scenario.cards if c.code == code), call.loc)
+        card = Card(st.next_uid, card_info.at(ctx.day), owner, "up", hypothetical, where, call.loc)
         st.next_uid += 1
         return card
 
@@ -87,7 +90,7 @@ class GrmEngine(GameEngine):
             if limit is not None and len(have) > limit:
                 raise EngineError(f"{player} has {len(have)} EX cards on the field "
                                   f"({'、'.join(c.label for c in have)}); the limit is {limit}",
-                                  have[-1].loc, "EXマークを持つカードは各プレイヤーにつきフィールドに1枚まで"
+                                  have[-1].placed, "EXマークを持つカードは各プレイヤーにつきフィールドに1枚まで"
                                   "（No.013の効果で3枚、トーナメント特別ルールで撤廃）")
         for _, card in st.field_cards():  # permanent nullifications of cards already in play
             if card.face == "up":
@@ -162,7 +165,8 @@ class GrmEngine(GameEngine):
         where = [p for p in PLAYERS if any(_matches(c, ref) for c in st.hand[p])]
         raise EngineError(f"《{_ref_name(ctx, ref)}》 is not in {player}'s hand"
                           + (f" (it is in {where[0]}'s)" if where else ""), call.loc,
-                          f'add it to the set-up: hand {player} "{ref.text}"' if not where else None)
+                          f"check which player plays it, or move it: hand {player} \"{ref.text}\"" if where else
+                          f'add it to the set-up: hand {player} "{ref.text}"')
 
     # -- expectations -------------------------------------------------------------------
     def expect(self, ctx: Context, st: State, call: Call, illegal: Optional[str]) -> tuple[bool, str]:
@@ -233,13 +237,20 @@ class GrmEngine(GameEngine):
         if illegal:
             return f"ルール上できない: {illegal}"
         head = _result_words(st)
-        cells = " ".join(f"{cell}={'/'.join(_short(c) for c in stack)}"
-                         for cell, stack in st.cells.items() if stack)
-        return f"{head}; {cells}" if cells else head
+        parts = [f"{cell}={'/'.join(_short(c) for c in stack)}" for cell, stack in st.cells.items() if stack]
+        for label, zone in (("手札", st.hand), ("山札", st.deck), ("墓地", st.grave)):
+            for p in PLAYERS:
+                if zone[p]:
+                    parts.append(f"{p}{label}=" + "・".join(f"《{c.name}》" for c in zone[p]))
+        return f"{head}; {' '.join(parts)}" if parts else head
 
     def render_board(self, board: dict[str, Any]) -> str:
         from .board import render
         return render(board)
+
+    def validate_deck(self, kb, deck):
+        from .deck import validate
+        return validate(kb, deck)
 
 
 def _matches(card: Card, ref: CardRef) -> bool:

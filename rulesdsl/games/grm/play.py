@@ -148,6 +148,7 @@ def play(ctx: Context, st: State, player: str, card: Card, cell: str, on_stack: 
         ctx.step("このターン、ロゴカードの効果が有効: 1マスにつき最大3枚までスタックできる",
                  ctx.section("grm/stack/cell-limit"))
 
+    unknown_text(ctx, card)
     env: dict = {"controller": player, "moved": set(), "gone": set()}  # shared by every copy of env
     battles(ctx, st, card, cell, env)
     if st.on_field(card) and card.uid not in env.get("gone", ()):
@@ -182,6 +183,14 @@ def play(ctx: Context, st: State, player: str, card: Card, cell: str, on_stack: 
 def Call_only(effect, verb_call):
     """The effect restricted to one of its verbs."""
     return effect.model_copy(update={"body": (verb_call,)})
+
+
+def unknown_text(ctx: Context, card: Card) -> None:
+    """A known card whose effects the sources do not give is treated as having none, and the
+    answer says so."""
+    if not card.hypothetical and card.fact("has_effect") is UNKNOWN and not card.info.effects:
+        ctx.step(f"{card.code}{card.label}の効果は資料にない: 効果を持たないものとして扱う",
+                 ctx.ruling("grm/reading/unknown-effects"))
 
 
 def _w(card: Card) -> str:
@@ -265,6 +274,8 @@ def battle_order(ctx: Context, st: State, card: Card, cells: list[str]) -> list[
 
 def battle(ctx: Context, st: State, attacker: Card, acell: str, defender: Card, dcell: str, env: dict) -> None:
     ctx.step(f"バトル: {acell}の{attacker.label} → {dcell}の{_shown(defender)}", ctx.section("grm/battle/occurrence"))
+    if defender.face == "up":
+        unknown_text(ctx, defender)
     # a battle at 0 kg
     weights_known = attacker.face == "up" and defender.face == "up"
     if weights_known and (attacker.fact("weight") == 0 or defender.fact("weight") == 0):

@@ -34,16 +34,18 @@ def neighbours(cell: str, diagonal: bool = False) -> list[str]:
 class Card:
     """One physical card in the game."""
 
-    __slots__ = ("uid", "info", "owner", "face", "nullified", "hypothetical", "loc", "lasting_weight")
+    __slots__ = ("uid", "info", "owner", "face", "nullified", "hypothetical", "loc", "placed", "lasting_weight")
 
-    def __init__(self, uid: int, info: CardInfo, owner: str, face: str, hypothetical: bool, loc: Loc):
+    def __init__(self, uid: int, info: CardInfo, owner: str, face: str, hypothetical: bool, loc: Loc,
+                 placed: Loc):
         self.uid = uid
         self.info = info
         self.owner = owner
         self.face = face
         self.nullified = False       # by a one-shot nullification
         self.hypothetical = hypothetical
-        self.loc = loc               # where the scenario introduced it
+        self.loc = loc               # where a missing fact would be supplied
+        self.placed = placed         # the set-up statement that put it in the game
         self.lasting_weight: Optional[float] = None  # from a continuous treat-as-weight
 
     @property

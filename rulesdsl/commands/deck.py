@@ -1,0 +1,51 @@
+"""`rulesdsl deck FILE`: validate the deck lists in FILE against their game's construction rules."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..cli import EXIT_FINDINGS, EXIT_OK, Output, command, exit_code
+from ..diagnostics import Diagnostic, DslError
+from ..engine.registry import engine_for
+from ..kb import display_path, find_root, load
+from ..lint import run_checks
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE", type=Path, help='a .rules file with `deck grm/… "名前" { add CODE COUNT … }`')
+
+
+@command("deck", "Validate deck lists (GRM: at least 8 cards, at most 2 per code, ONLY ONE at most 1).", configure)
+def run(args, out: Output) -> int:
+    root = (args.root or find_root()).resolve()
+    if not args.file.exists():
+        raise DslError([Diagnostic(code="io", fatal=True, message=f"cannot read {args.file}: no such file")])
+    kb = load(root, extra=[args.file], use_cache=not args.no_cache)
+    shown = display_path(args.file, kb.root)
+    problems = [d for d in kb.diagnostics + run_checks(kb) if d.loc is not None and d.loc.file == shown]
+    if problems:
+        out.diagnostics(problems)
+        return exit_code(problems) if any(d.fatal for d in problems) else 2
+    decks = [d for d in kb.decks.values() if d.deck.loc.file == shown]
+    if not decks:
+        raise DslError([Diagnostic(code="usage", fatal=True, message=f"{args.file} holds no deck",
+                                   hint='write: deck grm/decks/mine "デッキ名" { add No.018 2; add "60kgのカード" 2 }')])
+    invalid = 0
+    for d in decks:
+        engine = engine_for(d.game)
+        result = engine.validate_deck(kb, d) if engine else None
+        if result is None:
+            print(f"{d.id}: {d.game} has no deck rules in the interpreter yet")
+            continue
+        found, notes = result
+        total = sum(e.params.get("count") or 1 for e in d.entries)
+        if found:
+            invalid += 1
+            out.diagnostics(found)
+            print(f"{d.id} 《{d.deck.title}》: INVALID ({total} cards, {len(found)} problem(s))")
+        else:
+            print(f"{d.id} 《{d.deck.title}》: valid ({total} cards)")
+        for n in notes:
+            print(f"  note: {n}")
+    return EXIT_FINDINGS if invalid else EXIT_OK

@@ -1,0 +1,237 @@
+"""The GRM interpreter: what `rulesdsl ask` answers, its bounds, and its errors for bad input."""
+
+import json
+import textwrap
+
+import pytest
+
+from conftest import REPO
+
+
+@pytest.fixture
+def ask(tmp_path, run_cli, monkeypatch):
+    """Answer scenario text against the bundled knowledge base."""
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "cache"))
+
+    def run(text: str, *args: str):
+        f = tmp_path / "q.rules"
+        f.write_text(textwrap.dedent(text), encoding="utf-8")
+        return run_cli("--root", REPO, "ask", f, *args)
+    return run
+
+
+FLAGSHIP = """\
+scenario grm/qa/t-flagship "スタックの一番上だけが裏返る" {
+  as of 2026-09-01
+  card "土台" { weight 30kg }
+  card "上" { weight 45kg }
+  card "重い" { weight 60kg }
+  field b2 P1 "土台" up
+  stack b2 P1 "上" up
+  hand P2 "重い"
+  play P2 "重い" c2
+  remove_top b2
+  expect card_face b2 "土台" up
+  expect in_graveyard "上"
+}
+"""
+
+
+def test_card_beneath_a_flipped_top_is_exposed_in_its_own_face_state(ask):
+    code, out, err = ask(FLAGSHIP)
+    assert code == 0, out + err
+    assert out.startswith("VERDICT: OK")
+    assert "裏返す・オモテにする効果は一番上の《上》のみに作用し" in out
+    assert "それまでの表裏状態（表向き）のまま露出する" in out
+
+
+def test_same_input_gives_byte_identical_output(ask):
+    first = ask(FLAGSHIP)
+    second = ask(FLAGSHIP)
+    assert first == second
+    j1 = ask(FLAGSHIP, "--json")
+    j2 = ask(FLAGSHIP, "--json")
+    assert j1 == j2
+
+
+def test_a_failed_expectation_exits_one_and_says_what_was_found(ask):
+    code, out, _ = ask(FLAGSHIP.replace('expect card_face b2 "土台" up', 'expect card_face b2 "土台" down'))
+    assert code == 1
+    assert "FAIL" in out.splitlines()[0]
+    assert "found: 《土台》は表向き" in out
+
+
+def test_answer_resting_on_an_unconfirmed_default_carries_a_banner(ask):
+    code, out, _ = ask("""\
+    scenario grm/qa/t-zero "0kg" {
+      as of 2026-02-01
+      card "ゼロ" { weight 0kg }
+      card "重い" { weight 60kg }
+      field b2 P1 "ゼロ" up
+      hand P2 "重い"
+      play P2 "重い" c2
+      expect face b2 down
+    }
+    """)
+    assert code == 0
+    first, *rest = out.splitlines()
+    assert "[※未確定に依拠]" in first
+    assert "この答えは確定していない裁定・解釈に依拠している" in out
+
+
+def test_zero_kg_answer_changes_status_with_the_march_2026_ruling(ask):
+    text = """\
+    scenario grm/qa/t-zero "0kg" {
+      as of 2026-09-01
+      card "ゼロ" { weight 0kg }
+      card "重い" { weight 60kg }
+      field b2 P1 "ゼロ" up
+      hand P2 "重い"
+      play P2 "重い" c2
+      expect face b2 down
+    }
+    """
+    before = json.loads(ask(text, "--json", "--as-of", "2026-02-28")[1])["answers"][0]
+    after = json.loads(ask(text, "--json")[1])["answers"][0]
+    assert before["status"] == "unconfirmed" and after["status"] == "confirmed"
+    assert after["depends_on"]["rulings"] == ["grm/battle/zero-weight@2026-03"]
+
+
+def test_unfixed_choices_are_explored_and_classified(ask):
+    code, out, _ = ask("""\
+    scenario grm/qa/t-choice "任意効果" {
+      as of 2026-09-01
+      card "任" { weight 10kg; effect on_play optional { draw 1 } }
+      card "x" { weight 1kg }
+      hand P1 "任"
+      deck P1 "x"
+      play P1 "任" a1
+      expect possible hand_count P1 1
+      expect possible hand_count P1 0
+      expect never hand_count P1 2
+    }
+    """)
+    assert code == 0, out
+    assert "choices: 2 branches explored, 2 distinct outcome(s)" in out
+    assert "via P1: 発動する" in out and "via P1: 発動しない" in out
+
+
+def test_fixed_choice_is_taken_as_given(ask):
+    code, out, _ = ask("""\
+    scenario grm/qa/t-fixed "選択を固定" {
+      as of 2026-09-01
+      card "任" { weight 10kg; effect on_play optional { draw 1 } }
+      card "x" { weight 1kg }
+      hand P1 "任"
+      deck P1 "x"
+      choose P1 "発動しない"
+      play P1 "任" a1
+      expect hand_count P1 0
+    }
+    """)
+    assert code == 0, out
+    assert "choices:" not in out
+
+
+def test_an_effect_loop_is_stopped_by_the_step_bound(ask):
+    code, out, err = ask("""\
+    scenario grm/qa/t-loop "ループ" {
+      as of 2026-09-01
+      card "輪" { weight 10kg; effect on_flipped { flip self up; flip self down } }
+      card "重い" { weight 60kg }
+      field b2 P1 "輪" up
+      hand P2 "重い"
+      play P2 "重い" c2
+      expect face b2 down
+    }
+    """)
+    assert code == 2
+    assert "error[step-limit]" in err and "seem to loop" in err
+    assert "q.rules:1:1" in err
+
+
+def test_a_choice_explosion_is_stopped_by_the_branch_bound(ask):
+    code, out, err = ask("""\
+    scenario grm/qa/t-boom "選択の爆発" {
+      as of 2026-09-01
+      card "多" { weight 10kg; effect on_play optional { draw 1; draw 1; draw 1; draw 1; draw 1; draw 1; draw 1; draw 1; draw 1; draw 1 } }
+      hand P1 "多"
+      play P1 "多" a1
+      expect hand_count P1 0
+    }
+    """)
+    assert code == 2
+    assert "error[branch-limit]" in err and "choose PLAYER OPTION" in err
+
+
+@pytest.mark.parametrize("body, message, line", [
+    ('field b2 P1 "x" up\n  field b2 P1 "x" up', "already holds", 5),
+    ('card "EX" { weight 1kg; ex yes }\n  field a1 P1 "EX" up\n  field a2 P1 "EX" up', "EX cards on the field", 6),
+    ('field b2 P1 "x" up\n  hand P2 "x"\n  play P2 "x" b2', "the rules do not allow this", 6),
+    ('hand P2 PROMO018\n  field b2 P1 "x" up\n  play P2 PROMO018 c2', "weight of PROMO018", 4),
+    ('hand P2 No.054\n  card No.054 { weight 20kg }\n  field b2 P1 "x" up\n  play P2 No.054 c2', "the target of No.054", 5),
+    ('hand P2 "y"\n  play P2 "y" c2', "unknown card", 4),
+    ('hand P2 "x"\n  play P1 "x" c2', "not in P1's hand", 5),
+])
+def test_bad_input_gets_a_located_error_with_a_fix(ask, body, message, line):
+    code, out, err = ask(f"""\
+    scenario grm/qa/t-bad "bad" {{
+      as of 2026-09-01
+      card "x" {{ weight 10kg }}
+      {body}
+      expect empty c3
+    }}
+    """.replace("\n  ", "\n      "))
+    assert code == 2, out + err
+    assert message in err
+    assert f"q.rules:{line}:" in err
+    assert "hint:" in err
+
+
+def test_unknown_card_in_a_scenario_is_a_located_error(ask):
+    code, out, err = ask('scenario grm/qa/t-u "u" {\n  as of 2026-09-01\n  hand P1 "ないカード"\n}\n')
+    assert code == 2
+    assert "q.rules:3:11" in err and "unknown card" in err
+
+
+def test_json_answer_follows_the_documented_schema(ask):
+    code, out, _ = ask(FLAGSHIP, "--json")
+    data = json.loads(out)
+    a = data["answers"][0]
+    assert set(a) == {"scenario", "title", "question", "game", "as_of", "mode", "verdict", "ok", "status",
+                      "cautions", "fuzzy", "expectations", "outcomes", "branches", "depends_on"}
+    b = a["branches"][0]
+    assert set(b) == {"choices", "outcome", "illegal", "before", "after", "trace"}
+    assert all(set(s) == {"text", "kind", "cites"} for s in b["trace"])
+    assert b["after"]["cells"]["b2"] == [{"name": "土台", "code": "土台", "owner": "P1", "face": "up", "hypothetical": True}]
+
+
+DECK = """\
+deck grm/decks/t "テスト" {
+  card "60kgのカード" { weight 60kg; only_one yes }
+  add No.018 2
+  add PROMO018 2
+  add PROMO030 2
+  add "60kgのカード" 2
+}
+"""
+
+
+def test_deck_rules_count_codes_not_names_and_limit_only_one(tmp_path, run_cli, monkeypatch):
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "cache"))
+    f = tmp_path / "d.rules"
+    f.write_text(DECK, encoding="utf-8")
+    code, out, err = run_cli("--root", REPO, "deck", f)
+    assert code == 1
+    assert "d.rules:6:3: error[deck]" in err and "ONLY ONE" in err
+    assert "PROMO018" not in err  # two じゃっくん codes are different cards
+    f.write_text(DECK.replace('"60kgのカード" 2', '"60kgのカード" 1').replace("add No.018 2", "add No.018 3"), encoding="utf-8")
+    code, out, err = run_cli("--root", REPO, "deck", f)
+    assert code == 1 and "d.rules:3:3" in err and "at most 2 cards of one code" in err
+    f.write_text(DECK.replace('"60kgのカード" 2', '"60kgのカード" 1').replace("add PROMO030 2", "add PROMO030 1"), encoding="utf-8")
+    code, out, err = run_cli("--root", REPO, "deck", f)
+    assert code == 1 and "at least 8" in err
+    f.write_text(DECK.replace('"60kgのカード" 2', '"60kgのカード" 1').replace("add PROMO030 2", "add PROMO030 2\n  add No.054 1"), encoding="utf-8")
+    code, out, err = run_cli("--root", REPO, "deck", f)
+    assert code == 0, err
+    assert "valid (8 cards)" in out
