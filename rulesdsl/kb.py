@@ -296,6 +296,15 @@ def load(root: Optional[Path] = None, extra: Iterable[Path] = (), use_cache: boo
     return kb
 
 
+def from_documents(root: Path, documents: list[Document], files: Optional[list[str]] = None) -> KnowledgeBase:
+    """A knowledge base built from already parsed documents (e.g. with one ruling left out)."""
+    kb = KnowledgeBase(root=Path(root))
+    kb.documents = list(documents)
+    kb.files = list(files or [d.path for d in documents])
+    _Builder(kb).build()
+    return kb
+
+
 def display_path(p: Path, root: Path) -> str:
     try:
         return str(p.resolve().relative_to(root))

@@ -1,0 +1,267 @@
+"""`rulesdsl test`, `rulesdsl impact` and `rulesdsl timeline`: the scenario corpus as a
+regression suite (see rulesdsl.regress)."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from ..cli import EXIT_FINDINGS, EXIT_OK, Output, command, dump_json, exit_code
+from ..diagnostics import Diagnostic, DslError
+from ..engine.context import EngineError
+from ..engine.registry import engine_for
+from ..engine.runner import answer
+from ..kb import KB_DIRS, KnowledgeBase, display_path, find_root, from_documents, load
+from ..loader import cache_dir
+from ..model import Status
+from ..regress import Memo, describe_failure, impact, pinned_failures, record, timeline
+from .ask import engine_diagnostic, scenarios_of
+from .show import parse_as_of
+
+
+def _usable(kb: KnowledgeBase, files=()) -> None:
+    fatal = [d for d in kb.diagnostics if d.fatal]
+    bad = [d for d in kb.diagnostics if d.loc is not None and d.loc.file in files]
+    if fatal or bad:
+        raise DslError(fatal or bad)
+
+
+def _memo(kb: KnowledgeBase, enabled: bool) -> Memo:
+    return Memo(cache_dir(kb.root) / "answers.pickle" if enabled else None)
+
+
+class Progress:
+    """A one-line progress bar on a terminal, for runs long enough to need one."""
+
+    def __init__(self, stream=sys.stderr, minimum: int = 200) -> None:
+        self.stream, self.minimum = stream, minimum
+        self.active = stream.isatty()
+
+    def __call__(self, n: int, total: int) -> None:
+        if not self.active or total < self.minimum or (n % 25 and n != total):
+            return
+        width = 30
+        done = int(width * n / total)
+        self.stream.write(f"\r  [{'#' * done}{'.' * (width - done)}] {n}/{total}")
+        if n == total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+# ----------------------------------------------------------------------------- test
+
+def configure_test(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="files or folders (default: everything)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+@command("test", "Run every scenario's expectations (the regression suite), like pytest does.", configure_test)
+def run_test(args, out: Output) -> int:
+    root = (args.root or find_root()).resolve()
+    kb = load(root, extra=args.paths, use_cache=not args.no_cache)
+    wanted = [display_path(p, kb.root) for p in args.paths]
+    _usable(kb, wanted)
+    infos = sorted((s for s in kb.scenarios.values() if s.expects and (
+        not wanted or any(s.scenario.loc.file == w or s.scenario.loc.file.startswith(w.rstrip("/") + "/")
+                          for w in wanted))), key=lambda s: (s.scenario.loc.file, s.scenario.loc.line))
+    results = []
+    failures: list[str] = []
+    skipped = 0
+    progress = Progress()
+    cache: dict = {}
+    memo = _memo(kb, not args.no_cache)
+    for n, info in enumerate(infos, 1):
+        progress(n, len(infos))
+        if engine_for(info.game) is None:
+            skipped += 1
+            results.append({"scenario": info.id, "game": info.game, "result": "skipped",
+                            "reason": f"no interpreter for {info.game} yet"})
+            continue
+        try:
+            rec, a = record(kb, info, point_cache=cache)
+            if a is None:
+                raise EngineError(rec.error or "", info.scenario.loc)
+            memo.put(rec)
+        except EngineError as e:
+            d = engine_diagnostic(e)
+            failures.append(f"{info.game}:{info.id}: error\n  {d.loc}: {d.message}" + (f"\n  hint: {d.hint}" if d.hint else ""))
+            results.append({"scenario": info.id, "game": info.game, "result": "error", "message": e.message,
+                            "loc": str(e.loc) if e.loc else None})
+            continue
+        pinned = pinned_failures(kb, info) if a.ok else []
+        ok = a.ok and not pinned
+        if not ok:
+            text = describe_failure(a) if not a.ok else "\n".join(f.describe() for f in pinned)
+            failures.append(f"{info.game}:{info.id}: FAILED\n{text}")
+        results.append({"scenario": info.id, "game": info.game, "result": "passed" if ok else "failed",
+                        "status": a.status.value, "verdict": a.verdict(),
+                        "pinned": [f.describe() for f in pinned]})
+    memo.save()
+    passed = sum(r["result"] == "passed" for r in results)
+    failed = len(results) - passed - skipped
+    if args.json:
+        print(dump_json({"passed": passed, "failed": failed, "skipped": skipped, "results": results}))
+    else:
+        for f in failures:
+            print(f + "\n")
+        print(f"{len(results)} scenarios: {passed} passed, {failed} failed, {skipped} skipped (no interpreter yet)")
+    return EXIT_FINDINGS if failed else EXIT_OK
+
+
+# ----------------------------------------------------------------------------- impact
+
+def configure_impact(p: argparse.ArgumentParser) -> None:
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--since", metavar="REV", help="the knowledge base at git revision REV against the working tree")
+    what.add_argument("--with", dest="with_file", metavar="FILE", type=Path,
+                      help="what-if: FILE (a proposed ruling) added to the knowledge base; nothing is written")
+    what.add_argument("--ruling", metavar="ID", help="the effect of one ruling (with --as-of: on that day)")
+    p.add_argument("--as-of", metavar="DATE", help="answer every scenario as of DATE instead of its own date")
+    p.add_argument("--full", action="store_true", help="re-run every scenario instead of only those whose "
+                   "dependencies changed (slower; the same verdicts)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def git_tree(root: Path, rev: str, into: Path) -> Path:
+    """The knowledge base folders as they were at a git revision, extracted into a folder."""
+    try:
+        top = Path(subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=root, check=True,
+                                  capture_output=True, text=True).stdout.strip())
+        prefix = root.resolve().relative_to(top.resolve())
+        paths = [str(prefix / d) for d in KB_DIRS]
+        listing = subprocess.run(["git", "ls-tree", "-r", "--name-only", rev, "--", *paths], cwd=top, check=True,
+                                 capture_output=True, text=True).stdout.split()
+        for name in listing:
+            data = subprocess.run(["git", "show", f"{rev}:{name}"], cwd=top, check=True, capture_output=True).stdout
+            dest = into / Path(name).relative_to(prefix)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(data)
+    except (subprocess.CalledProcessError, FileNotFoundError, ValueError) as e:
+        detail = getattr(e, "stderr", "") or str(e)
+        raise DslError([Diagnostic(code="usage", fatal=True, message=f"cannot read revision {rev}: {str(detail).strip()}",
+                                   hint="give a commit, branch or tag of the repository holding the knowledge base")])
+    return into
+
+
+@command("impact", "Which scenario verdicts a change of rulings changes, from what to what, and why.", configure_impact)
+def run_impact(args, out: Output) -> int:
+    root = (args.root or find_root()).resolve()
+    day = parse_as_of(args.as_of)
+    day = day.start() if day else None
+    cache = not args.no_cache
+    if args.since:
+        new = load(root, use_cache=cache)
+        with tempfile.TemporaryDirectory(prefix="rulesdsl-since-") as tmp:
+            old = load(git_tree(root, args.since, Path(tmp)), use_cache=False)
+            old.root = root  # the same knowledge base, earlier
+            title = f"since {args.since}"
+            _usable(old)
+            _usable(new)
+            result = impact(old, new, _memo(new, cache), use_memo=not args.full, day=day, keep="new")
+    elif args.with_file:
+        if not args.with_file.exists():
+            raise DslError([Diagnostic(code="io", fatal=True, message=f"cannot read {args.with_file}: no such file")])
+        old = load(root, use_cache=cache)
+        new = load(root, extra=[args.with_file], use_cache=cache)
+        _usable(old)
+        _usable(new, [display_path(args.with_file, root)])
+        problems = [d for d in _lint(new) if d.loc and d.loc.file == display_path(args.with_file, root)]
+        if problems:
+            raise DslError(problems)
+        title = f"with {args.with_file}"
+        result = impact(old, new, _memo(old, cache), use_memo=not args.full, day=day)
+    else:
+        new = load(root, use_cache=cache)
+        _usable(new)
+        if args.ruling not in new.rulings:
+            from ..diagnostics import did_you_mean
+            raise DslError([Diagnostic(code="usage", fatal=True, message=f"unknown ruling {args.ruling}",
+                                       hint=did_you_mean(args.ruling, new.rulings))])
+        docs = [d.model_copy(update={"decls": tuple(x for x in d.decls if getattr(x, "id", None) != args.ruling)})
+                for d in new.documents]
+        old = from_documents(root, docs)
+        title = f"of ruling {args.ruling}" + (f" as of {day.isoformat()}" if day else "")
+        result = impact(old, new, _memo(new, cache), use_memo=not args.full, day=day, keep="new")
+    if args.json:
+        print(dump_json({"change": title, **result.as_dict()}))
+        return EXIT_OK
+    print(render_impact(title, result))
+    return EXIT_OK
+
+
+def _lint(kb):
+    from ..lint import run_checks
+    return run_checks(kb)
+
+
+def render_impact(title: str, result) -> str:
+    lines = [f"## Impact {title}", ""]
+    lines.append(f"{len(result.changes)} answer(s) change; {result.rerun} of {result.total} scenarios re-run "
+                 f"(the others' dependencies did not move).")
+    for c in result.changes:
+        lines += ["", f"- **{c.scenario}** 《{c.title}》",
+                  f"  - before: {c.before}", f"  - after:  {c.after}"]
+        if c.ok_before != c.ok_after:
+            lines.append(f"  - expectations: {_ok(c.ok_before)} → {_ok(c.ok_after)}")
+        if c.status_before != c.status_after:
+            lines.append(f"  - status: {c.status_before} → {c.status_after}")
+        for b in c.because:
+            lines.append(f"  - because {b}")
+    if result.added:
+        lines += ["", "new scenarios: " + ", ".join(result.added)]
+    if result.removed:
+        lines += ["", "removed scenarios: " + ", ".join(result.removed)]
+    return "\n".join(lines)
+
+
+def _ok(v) -> str:
+    return {True: "pass", False: "FAIL", None: "error"}[v]
+
+
+# ----------------------------------------------------------------------------- timeline
+
+def configure_timeline(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE", help="a scenario file (or a scenario id)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+_JA = {s.value: s.ja for s in Status}
+
+
+@command("timeline", "A scenario's answer for each period between the dates of the rulings it depends on.",
+         configure_timeline)
+def run_timeline(args, out: Output) -> int:
+    root = (args.root or find_root()).resolve()
+    target = Path(args.file)
+    kb = load(root, extra=[target] if target.exists() else [], use_cache=not args.no_cache)
+    _usable(kb, [display_path(target, kb.root)] if target.exists() else [])
+    data = []
+    for info in scenarios_of(kb, args.file):
+        if engine_for(info.game) is None:
+            raise DslError([Diagnostic(code="no-engine", fatal=True, loc=info.scenario.loc,
+                                       message=f"there is no interpreter for {info.game} yet")])
+        periods = timeline(kb, info)
+        data.append({"scenario": info.id, "title": info.scenario.title, "periods": [{
+            "from": p.start.isoformat() if p.start else None, "until": p.end.isoformat() if p.end else None,
+            "answer": p.record.summary(), "status": p.record.status, "ok": p.record.ok,
+            "rests_on": [f"{d.key[0]} = {d.found[0]} ({d.found[1]}, {d.found[2] + '@' + d.found[3] if d.found[2] else 'default'})"
+                         for d in p.record.deps if d.kind == "point"]} for p in periods]})
+    if args.json:
+        print(dump_json(data))
+        return EXIT_OK
+    for item in data:
+        print(f"{item['scenario']}  {item['title']}")
+        for p in item["periods"]:
+            span = (f"from {p['from']}" if p["from"] else "from the beginning") + \
+                   (f" until {p['until']}" if p["until"] else " on")
+            status = p["status"] and f"{p['status']} ({_JA.get(p['status'], '')})"
+            print(f"  {span}: {status}")
+            print(f"      {p['answer']}")
+            for r in p["rests_on"]:
+                print(f"      rests on {r}")
+        print()
+    return EXIT_OK

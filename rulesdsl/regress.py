@@ -1,0 +1,476 @@
+"""Answers as a regression suite: what each answer depended on, a memo that reuses an answer
+while its dependencies hold, impact reports between two states of the knowledge base, and a
+scenario's answer over time.
+
+An answer is a deterministic function of the scenario, the cards it uses, and the values (with
+provenance) of the rule points and rulings it consulted along the way. If every consulted value
+is the same in another state of the knowledge base, the run there follows the same path and
+gives the same answer. So a recorded answer stays valid while its recorded dependencies do;
+this is what lets `impact` re-run only the scenarios whose dependencies changed.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Optional
+
+from .engine.context import EngineError
+from .engine.registry import engine_for
+from .engine.runner import Answer, answer
+from .kb import KnowledgeBase, ScenarioInfo
+from .timeline import BEGINNING, start
+
+MEMO_VERSION = "1"
+
+
+# ----------------------------------------------------------------------------- records
+
+@dataclass(frozen=True)
+class Dep:
+    """One thing an answer consulted and what it found."""
+
+    kind: str          # "point" or "ruling" or "card"
+    key: tuple         # (point, card) / (ruling id,) / (code,)
+    found: tuple       # what it was: value and provenance / revision / content digest
+
+
+@dataclass
+class Record:
+    scenario: str
+    digest: str                     # the scenario itself
+    as_of: str
+    mode: str
+    verdict: str                    # distinct outcomes and expectation results
+    ok: bool
+    status: str
+    deps: tuple[Dep, ...]
+    error: Optional[str] = None     # the engine refused to answer
+
+    def summary(self) -> str:
+        if self.error:
+            return f"error: {self.error}"
+        return self.verdict
+
+    def same_answer(self, other: "Record") -> bool:
+        return (self.summary(), self.ok, self.status) == (other.summary(), other.ok, other.status)
+
+
+def scenario_digest(info: ScenarioInfo) -> str:
+    return _digest(_strip(info.scenario.model_dump(mode="json")))
+
+
+def card_digest(kb: KnowledgeBase, game: str, code: str) -> str:
+    card = kb.card(game, code)
+    return _digest(_strip(card.card.model_dump(mode="json"))) if card else "missing"
+
+
+def _digest(value) -> str:
+    return hashlib.sha1(json.dumps(value, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
+
+
+def _strip(value):
+    if isinstance(value, dict):
+        return {k: _strip(v) for k, v in value.items() if k != "loc" and not k.endswith("_loc")}
+    if isinstance(value, list):
+        return [_strip(v) for v in value]
+    return value
+
+
+def verdict_of(a: Answer) -> str:
+    outcomes = " | ".join(sorted(a.outcomes))
+    checks = "; ".join(f"{'✓' if e.ok else '✗'} {e.text}" for e in a.expectations if e.applies)
+    return f"{outcomes}" + (f" [{checks}]" if checks else "")
+
+
+def ruling_found(kb: KnowledgeBase, rid: str, day: _dt.date) -> tuple:
+    rev = kb.in_force(rid, day)
+    if rev is None:
+        return ("none",)
+    return (rev.date_label, rev.status.value, rev.text.value if rev.text else None)
+
+
+def record(kb: KnowledgeBase, info: ScenarioInfo, day: Optional[_dt.date] = None,
+           point_cache: Optional[dict] = None) -> tuple[Record, Optional[Answer]]:
+    """Answer a scenario and record what it depended on."""
+    try:
+        a = answer(kb, info, as_of=day, point_cache=point_cache)
+    except EngineError as e:
+        when = day or (info.scenario.as_of.start() if info.scenario.as_of else _dt.date.today())
+        return Record(info.id, scenario_digest(info), when.isoformat(), info.scenario.mode or "",
+                      "", False, "", (), error=e.message), None
+    deps: list[Dep] = []
+    for key, v in a.points.items():
+        point, card = _split_point(key)
+        deps.append(Dep("point", (point, card), (v["value"], v["status"], *_provenance(v["from"]))))
+    via_points = {v["from"] for v in a.points.values()}
+    for r in a.rulings:
+        if r in via_points:
+            continue  # already a point's provenance
+        rid = r.split("@", 1)[0]
+        deps.append(Dep("ruling", (rid,), ruling_found(kb, rid, a.as_of)))
+    for code in a.cards:
+        deps.append(Dep("card", (code,), (card_digest(kb, info.game, code),)))
+    return Record(info.id, scenario_digest(info), a.as_of.isoformat(), a.mode, verdict_of(a), a.ok,
+                  a.status.value, tuple(sorted(set(deps), key=lambda d: (d.kind, d.key)))), a
+
+
+def _split_point(key: str) -> tuple[str, Optional[str]]:
+    if key.startswith("card("):
+        code, _, point = key[5:].partition(").")
+        return point, code
+    return key, None
+
+
+def _provenance(cite: str) -> tuple:
+    if "@" in cite:
+        rid, rev = cite.rsplit("@", 1)
+        return (rid, rev, None)
+    return (None, None, cite)
+
+
+def still_valid(kb: KnowledgeBase, info: ScenarioInfo, rec: Record, day: Optional[_dt.date] = None) -> Optional[Dep]:
+    """None if the record holds in this knowledge base; else the first dependency that moved."""
+    when = day or (info.scenario.as_of.start() if info.scenario.as_of else None)
+    if when is None or rec.as_of != when.isoformat() or rec.digest != scenario_digest(info) or rec.error:
+        return Dep("scenario", (info.id,), ("changed",))
+    for d in rec.deps:
+        if now(kb, info, d, when) != d.found:
+            return d
+    return None
+
+
+def now(kb: KnowledgeBase, info: ScenarioInfo, d: Dep, day: _dt.date) -> tuple:
+    if d.kind == "point":
+        v = kb.value(info.game, d.key[0], card=d.key[1], as_of=day)
+        return (v.value, v.status.value, v.ruling, v.revision, v.section if not v.ruling else None)
+    if d.kind == "ruling":
+        return ruling_found(kb, d.key[0], day)
+    if d.kind == "card":
+        return (card_digest(kb, info.game, d.key[0]),)
+    return ()
+
+
+# ----------------------------------------------------------------------------- the memo
+
+def engine_digest() -> str:
+    here = Path(__file__).parent
+    h = hashlib.sha1(MEMO_VERSION.encode())
+    for f in sorted([*(here / "engine").glob("*.py"), *(here / "games").rglob("*.py"),
+                     here / "kb.py", here / "vocab.py", here / "timeline.py"]):
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+class Memo:
+    """Recorded answers, kept between runs (in the knowledge base's cache folder)."""
+
+    def __init__(self, path: Optional[Path]) -> None:
+        from .loader import read_cached
+        self.path = path
+        self.key = engine_digest()
+        data = read_cached(path) if path else None
+        self.records: dict[str, Record] = data["records"] if isinstance(data, dict) and data.get("key") == self.key else {}
+        self.dirty = False
+
+    def get(self, kb: KnowledgeBase, info: ScenarioInfo, day: Optional[_dt.date] = None) -> Optional[Record]:
+        rec = self.records.get(info.id)
+        if rec is not None and still_valid(kb, info, rec, day) is None:
+            return rec
+        return None
+
+    def put(self, rec: Record) -> None:
+        self.records[rec.scenario] = rec
+        self.dirty = True
+
+    def save(self) -> None:
+        if self.path and self.dirty:
+            from .loader import write_pickle
+            write_pickle(self.path, {"key": self.key, "records": self.records})
+
+
+def answer_all(kb: KnowledgeBase, infos: Iterable[ScenarioInfo], memo: Optional[Memo] = None,
+               progress=None) -> dict[str, Record]:
+    """A record for every scenario that has an interpreter, reusing the memo where it holds."""
+    out: dict[str, Record] = {}
+    cache: dict = {}
+    infos = [i for i in infos if engine_for(i.game) is not None]
+    for n, info in enumerate(infos, 1):
+        rec = memo.get(kb, info) if memo else None
+        if rec is None:
+            rec, _ = record(kb, info, point_cache=cache)
+            if memo:
+                memo.put(rec)
+        out[info.id] = rec
+        if progress:
+            progress(n, len(infos))
+    return out
+
+
+# ----------------------------------------------------------------------------- impact
+
+@dataclass
+class Change:
+    scenario: str
+    title: str
+    before: str
+    after: str
+    ok_before: Optional[bool]
+    ok_after: Optional[bool]
+    status_before: str
+    status_after: str
+    because: list[str]
+
+    def as_dict(self) -> dict:
+        return {"scenario": self.scenario, "title": self.title, "before": self.before, "after": self.after,
+                "ok_before": self.ok_before, "ok_after": self.ok_after, "status_before": self.status_before,
+                "status_after": self.status_after, "because": self.because}
+
+
+@dataclass
+class Impact:
+    changes: list[Change] = field(default_factory=list)
+    rerun: int = 0
+    total: int = 0
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {"changes": [c.as_dict() for c in self.changes], "rerun": self.rerun, "total": self.total,
+                "added": self.added, "removed": self.removed}
+
+
+def impact(old: KnowledgeBase, new: KnowledgeBase, memo: Optional[Memo] = None, use_memo: bool = True,
+           only: Optional[set[str]] = None, day: Optional[_dt.date] = None, keep: str = "old") -> Impact:
+    """Which scenario verdicts differ between two states of the knowledge base, and why.
+    With the memo, a scenario is re-run only where a recorded dependency moved; the memo keeps
+    the records of the `keep` side (the state the next question will most likely start from)."""
+    result = Impact()
+    ids = sorted(set(old.scenarios) | set(new.scenarios))
+    old_cache: dict = {}
+    new_cache: dict = {}
+    for sid in ids:
+        if only is not None and sid not in only:
+            continue
+        o, n = old.scenarios.get(sid), new.scenarios.get(sid)
+        info = n or o
+        if engine_for(info.game) is None:
+            continue
+        if o is None:
+            result.added.append(sid)
+            continue
+        if n is None:
+            result.removed.append(sid)
+            continue
+        result.total += 1
+        rec_old = memo.get(old, o, day) if (memo and use_memo) else None
+        if rec_old is not None and still_valid(new, n, rec_old, day) is None:
+            continue  # same dependencies, same values: the same answer on both sides
+        result.rerun += 1
+        if rec_old is None:
+            rec_old, _ = record(old, o, day, old_cache)
+        rec_new = memo.get(new, n, day) if (memo and use_memo) else None
+        if rec_new is None:
+            rec_new, _ = record(new, n, day, new_cache)
+        if memo is not None and day is None:
+            memo.put(rec_old if keep == "old" else rec_new)
+        if rec_old.same_answer(rec_new):
+            continue
+        result.changes.append(Change(
+            scenario=sid, title=n.scenario.title, before=rec_old.summary(), after=rec_new.summary(),
+            ok_before=None if rec_old.error else rec_old.ok, ok_after=None if rec_new.error else rec_new.ok,
+            status_before=rec_old.status, status_after=rec_new.status,
+            because=reasons(old, new, n, rec_old, rec_new, day)))
+    if memo is not None:
+        memo.save()
+    return result
+
+
+def reasons(old: KnowledgeBase, new: KnowledgeBase, info: ScenarioInfo, rec_old: Record, rec_new: Record,
+            day: Optional[_dt.date]) -> list[str]:
+    """The moved dependencies, naming the revision now responsible (or no longer)."""
+    out: list[str] = []
+    when = day or info.scenario.as_of.start()
+    if rec_old.digest != rec_new.digest:
+        out.append("the scenario itself changed")
+    seen = set()
+    for d in (*rec_new.deps, *rec_old.deps):
+        if (d.kind, d.key) in seen:
+            continue
+        seen.add((d.kind, d.key))
+        before, after = now(old, info, d, when), now(new, info, d, when)
+        if before == after:
+            continue
+        if d.kind == "point":
+            point = d.key[0] if d.key[1] is None else f"card({d.key[1]}).{d.key[0]}"
+            out.append(f"{point}: {_pv(before)} → {_pv(after)}")
+        elif d.kind == "ruling":
+            out.append(f"{d.key[0]}: revision {before[0]} ({before[1] if len(before) > 1 else ''}) → "
+                       f"{after[0]} ({after[1] if len(after) > 1 else ''})")
+        else:
+            out.append(f"card {d.key[0]} changed")
+    return out
+
+
+def _pv(v: tuple) -> str:
+    value, status, ruling, revision, section = v
+    source = f"{ruling}@{revision}" if ruling else f"default of {section}"
+    return f"{value} ({status}, {source})"
+
+
+# ----------------------------------------------------------------------------- timelines
+
+@dataclass
+class Period:
+    start: Optional[_dt.date]       # None: from the beginning
+    end: Optional[_dt.date]         # exclusive; None: onwards
+    record: Record
+
+
+def boundaries(kb: KnowledgeBase, game: str, rec: Record) -> set[_dt.date]:
+    """Days on which something this answer depended on can change."""
+    days: set[_dt.date] = set()
+    for d in rec.deps:
+        if d.kind == "point":
+            for rid, rev, s in kb.settings_index.get((game, d.key[0]), ()):
+                iv = kb.timelines.interval_of(rid, rev)
+                if iv is not None:
+                    days.add(iv.begin)
+                    days.add(iv.end)
+        elif d.kind == "ruling":
+            for iv in kb.timelines.intervals.get(d.key[0], ()):
+                days.update((iv.begin, iv.end))
+    return {x for x in days if x not in (_dt.date.min, _dt.date.max)}
+
+
+def timeline(kb: KnowledgeBase, info: ScenarioInfo, until: Optional[_dt.date] = None) -> list[Period]:
+    """The scenario's answer for each period between the dates its dependencies change on."""
+    start_day = _dt.date(1900, 1, 1)  # stands for "from the beginning"
+    answers: dict[_dt.date, Record] = {}
+    pending = {start_day}
+    if info.scenario.as_of:
+        pending.add(info.scenario.as_of.start())
+    cache: dict = {}
+    while pending:
+        day = pending.pop()
+        if day in answers:
+            continue
+        rec, _ = record(kb, info, day, cache)
+        answers[day] = rec
+        pending |= {b for b in boundaries(kb, info.game, rec) if b not in answers}
+    days = sorted(answers)
+    periods: list[Period] = []
+    for i, d in enumerate(days):
+        end = days[i + 1] if i + 1 < len(days) else None
+        rec = answers[d]
+        if periods and periods[-1].record.summary() == rec.summary() and periods[-1].record.status == rec.status:
+            periods[-1].end = end
+            continue
+        periods.append(Period(None if d == start_day else d, end, rec))
+    return periods
+
+
+# ----------------------------------------------------------------------------- reporting
+
+def describe_failure(a: Answer) -> str:
+    lines = [f"scenario {a.scenario} 《{a.title}》 as of {a.as_of.isoformat()} ({a.mode}): {a.verdict()}"]
+    broken_branch: Optional[int] = None
+    for i, e in enumerate(a.expectations):
+        if e.applies and not e.ok and e.modality != "possible" and broken_branch is None:
+            want = e.modality == "always"
+            broken_branch = next((n for n, b in enumerate(a.branches) if b.results[i][0] != want), None)
+    for e in a.expectations:
+        if not e.applies:
+            continue
+        mark = "ok  " if e.ok else "FAIL"
+        lines.append(f"  {mark} expected ({e.modality}) {e.text}: held in {e.holds_in} of {e.branches} branches")
+        if not e.ok:
+            for f in e.found:
+                lines.append(f"         actual: {f}")
+            lines.append(f"         at {e.loc}")
+    if a.branches:
+        b = a.branches[broken_branch or 0]
+        lines.append(f"  trace ({b.path}):")
+        for n, s in enumerate(b.steps, 1):
+            cites = "; ".join(c.label() for c in s.cites)
+            lines.append(f"    {n:>2}. {s.text}" + (f"  ← {cites}" if cites else ""))
+        lines.append(f"  outcome: {b.outcome}")
+    if a.points or a.rulings:
+        lines.append("  rests on:")
+        for name, v in a.points.items():
+            lines.append(f"    {name} = {v['value']} ({v['status']}, {v['from']})")
+        for r in a.rulings:
+            lines.append(f"    {r}")
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- pinned expectations
+
+@dataclass
+class PinnedFailure:
+    expectation: str
+    period: str
+    day: _dt.date
+    found: list[str]
+    because: list[str]
+
+    def describe(self) -> str:
+        why = "; ".join(self.because) or "no revision starts that day"
+        return (f"pinned expectation {self.expectation!r} ({self.period}) fails from {self.day.isoformat()}: "
+                f"found {' / '.join(self.found) or '?'}; because {why}")
+
+
+def pinned_failures(kb: KnowledgeBase, info: ScenarioInfo) -> list[PinnedFailure]:
+    """Expectations written for a date range must hold on every day of it: check them on each
+    day inside the range where something they depend on changes."""
+    pinned = [(i, e) for i, (e, _) in enumerate(info.expects) if e.valid_from or e.valid_until]
+    if not pinned:
+        return []
+    out: list[PinnedFailure] = []
+    cache: dict = {}
+    for i, e in pinned:
+        lo = e.valid_from.start() if e.valid_from else _dt.date(1900, 1, 1)
+        hi = e.valid_until.end() if e.valid_until else _dt.date(2999, 12, 31)
+        seen: dict[_dt.date, Optional[Answer]] = {}
+        pending = {lo}
+        while pending:
+            day = pending.pop()
+            if day in seen:
+                continue
+            rec, a = record(kb, info, day, cache)
+            seen[day] = a
+            pending |= {b for b in boundaries(kb, info.game, rec) if lo <= b <= hi and b not in seen}
+        for day in sorted(seen):
+            a = seen[day]
+            if a is None:
+                continue
+            result = a.expectations[i]
+            if result.applies and not result.ok:
+                out.append(PinnedFailure(result.text, _period(e), day, result.found, starting_on(kb, info, a, day)))
+                break
+    return out
+
+
+def _period(e) -> str:
+    parts = []
+    if e.valid_from:
+        parts.append(f"from {e.valid_from}")
+    if e.valid_until:
+        parts.append(f"until {e.valid_until}")
+    return " ".join(parts)
+
+
+def starting_on(kb: KnowledgeBase, info: ScenarioInfo, a: Answer, day: _dt.date) -> list[str]:
+    """The revisions consulted by an answer that come into (or go out of) force on `day`."""
+    out = []
+    for key, v in a.points.items():
+        point, card = _split_point(key)
+        for rid, rev, s in kb.settings_index.get((info.game, point), ()):
+            iv = kb.timelines.interval_of(rid, rev)
+            if iv is not None and day in (iv.begin, iv.end) and (s.card in (None, card)):
+                verb = "comes into force" if iv.begin == day else "ends"
+                out.append(f"{rid}@{rev.date_label} ({rev.status.value}) {verb}: {s.target()} = {s.value}")
+    return sorted(set(out))
