@@ -13,6 +13,7 @@ from typing import Any, Iterable, Optional, Union
 from pydantic import BaseModel, ConfigDict
 
 from .dates import PartialDate
+from .fastpath import KB_DIRS, find_root  # noqa: F401  (find_root is part of this module's API)
 from .diagnostics import Diagnostic, Related, did_you_mean
 from .model import (Atom, Card, Citation, Clause, Deck, Document, Errata, Expectation, Game, Loc, Point,
                     Revision, RevRef, Ruling, Scenario, Section, Status)
@@ -20,7 +21,6 @@ from .sources import SourceDocument
 from .timeline import Timelines, start
 from .vocab import UNKNOWN, Call, CardRef, Validator, Vocabulary, build_vocabulary, grid_cells
 
-KB_DIRS = ("cards", "rulings")
 
 
 # ----------------------------------------------------------------------------- resolved nodes
@@ -249,19 +249,6 @@ def _day(value) -> _dt.date:
 
 
 # ----------------------------------------------------------------------------- loading
-
-def find_root(start_dir: Optional[Path] = None) -> Path:
-    """The knowledge base root: $RULESDSL_ROOT, else the nearest directory holding rulings/,
-    else the checkout this package was installed from."""
-    env = os.environ.get("RULESDSL_ROOT")
-    if env:
-        return Path(env)
-    here = (start_dir or Path.cwd()).resolve()
-    for d in (here, *here.parents):
-        if (d / "rulings").is_dir():
-            return d
-    return Path(__file__).resolve().parent.parent
-
 
 def discover(root: Path) -> list[Path]:
     files: list[Path] = []

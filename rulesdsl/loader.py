@@ -15,15 +15,11 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from .diagnostics import Diagnostic, DslError
+from .fastpath import cache_dir
 from .model import Document, Loc
 from .parser import GRAMMAR, parse_text
 
 CACHE_VERSION = "1"
-
-
-def cache_dir(root: Path) -> Path:
-    env = os.environ.get("RULESDSL_CACHE")
-    return Path(env) if env else Path(root) / ".rulesdsl-cache"
 
 
 def _salt() -> bytes:
@@ -81,27 +77,6 @@ def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True
     if use_cache and set(used) != set(cached):
         write_pickle(cache_file, used)
     return docs, diags
-
-
-def inputs_digest(paths: Iterable[Path], root: Path, extra: bytes = b"") -> str:
-    """A hash of everything a whole result depends on, for caching it: the package's code,
-    every input's path and bytes, and the source documents beside the rules."""
-    from .kb import KB_DIRS, display_path
-
-    h = hashlib.sha1(CACHE_VERSION.encode() + extra)
-    package = Path(__file__).parent
-    paths = list(paths)
-    for base in (package, *(Path(root) / d for d in KB_DIRS)):
-        for f in sorted(base.rglob("*")):
-            if f.suffix in (".py", ".lark", ".txt") and f.is_file():
-                paths.append(f)
-    for p in paths:
-        h.update(display_path(Path(p), root).encode() + b"\0")
-        try:
-            h.update(hashlib.sha1(Path(p).read_bytes()).digest())
-        except OSError:
-            h.update(b"unreadable")
-    return h.hexdigest()
 
 
 def _load_pickle(path: Path):

@@ -71,9 +71,6 @@ def run(args, out: Output) -> int:
                                   tournament=True if args.tournament else None))
         except EngineError as e:
             errors.append(engine_diagnostic(e))
-    if errors:
-        out.diagnostics(errors)
-        return 2
     if args.json:
         print(dump_json({"ok": all(a.ok for a in answers), "answers": [a.to_json() for a in answers]}))
     else:
@@ -81,6 +78,9 @@ def run(args, out: Output) -> int:
             if i:
                 print("\n" + "=" * 78 + "\n")
             print(render_answer(a, args.trace))
+    if errors:  # the other scenarios of the file are still answered
+        out.diagnostics(errors)
+        return 2
     return EXIT_OK if all(a.ok for a in answers) else EXIT_FINDINGS
 
 

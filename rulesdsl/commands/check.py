@@ -6,11 +6,8 @@ import argparse
 from pathlib import Path
 
 from ..cli import EXIT_OK, Output, command, dump_json, exit_code
-from ..diagnostics import Diagnostic
-from ..kb import discover, display_path, find_root, load
+from ..kb import display_path, find_root, load
 from ..lint import GAP_KINDS, run_checks
-from ..loader import cache_dir, inputs_digest, read_cached, write_pickle
-from ..model import Status
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -41,19 +38,8 @@ def run(args, out: Output) -> int:
     use_cache = not args.no_cache
     if args.gaps:
         return _gaps(root, args, out)
-    inputs = discover(root) + [q for p in args.paths for q in (sorted(p.rglob("*.rules")) if p.is_dir() else [p])]
-    key = inputs_digest(inputs, root, extra=repr(sorted(map(str, args.paths))).encode())
-    result_file = cache_dir(root) / "check-result.pickle"
-    cached = read_cached(result_file) if use_cache else None
-    if isinstance(cached, dict) and cached.get("key") == key:
-        findings = [Diagnostic.model_validate(d) for d in cached["findings"]]
-        nfiles = cached["files"]
-    else:
-        kb, findings = check_paths(root, list(args.paths), use_cache)
-        nfiles = len(kb.files)
-        if use_cache:
-            write_pickle(result_file, {"key": key, "files": nfiles,
-                                       "findings": [d.model_dump() for d in findings]})
+    kb, findings = check_paths(root, list(args.paths), use_cache)
+    nfiles = len(kb.files)
     code = exit_code(findings)
     if args.json:
         print(dump_json({"files": nfiles, "exit": code,

@@ -97,16 +97,23 @@ def ex_limit(ctx: Context, st: State, player: str) -> Optional[int]:
     if st.ex_unlimited:
         return None
     limit = st.ex_limits.get(player, 1)
-    for _, card in st.field_cards():
-        if card.owner != player or not permanent_active(st, card):
+    for card in (c for stack in st.cells.values() for c in stack):
+        if card.owner != player:
             continue
         for e in card.effects():
             for v in e.body or ():
                 if v.name == "ex_limit":
                     if e.name == "unspecified":
                         raise _unspecified(card, e)
-                    if e.name == "permanent":
+                    if e.name == "permanent" and not permanent_active(st, card):
+                        why = "裏向き" if card.face == "down" else ("下に重なっている" if not st.is_top(card)
+                                                                   else "無効化されている")
+                        ctx.step(f"{card.label}は{why}ため、その永続効果（EXカードの上限）は失われている",
+                                 ctx.section("grm/effects/kinds"))
+                    elif e.name == "permanent":
                         limit = max(limit, int(v.params["limit"]))
+                        ctx.step(f"{card.label}の永続効果により{player}のEXカードの上限は{v.params['limit']}枚",
+                                 ctx.section("grm/ex/limit-change"), ctx.ruling("grm/gap/no013-ex-limit"))
     return limit
 
 
@@ -206,7 +213,8 @@ def order_simultaneous(ctx: Context, st: State, pending: list) -> list:
     if rule == "active_player_first":
         first = st.active or "P1"
         groups = [[p for p in pending if p[0].owner == first], [p for p in pending if p[0].owner != first]]
-        ctx.step(f"同時に発生した誘発効果は、ターンプレイヤー（{first}）側を先に解決する", cite)
+        ctx.step(f"同時に発生した誘発効果は、ターンプレイヤー（{first}）側を先に解決する", cite,
+                 ctx.ruling("grm/gap/trigger-order-unofficial"))
         out = []
         for group in groups:
             out.extend(_choose_order(ctx, group[0][0].owner if group else None, group))
@@ -302,7 +310,8 @@ def candidates(ctx: Context, st: State, card: Card, selector: str, env: dict) ->
             found.remove(card)
             ctx.step(f"{card.label}は自身を対象にできない", cite)
         else:
-            ctx.step(f"{card.label}は自身も対象に選べる（テキストの読みどおり）", cite)
+            extra = (ctx.ruling("grm/gap/self-target-list"),) if cite.kind == "section" else ()
+            ctx.step(f"{card.label}は自身も対象に選べる（テキストの読みどおり）", cite, *extra)
     return found
 
 
@@ -482,23 +491,27 @@ def _return_cards(ctx, st, card, call, env):
 def _discard(ctx, st, card, call, env):
     who = call.params.get("who") or "you"
     players = {"you": [card.owner], "opponent": [other(card.owner)], "each": ["P1", "P2"]}[who]
+    discarded = []
     for p in players:
         for _ in range(int(call.params["count"])):
             if not st.hand[p]:
                 break
             pick = ctx.choose(p, "捨てるカード", [c.label for c in st.hand[p]])
-            discard(ctx, st, p, st.hand[p][pick], by_hand_limit=False)
+            discarded.append(discard(ctx, st, p, st.hand[p][pick], by_hand_limit=False, fire_now=False))
+    fire(ctx, st, "on_discard", discarded, {})  # discarded together: their triggers are simultaneous
 
 
-def discard(ctx: Context, st: State, player: str, c: Card, by_hand_limit: bool) -> None:
+def discard(ctx: Context, st: State, player: str, c: Card, by_hand_limit: bool, fire_now: bool = True) -> Card:
     st.hand[player].remove(c)
     st.grave[player].append(c)
     sec = ctx.section("grm/effects/discard-triggers")
     if by_hand_limit:
         ctx.step(f"{player}は手札上限超過により{c.label}を捨てる: この捨てでは誘発効果は発動しない", sec)
-        return
+        return c
     ctx.step(f"{player}が{c.label}を捨てる: 捨てられたカードの誘発効果は発動する", sec)
-    fire(ctx, st, "on_discard", [c], {})
+    if fire_now:
+        fire(ctx, st, "on_discard", [c], {})
+    return c
 
 
 @verb("treat_as_weight")
@@ -526,7 +539,8 @@ def _ex_limit(ctx, st, card, call, env):
     if env.get("trigger") == "permanent":
         return  # read by ex_limit() while the card is in force
     st.ex_limits[card.owner] = int(call.params["limit"])
-    ctx.step(f"{card.owner}のEXカードの上限は{call.params['limit']}枚になる", ctx.section("grm/ex/limit-change"))
+    ctx.step(f"{card.owner}のEXカードの上限は以後{call.params['limit']}枚になる", ctx.section("grm/ex/limit-change"),
+             ctx.ruling("grm/gap/no013-ex-limit"))
 
 
 @verb("special_victory")

@@ -25,9 +25,17 @@ def begin(ctx: Context, st: State, player: str) -> None:
             raise IllegalAction(f"{player}はこのターンすでにカードをプレイしている（プレイは1ターンに1枚）",
                                 ctx.section("grm/turn/play-phase"))
         return
+    if not st.played_this_turn:
+        raise IllegalAction(f"{st.active}のターン中: {st.active}がプレイするかパスするまで{player}の番にならない",
+                            ctx.section("grm/turn/play-phase"))
     if st.extra_plays:
-        raise IllegalAction(f"{st.active}の追加プレイが残っている間は{player}の番にならない",
-                            ctx.section("grm/effects/resolution-order"))
+        can = playable(ctx, st, st.active)
+        if can:
+            raise IllegalAction(f"{st.active}は追加プレイを残し、プレイできるカード（{'、'.join(can)}）を持つ",
+                                ctx.section("grm/effects/resolution-order"), ctx.section("grm/turn/play-phase"))
+        ctx.step(f"{st.active}はプレイできるカードがないため、残りの追加プレイは行われない",
+                 ctx.section("grm/turn/play-phase"))
+        st.extra_plays = 0
     new_turn(ctx, st, player)
 
 
@@ -74,6 +82,10 @@ def ex_room(ctx: Context, st: State, player: str, card: Card) -> Optional[str]:
     limit = fx.ex_limit(ctx, st, player)
     if limit is None:
         return None
+    covered = [c for stack in st.cells.values() for c in stack[:-1] if c.owner == player and c.fact("ex") is True]
+    if covered:
+        ctx.step(f"下に重なった{'・'.join(c.label for c in covered)}は存在しないものとして扱い、EXカードに数えない",
+                 ctx.section("grm/stack/definition"), ctx.ruling("grm/reading/covered-ex"))
     have = len(ex_cards(st, player))
     if have >= limit:
         return f"{player}はすでにEXカードを{have}枚フィールドに出している（上限{limit}枚、表裏を問わない）"
@@ -85,7 +97,9 @@ def playable(ctx: Context, st: State, player: str) -> list[str]:
     out = []
     empty = [c for c, s in st.cells.items() if not s]
     for card in st.hand[player]:
-        if ex_room(ctx, st, player, card):
+        why = ex_room(ctx, st, player, card)
+        if why:
+            ctx.step(f"{card.label}はプレイできない: {why}", ctx.section("grm/ex/limit"))
             continue
         if empty or (can_stack(card) and any(stack_room(st, c) for c, s in st.cells.items() if s)):
             out.append(card.label)
@@ -120,7 +134,7 @@ def play(ctx: Context, st: State, player: str, card: Card, cell: str, on_stack: 
     why = ex_room(ctx, st, player, card)
     if why:
         raise IllegalAction(why, ctx.section("grm/ex/limit"))
-    if card.fact("ex") is UNKNOWN and ex_cards(st, player) and not st.ex_unlimited:
+    if card.fact("ex") is UNKNOWN and not card.hypothetical and ex_cards(st, player) and not st.ex_unlimited:
         ctx.step(f"{card.label}のEXマークの有無は資料にない: EXカードでないものとして扱う",
                  ctx.section("grm/ex/limit"), ctx.ruling("grm/reading/unknown-ex"))
 
@@ -216,7 +230,7 @@ def in_range(ctx: Context, st: State, card: Card, cell: str) -> list[str]:
     if rng == "own_side":
         scope, cite = ctx.point("battle.own_side_scope")
         ctx.step(f"{card.label}は自陣のカードに対してバトルを行う", ctx.section("grm/battle/range"),
-                 ctx.card_cite(card.code, card.hypothetical), cite)
+                 ctx.card_cite(card.code, card.hypothetical), cite, ctx.ruling("grm/gap/own-side-range"))
         pool = neighbours(cell) if scope == "adjacent_own" else [c for c in st.cells if c != cell]
         return [c for c in pool if st.cells[c] and st.top(c).owner == card.owner]
     return [c for c in neighbours(cell) if st.cells[c] and st.top(c).owner != card.owner]
@@ -224,6 +238,10 @@ def in_range(ctx: Context, st: State, card: Card, cell: str) -> list[str]:
 
 def battles(ctx: Context, st: State, card: Card, cell: str, env: dict) -> None:
     cells = in_range(ctx, st, card, cell)
+    mixed = [c for c in cells if len({x.owner for x in st.cells[c]}) > 1]
+    if mixed:
+        ctx.step(f"スタック（{'・'.join(mixed)}）は一番上のカードの持ち主のカードとして扱う",
+                 ctx.ruling("grm/gap/stack-ownership"))
     if not cells:
         ctx.step(f"{card.label}のバトル範囲に相手のカードがないため、バトルは発生しない", ctx.section("grm/battle/occurrence"))
         return
@@ -277,8 +295,7 @@ def battle(ctx: Context, st: State, attacker: Card, acell: str, defender: Card, 
     if defender.face == "up":
         unknown_text(ctx, defender)
     # a battle at 0 kg
-    weights_known = attacker.face == "up" and defender.face == "up"
-    if weights_known and (attacker.fact("weight") == 0 or defender.fact("weight") == 0):
+    if attacker.face == "up" and defender.face == "up" and (_zero(ctx, st, attacker) or _zero(ctx, st, defender)):
         rule, cite = ctx.point("battle.zero_weight")
         if rule == "no_battle":
             ctx.step("0kgのカードを含むためバトルは発生しない", cite)
@@ -298,6 +315,10 @@ def battle(ctx: Context, st: State, attacker: Card, acell: str, defender: Card, 
             env.setdefault("gone", set()).add(attacker.uid)
             return
     # battle triggers are processed inside the battle
+    silent = [c for c in (attacker, defender) if c.face == "down" and c.effects("on_battle")]
+    if silent:
+        ctx.step(f"裏向きの{'・'.join(c.label for c in silent)}のバトル発生時の効果は発動しない",
+                 ctx.ruling("grm/reading/facedown-triggers"))
     triggered = [c for c in (attacker, defender)
                  if c.face == "up" and c.effects("on_battle") and st.is_top(c)]
     if triggered:
@@ -342,9 +363,18 @@ def battle(ctx: Context, st: State, attacker: Card, acell: str, defender: Card, 
         turned = fx.flip_cell(ctx, st, dcell, "down", "バトルに敗れた", (ctx.section("grm/state/face"),))
         fx.fire(ctx, st, "on_flipped", turned, {"cause": attacker})
     else:
-        relation = "同体重" if aw == dw else "軽い"
+        relation = "同体重な" if aw == dw else "軽い"
         ctx.step(f"{fx._kg(aw)} {'=' if aw == dw else '<'} {fx._kg(dw)}: {relation}のでバトルに勝利せず、裏返しは発生しない",
                  ctx.section("grm/battle/outcome"))
+
+
+def _zero(ctx: Context, st: State, card: Card) -> bool:
+    """Whether the card weighs 0 kg (as treated); a weight the sources do not give is left to
+    the comparison, which asks for it."""
+    if card.fact("weight") is UNKNOWN and not any(
+            v.name == "treat_as_weight" for e in card.effects() for v in e.body or ()):
+        return False
+    return fx.weight(ctx, st, card, None) == 0
 
 
 def _trigger_order(ctx: Context, st: State, cards: list[Card]) -> list[Card]:

@@ -1,0 +1,152 @@
+"""The command-line entry point, with a cache of whole command outputs.
+
+The read-only commands (check, ask, show, timeline, deck) are pure functions of their
+arguments, the package's code, the knowledge base's files and the day. Their output is kept
+under the cache folder keyed by a hash of all of those, so asking again with nothing changed
+costs one pass of hashing. This module uses the standard library only: on a hit, neither
+pydantic nor lark is imported.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import hashlib
+import io
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Optional, Sequence
+
+CACHEABLE = {"check", "ask", "show", "timeline", "deck"}
+KB_DIRS = ("cards", "rulings")
+FORMAT = "1"
+
+
+def find_root(start_dir: Optional[Path] = None) -> Path:
+    """The knowledge base root: $RULESDSL_ROOT, else the nearest directory holding rulings/,
+    else the checkout this package was installed from."""
+    env = os.environ.get("RULESDSL_ROOT")
+    if env:
+        return Path(env)
+    here = (start_dir or Path.cwd()).resolve()
+    for d in (here, *here.parents):
+        if (d / "rulings").is_dir():
+            return d
+    return Path(__file__).resolve().parent.parent
+
+
+def cache_dir(root: Path) -> Path:
+    env = os.environ.get("RULESDSL_CACHE")
+    return Path(env) if env else Path(root) / ".rulesdsl-cache"
+
+
+def _command(argv: Sequence[str]) -> tuple[Optional[str], Optional[str], bool]:
+    """(command, --root value, --no-cache given) from the global options before the command."""
+    root, i = None, 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--root" and i + 1 < len(argv):
+            root, i = argv[i + 1], i + 2
+            continue
+        if a.startswith("--root="):
+            root, i = a.split("=", 1)[1], i + 1
+            continue
+        if a.startswith("-"):
+            i += 1
+            continue
+        return a, root, "--no-cache" in argv
+    return None, root, "--no-cache" in argv
+
+
+def _hash_tree(h, base: Path, suffixes: Optional[tuple] = None) -> None:
+    if base.is_file():
+        h.update(str(base).encode() + b"\0" + base.read_bytes())
+        return
+    for dirpath, dirnames, filenames in os.walk(base):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "__pycache__")
+        for name in sorted(filenames):
+            if suffixes and not name.endswith(suffixes):
+                continue
+            p = Path(dirpath) / name
+            h.update(str(p.relative_to(base)).encode() + b"\0")
+            try:
+                h.update(hashlib.sha1(p.read_bytes()).digest())
+            except OSError:
+                h.update(b"unreadable")
+
+
+def cache_key(argv: Sequence[str]) -> Optional[tuple[Path, str]]:
+    command, root_arg, no_cache = _command(argv)
+    if command not in CACHEABLE or no_cache or os.environ.get("RULESDSL_NO_CACHE"):
+        return None
+    root = (Path(root_arg) if root_arg else find_root()).resolve()
+    h = hashlib.sha1(FORMAT.encode())
+    h.update(json.dumps([list(argv), str(Path.cwd()), str(root), _dt.date.today().isoformat(),
+                         os.environ.get("NO_COLOR", "")]).encode())
+    _hash_tree(h, Path(__file__).parent, (".py", ".lark"))
+    for d in KB_DIRS:
+        if (root / d).is_dir():
+            _hash_tree(h, root / d)
+    for a in argv:  # files named on the command line, inside the knowledge base or not
+        p = Path(a)
+        if not a.startswith("-") and p.exists():
+            _hash_tree(h, p.resolve(), (".rules",) if p.is_dir() else None)
+    return cache_dir(root) / "out", h.hexdigest()
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        key = cache_key(argv)
+    except OSError:
+        key = None
+    if key is not None:
+        folder, digest = key
+        hit = _read(folder / f"{digest}.json")
+        if hit is not None:
+            sys.stdout.write(hit["stdout"])
+            sys.stderr.write(hit["stderr"])
+            return int(hit["code"])
+    from .cli import main as run
+
+    if key is None:
+        return run(argv)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = run(argv)
+    sys.stdout.write(out.getvalue())
+    sys.stderr.write(err.getvalue())
+    if code != 70:  # an internal error is never remembered
+        _write(folder / f"{digest}.json", {"code": code, "stdout": out.getvalue(), "stderr": err.getvalue()})
+    return code
+
+
+def _read(path: Path) -> Optional[dict]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def _write(path: Path, value: dict) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(value, f, ensure_ascii=False)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only checkout still works, just without the cache
+
+
+def entry() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[attr-defined]
+        except (AttributeError, ValueError):
+            pass
+    sys.exit(main())
