@@ -30,6 +30,12 @@ class Diagnostic(BaseModel):
     severity: Literal["error", "warning"] = "error"
     fatal: bool = False             # the input could not be used at all (syntax, encoding, I/O)
 
+    def as_json(self) -> dict:
+        data = self.model_dump(mode="json")
+        data["loc"] = self.loc.as_dict() if self.loc else None
+        data["related"] = [{"loc": r.loc.as_dict(), "message": r.message} for r in self.related]
+        return data
+
     def sort_key(self):
         if self.loc is None:
             return ("", 0, 0, self.code)

@@ -8,7 +8,7 @@ knowledge base validates them against the game's vocabulary and keeps the typed 
 from __future__ import annotations
 
 from enum import Enum
-from typing import Literal, Optional, Union
+from typing import Literal, NamedTuple, Optional, Union
 
 from pydantic import BaseModel, ConfigDict
 
@@ -16,11 +16,15 @@ from .dates import PartialDate
 
 
 class Node(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # defer_build: a model's validator is built when first used, not at import, which keeps the
+    # command line's start-up short (most runs read parsed files from the cache).
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
-class Loc(Node):
-    """A position in a source file: 1-based line and column, columns counted in characters."""
+class Loc(NamedTuple):
+    """A position in a source file: 1-based line and column, columns counted in characters.
+    A named tuple rather than a model: every node has one, so it must be cheap to build and
+    to load from the parse cache."""
 
     file: str
     line: int
@@ -28,6 +32,9 @@ class Loc(Node):
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"
+
+    def as_dict(self) -> dict:
+        return {"file": self.file, "line": self.line, "col": self.col}
 
 
 class Status(str, Enum):

@@ -43,7 +43,7 @@ def run(args, out: Output) -> int:
     code = exit_code(findings)
     if args.json:
         print(dump_json({"files": nfiles, "exit": code,
-                         "findings": [d.model_dump(mode="json") for d in findings]}))
+                         "findings": [d.as_json() for d in findings]}))
         return code
     import sys
     out.diagnostics(findings, stream=sys.stdout)

@@ -1,0 +1,202 @@
+"""HTML building blocks of the wiki's generated pages: a page under construction (`Doc`) with
+its headings, table of contents and search sections; status badges; highlighted DSL code.
+
+Everything here takes plain text and escapes it; the only raw HTML that goes in is what these
+helpers (and the page renderers, from escaped parts) produce.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Optional
+
+from ..model import Status
+from .escape import Anchors, esc, esc_lines, strip_tags
+
+_ENTITY_TAIL = re.compile(r"&[#\w]*$")
+
+# ----------------------------------------------------------------------------- statuses
+
+STATUS_JA = {
+    Status.confirmed: "確定",
+    Status.provisional: "暫定",
+    Status.unofficial: "非公式",
+    Status.unconfirmed: "※未確定",
+    Status.retracted: "撤回",
+}
+STATUS_HELP = {
+    Status.confirmed: "公式裁定・確認済み・統一裁定",
+    Status.provisional: "公式の暫定裁定",
+    Status.unofficial: "暫定ルール・非公式（コミュニティの取り決め）",
+    Status.unconfirmed: "このwikiの解釈（資料の裏付けなし）",
+    Status.retracted: "撤回された裁定",
+}
+GAP_JA = {
+    "missing": "欠落",
+    "contradiction": "矛盾",
+    "ambiguity": "曖昧",
+    "typo": "誤記",
+    "duplication": "重複",
+}
+CAUTION = (Status.unconfirmed, Status.unofficial, Status.provisional)
+
+
+def badge(status: Status, extra: str = "") -> str:
+    """A status badge: 確定 / 暫定 / 非公式 / ※未確定 / 撤回."""
+    return (f'<span class="rd-badge rd-{status.value}" title="{esc(STATUS_HELP[status])}">'
+            f'{STATUS_JA[status]}</span>{extra}')
+
+
+def tag(text: str, kind: str = "plain", title: Optional[str] = None) -> str:
+    t = f' title="{esc(title)}"' if title else ""
+    return f'<span class="rd-tag rd-tag-{kind}"{t}>{esc(text)}</span>'
+
+
+UNKNOWN_TAG = '<span class="rd-tag rd-tag-unknown" title="資料に記載がない">未収録</span>'
+
+
+def link(href: str, text_html: str, cls: Optional[str] = None) -> str:
+    c = f' class="{cls}"' if cls else ""
+    return f'<a href="{esc(href)}"{c}>{text_html}</a>'
+
+
+def code(text: str) -> str:
+    return f"<code>{esc(text)}</code>"
+
+
+# ----------------------------------------------------------------------------- code blocks
+
+_lexer = None
+_formatter = None
+
+
+def dsl_lexer():
+    """The DSL lexer, found the way any Pygments user finds it: by name, through the
+    `pygments.lexers` entry point (falling back to the module if the package metadata is stale)."""
+    global _lexer
+    if _lexer is None:
+        from pygments.lexers import get_lexer_by_name
+        from pygments.util import ClassNotFound
+        try:
+            _lexer = get_lexer_by_name("rules")
+        except ClassNotFound:  # pragma: no cover - only before `pip install -e .` is rerun
+            from .lexer import RulesLexer
+            _lexer = RulesLexer()
+    return _lexer
+
+
+def dsl_block(source: str) -> str:
+    """DSL code highlighted as Material for MkDocs shows a ```rules fenced block."""
+    global _formatter
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+    if _formatter is None:
+        _formatter = HtmlFormatter(nowrap=True)
+    body = highlight(source, dsl_lexer(), _formatter)
+    return f'<div class="language-rules highlight"><pre><span></span><code>{body}</code></pre></div>'
+
+
+# ----------------------------------------------------------------------------- pages
+
+class Doc:
+    """A generated page: HTML parts, headings with ids, the table of contents and the text of
+    each heading's section for the search index."""
+
+    def __init__(self, title: str, root: str, h1: bool = True) -> None:
+        self.title = title          # plain text
+        self.root = root            # relative prefix from this page to the site root
+        self.parts: list[str] = []
+        self.anchors = Anchors()
+        self.toc: list[dict] = []   # Python-Markdown toc tokens (levels 2–3)
+        self.sections: list[tuple[int, str, str, int]] = []   # (level, id, title html, part index)
+        if h1:
+            self.h1(title)
+
+    # -- structure ----------------------------------------------------------------------
+    def h1(self, text: str, extra_html: str = "") -> None:
+        ident = self.anchors.new(text)
+        self.sections.append((1, ident, esc(text), len(self.parts)))
+        self.parts.append(f'<h1 id="{esc(ident)}">{esc(text)}{extra_html}</h1>\n')
+
+    def heading(self, level: int, text: str, ident: Optional[str] = None, extra_html: str = "",
+                toc: bool = True) -> str:
+        """An h2/h3 with a permalink; returns its id. `ident` fixes the id (it must be unused)."""
+        ident = self.anchors.take(ident) if ident else self.anchors.new(text)
+        title = esc(text)
+        self.sections.append((level, ident, title, len(self.parts)))
+        self.parts.append(
+            f'<h{level} id="{esc(ident)}">{title}{extra_html}'
+            f'<a class="headerlink" href="#{esc(ident)}" title="この見出しへのリンク">&para;</a></h{level}>\n')
+        if toc:
+            token = {"level": level, "id": ident, "name": title, "children": []}
+            if level > 2 and self.toc and self.toc[-1]["level"] < level:
+                self.toc[-1]["children"].append(token)
+            else:
+                self.toc.append(token)
+        return ident
+
+    def h2(self, text: str, ident: Optional[str] = None, extra_html: str = "") -> str:
+        return self.heading(2, text, ident, extra_html)
+
+    def h3(self, text: str, ident: Optional[str] = None, extra_html: str = "") -> str:
+        return self.heading(3, text, ident, extra_html)
+
+    def add(self, html: str) -> None:
+        self.parts.append(html)
+
+    def p(self, text: str, cls: Optional[str] = None) -> None:
+        c = f' class="{cls}"' if cls else ""
+        self.parts.append(f"<p{c}>{esc_lines(text)}</p>\n")
+
+    def p_html(self, html: str, cls: Optional[str] = None) -> None:
+        c = f' class="{cls}"' if cls else ""
+        self.parts.append(f"<p{c}>{html}</p>\n")
+
+    def note(self, html: str, kind: str = "note", title: Optional[str] = None) -> None:
+        """A Material admonition (note, info, warning, danger …)."""
+        t = f'<p class="admonition-title">{esc(title)}</p>' if title else ""
+        self.parts.append(f'<div class="admonition {kind}">{t}<p>{html}</p></div>\n')
+
+    def dl(self, rows: Iterable[tuple[str, str]], cls: str = "rd-facts") -> None:
+        """A two-column table of (label text, value html)."""
+        body = "".join(f"<tr><th>{esc(k)}</th><td>{v}</td></tr>" for k, v in rows)
+        if body:
+            self.parts.append(f'<table class="{cls}"><tbody>{body}</tbody></table>\n')
+
+    def table(self, head: Iterable[str], rows: Iterable[Iterable[str]], cls: str = "") -> None:
+        """A table: header texts, rows of cell HTML."""
+        h = "".join(f"<th>{esc(x)}</th>" for x in head)
+        body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>\n" for row in rows)
+        c = f' class="{cls}"' if cls else ""
+        self.parts.append(f'<div class="md-typeset__scrollwrap"><div class="md-typeset__table">'
+                          f'<table{c}><thead><tr>{h}</tr></thead><tbody>\n{body}</tbody></table></div></div>\n')
+
+    def ul(self, items: Iterable[str], cls: str = "") -> None:
+        items = list(items)
+        if items:
+            c = f' class="{cls}"' if cls else ""
+            self.parts.append(f"<ul{c}>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>\n")
+
+    def code(self, source: str) -> None:
+        self.parts.append(dsl_block(source) + "\n")
+
+    # -- output -------------------------------------------------------------------------
+    def html(self) -> str:
+        return "".join(self.parts)
+
+    def search_entries(self, location: str, limit: int = 1500) -> list[dict]:
+        """Material-style search index entries, one per h1/h2 section; text is escaped HTML."""
+        out = []
+        bounds = [s[3] for s in self.sections] + [len(self.parts)]
+        for i, (level, ident, title, start) in enumerate(self.sections):
+            if level > 2:
+                continue
+            end = next((bounds[j] for j in range(i + 1, len(self.sections)) if self.sections[j][0] <= 2),
+                       len(self.parts))
+            body = "".join(self.parts[start + 1:end])
+            text = strip_tags(body)
+            if len(text) > limit:
+                text = _ENTITY_TAIL.sub("", text[:limit]) + " …"
+            out.append({"location": location if level == 1 else f"{location}#{ident}",
+                        "title": title, "text": text})
+        return out

@@ -1,0 +1,366 @@
+"""The wiki's view of a knowledge base: which pages exist and where, the cross-reference indexes
+between rule sections, cards, rulings and scenarios, and the scenarios' answers computed by the
+game's interpreter (once per build).
+
+Page paths are docs-relative `.md` paths (`grm/cards/No.018.md`); URLs follow mkdocs'
+`use_directory_urls` (`grm/cards/No.018/` or `grm/cards/No.018.html`).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import logging
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any, Iterator, Optional, Union
+
+from ..engine.context import EngineError
+from ..engine.registry import engine_for
+from ..kb import KnowledgeBase, ScenarioInfo
+from ..model import Revision, Ruling, Section, Status
+from ..vocab import Call, CardRef
+from .escape import Anchors, path_slug
+from .source import SourceTexts
+
+log = logging.getLogger("mkdocs.plugins.rulesdsl")
+
+
+class WikiError(Exception):
+    """The knowledge base cannot be published as it is (a failing scenario, a fatal error)."""
+
+
+@dataclass
+class Failure:
+    scenario: str
+    loc: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.loc}: scenario {self.scenario}: {self.message}"
+
+
+@dataclass
+class Page:
+    """A page the wiki generates."""
+
+    src: str                    # docs-relative .md path
+    title: str                  # plain text
+    kind: str                   # home, game, rules, chapter, cards, card, rulings, ruling, …
+    key: Any = None             # what it shows (game id, card key, ruling id …)
+    game: Optional[str] = None
+
+
+AnswerResult = Union["Answer", Failure, None]   # noqa: F821  (Answer from engine.runner)
+
+
+class Wiki:
+    def __init__(self, kb: KnowledgeBase, use_directory_urls: bool = True, keep_going: bool = False,
+                 today: Optional[_dt.date] = None) -> None:
+        self.kb = kb
+        self.dir_urls = use_directory_urls
+        self.keep_going = keep_going
+        self.today = today or _dt.date.today()
+        self.sources = SourceTexts(kb.root)
+        self.games = list(kb.games)
+        self.answers: dict[str, AnswerResult] = {}
+        self.failures: list[Failure] = []
+        self._index()
+        self._plan()
+
+    # ------------------------------------------------------------------------- urls
+    def url(self, src: str) -> str:
+        """The URL of a docs-relative .md path, as mkdocs makes it."""
+        base = src[:-3]
+        if base == "index":
+            return ""
+        if base.endswith("/index"):
+            return base[:-5]
+        return base + "/" if self.dir_urls else base + ".html"
+
+    @staticmethod
+    def root_of(url: str) -> str:
+        """The relative prefix from a page at `url` to the site root."""
+        return "../" * url.count("/")
+
+    def game_src(self, game: str) -> str:
+        return f"{game}/index.md"
+
+    def card_src(self, game: str, code: str) -> str:
+        return self._card_src[(game, code)]
+
+    def ruling_src(self, rid: str) -> str:
+        return self._ruling_src[rid]
+
+    def scenario_src(self, sid: str) -> str:
+        return self._scenario_src[sid]
+
+    def chapter_src(self, game: str, chapter: str) -> str:
+        return f"{game}/rules/{path_slug(chapter)}.md"
+
+    def section_href(self, sid: str) -> Optional[str]:
+        sec = self.kb.sections.get(sid)
+        if sec is None:
+            return None
+        return self.url(self.chapter_src(sec.game, self.chapter_of[sid])) + "#" + self.section_anchor[sid]
+
+    def point_href(self, game: str, point: str) -> str:
+        return self.url(f"{game}/points.md") + "#" + point_anchor(point)
+
+    def card_href(self, game: str, code: str) -> Optional[str]:
+        src = self._card_src.get((game, code))
+        return self.url(src) if src else None
+
+    def ruling_href(self, rid: str, rev: Optional[str] = None) -> Optional[str]:
+        src = self._ruling_src.get(rid)
+        if src is None:
+            return None
+        return self.url(src) + (f"#{revision_anchor(rev)}" if rev else "")
+
+    def scenario_href(self, sid: str) -> Optional[str]:
+        src = self._scenario_src.get(sid)
+        return self.url(src) if src else None
+
+    def ref_href(self, game: str, target: str, rev: Optional[str] = None) -> Optional[tuple[str, str]]:
+        """(url, kind) of what a reference names: a ruling, rule section, scenario or card."""
+        if target in self.kb.rulings:
+            return self.ruling_href(target, rev), "ruling"
+        if target in self.kb.sections:
+            return self.section_href(target), "section"
+        if target in self.kb.scenarios:
+            return self.scenario_href(target), "scenario"
+        href = self.card_href(game, target)
+        if href:
+            return href, "card"
+        return None
+
+    # ------------------------------------------------------------------------- indexes
+    def _index(self) -> None:
+        kb = self.kb
+        # rule sections by chapter (the id's second segment), in declaration order
+        self.chapters: dict[str, dict[str, list[Section]]] = {g: {} for g in self.games}
+        self.chapter_of: dict[str, str] = {}
+        for s in kb.sections.values():
+            parts = s.id.split("/")
+            chapter = parts[1] if len(parts) > 1 else parts[0]
+            self.chapters.setdefault(s.game, {}).setdefault(chapter, []).append(s)
+            self.chapter_of[s.id] = chapter
+        self.chapter_title: dict[tuple[str, str], str] = {}
+        self.section_anchor: dict[str, str] = {}
+        for game, chapters in self.chapters.items():
+            for chapter, sections in chapters.items():
+                head = next((s for s in sections if s.id == f"{game}/{chapter}"), sections[0])
+                title = head.title
+                self.chapter_title[(game, chapter)] = title
+                anchors = Anchors()
+                anchors.new(title)              # the page's h1
+                for s in sections:
+                    self.section_anchor[s.id] = anchors.new(s.title)
+
+        # what refers to what
+        self.rulings_for: dict[tuple[str, str], list[str]] = defaultdict(list)   # (game, target) -> rulings
+        self.rulings_for_point: dict[tuple[str, str], list[str]] = defaultdict(list)
+        for r in kb.rulings.values():
+            targets: dict[str, None] = {}
+            for ref in r.refs:
+                targets[ref.target] = None
+            for rev in r.revisions:
+                for ref in rev.refs:
+                    targets[ref.target] = None
+                for st in rev.settings:
+                    if st.card:
+                        targets[st.card] = None
+                    key = (r.game, st.point)
+                    if r.id not in self.rulings_for_point[key]:
+                        self.rulings_for_point[key].append(r.id)
+            for t in targets:
+                self.rulings_for[(r.game, t)].append(r.id)
+        # sections: rulings that refer to them, and rulings that set a point they give
+        self.section_points: dict[str, list[str]] = defaultdict(list)
+        for game, info in kb.games.items():
+            for p in info.points.values():
+                if p.default is not None:
+                    self.section_points[p.default.section].append(p.name)
+        for s in kb.sections.values():
+            for name in s.defines:
+                if name not in self.section_points[s.id]:
+                    self.section_points[s.id].append(name)
+
+        self.scenarios_for: dict[tuple[str, str], list[str]] = defaultdict(list)  # pins
+        self.scenarios_for_card: dict[tuple[str, str], list[str]] = defaultdict(list)
+        for sid, info in kb.scenarios.items():
+            for pin in info.pins:
+                lst = self.scenarios_for[(info.game, pin.target)]
+                if sid not in lst:
+                    lst.append(sid)
+            for key in sorted(scenario_cards(info)):
+                self.scenarios_for_card[key].append(sid)
+
+        self.superseded_by: dict[str, list[tuple[str, Revision]]] = kb.timelines.superseded_by
+
+    # ------------------------------------------------------------------------- pages
+    def _plan(self) -> None:
+        """Every page's path and title; item pages get collision-free slugs."""
+        kb = self.kb
+        self.pages: list[Page] = []        # rendered by mkdocs (in the nav)
+        self.items: list[Page] = []        # cards, rulings, scenarios (rendered directly)
+        taken: set[str] = set()
+
+        def add(src: str, title: str, kind: str, key: Any = None, game: Optional[str] = None) -> None:
+            taken.add(src)
+            self.pages.append(Page(src, title, kind, key, game))
+
+        add("changelog/index.md", "変更履歴", "changelog")
+        for year in self.changelog_years():
+            add(f"changelog/{year}.md", f"{year}年の変更", "changelog_year", year)
+        add("review.md", "要確認一覧（※未確定・暫定・非公式）", "review")
+        for g in self.games:
+            name = kb.games[g].decl.name
+            add(self.game_src(g), name, "game", g, g)
+            add(f"{g}/rules/index.md", f"{name}：ルール", "rules", g, g)
+            for chapter in self.chapters.get(g, {}):
+                add(self.chapter_src(g, chapter), self.chapter_title[(g, chapter)], "chapter", (g, chapter), g)
+            add(f"{g}/cards/index.md", f"{name}：カード一覧", "cards", g, g)
+            add(f"{g}/rulings/index.md", f"{name}：裁定一覧", "rulings", g, g)
+            add(f"{g}/qa/index.md", f"{name}：Q&A一覧", "qa", g, g)
+            add(f"{g}/points.md", f"{name}：ルールポイント", "points", g, g)
+            add(f"{g}/gaps.md", f"{name}：資料の欠落・矛盾", "gaps", g, g)
+            add(f"{g}/glossary.md", f"{name}：用語集", "glossary", g, g)
+
+        def unique(base: str) -> str:
+            src = base + ".md"
+            if src in taken or src.lower() in taken:
+                n = 2
+                while f"{base}-{n}.md" in taken:
+                    n += 1
+                src = f"{base}-{n}.md"
+            taken.add(src)
+            taken.add(src.lower())
+            return src
+
+        self._card_src: dict[tuple[str, str], str] = {}
+        for (g, code), c in kb.cards.items():
+            src = unique(f"{g}/cards/{path_slug(code)}")
+            self._card_src[(g, code)] = src
+            self.items.append(Page(src, card_title(c), "card", (g, code), g))
+        self._ruling_src: dict[str, str] = {}
+        for rid, r in kb.rulings.items():
+            rest = rid.split("/", 1)[1]
+            src = unique(f"{r.game}/rulings/" + "/".join(path_slug(x) for x in rest.split("/")))
+            self._ruling_src[rid] = src
+            self.items.append(Page(src, r.title, "ruling", rid, r.game))
+        self._scenario_src: dict[str, str] = {}
+        for sid, info in kb.scenarios.items():
+            parts = sid.split("/")[1:]
+            if len(parts) > 1 and parts[0] == "qa":
+                parts = parts[1:]
+            src = unique(f"{info.game}/qa/" + "/".join(path_slug(x) for x in parts))
+            self._scenario_src[sid] = src
+            self.items.append(Page(src, info.scenario.title, "scenario", sid, info.game))
+
+    def changelog_years(self) -> list[int]:
+        years = {rev.date.year for r in self.kb.rulings.values() for rev in r.revisions if rev.date}
+        return sorted(years, reverse=True)
+
+    # ------------------------------------------------------------------------- time
+    def current(self, r: Ruling) -> tuple[Optional[Revision], str]:
+        """The revision to show as a ruling's state today, and that state: `in_force`,
+        `superseded`, `retracted` or `future` (not yet in force)."""
+        rev = self.kb.in_force(r.id, self.today)
+        if rev is not None:
+            return rev, "in_force"
+        started = [x for x in r.revisions if x.date is None or x.date.start() <= self.today]
+        if not started:
+            return (r.revisions[0] if r.revisions else None), "future"
+        last = sorted(started, key=_rev_key)[-1]
+        if last.status is Status.retracted:
+            return last, "retracted"
+        return last, "superseded"
+
+    def interval(self, rid: str, rev: Revision) -> Optional[tuple[_dt.date, _dt.date]]:
+        iv = self.kb.timelines.interval_of(rid, rev)
+        return (iv.begin, iv.end) if iv else None
+
+    # ------------------------------------------------------------------------- answers
+    def compute_answers(self) -> list[Failure]:
+        """Answer every scenario of a game that has an interpreter. Failing expectations and
+        questions the interpreter cannot answer are failures."""
+        from ..engine.runner import answer
+
+        cache: dict = {}
+        self.failures = []
+        for sid, info in self.kb.scenarios.items():
+            if engine_for(info.game) is None:
+                self.answers[sid] = None
+                continue
+            loc = str(info.scenario.loc)
+            try:
+                a = answer(self.kb, info, point_cache=cache)
+            except EngineError as e:
+                f = Failure(sid, str(e.loc or loc), f"the interpreter cannot answer it: {e.message}")
+                self.answers[sid] = f
+                self.failures.append(f)
+                continue
+            except Exception as e:  # an interpreter bug must not hide behind a generic crash
+                f = Failure(sid, loc, f"the interpreter failed: {type(e).__name__}: {e}")
+                self.answers[sid] = f
+                self.failures.append(f)
+                continue
+            self.answers[sid] = a
+            if not a.ok:
+                failed = [e for e in a.expectations if e.applies and not e.ok]
+                detail = "; ".join(f"expected {e.text} ({e.modality}), found {', '.join(e.found) or '—'}"
+                                   for e in failed)
+                self.failures.append(Failure(sid, loc, f"{len(failed)} expectation(s) fail: {detail}"))
+        return self.failures
+
+
+def _rev_key(rev: Revision) -> tuple:
+    return (0,) if rev.date is None else (1, rev.date._key())
+
+
+def revision_anchor(label: str) -> str:
+    return "rev-" + label
+
+
+def point_anchor(point: str) -> str:
+    return "point-" + point
+
+
+def card_title(c) -> str:
+    if c.card.name and c.card.name != c.code:
+        return f"{c.code}《{c.card.name}》"
+    return f"《{c.name}》"
+
+
+def scenario_cards(info: ScenarioInfo) -> set[tuple[str, str]]:
+    """Knowledge-base cards a scenario uses (completed inline, or named in its statements)."""
+    game = info.game
+    found: set[tuple[str, str]] = set()
+    for code, c in info.cards.items():
+        if not c.hypothetical:
+            found.add((game, code))
+    for call in info.calls:
+        found |= call_cards(call)
+    for _, call in info.expects:
+        found |= call_cards(call)
+    return {k for k in found if k[0] == game}
+
+
+def call_cards(call: Call) -> set[tuple[str, str]]:
+    out: set[tuple[str, str]] = set()
+    for v in _values(call.params.values()):
+        if isinstance(v, CardRef) and v.key and v.key[0]:
+            out.add(v.key)
+    for b in call.body or ():
+        out |= call_cards(b)
+    return out
+
+
+def _values(values) -> Iterator[Any]:
+    for v in values:
+        if isinstance(v, (tuple, list)):
+            yield from _values(v)
+        elif isinstance(v, dict):
+            yield from _values(v.values())
+        else:
+            yield v

@@ -1,0 +1,88 @@
+"""The DSL text of one declaration or clause, cut from its file by the node's location, so the
+wiki shows what was written (comments and layout included) rather than a re-rendering."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Optional
+
+from ..model import Loc
+
+
+class SourceTexts:
+    """Reads each `.rules` file once and cuts blocks out of it."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self._files: dict[str, tuple[str, list[int]]] = {}
+
+    def _get(self, file: str) -> Optional[tuple[str, list[int]]]:
+        got = self._files.get(file)
+        if got is None:
+            path = Path(file) if Path(file).is_absolute() else self.root / file
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                return None
+            offsets = [0]
+            pos = text.find("\n")
+            while pos != -1:
+                offsets.append(pos + 1)
+                pos = text.find("\n", pos + 1)
+            got = self._files[file] = (text, offsets)
+        return got
+
+    def clear(self) -> None:
+        self._files.clear()
+
+    def block(self, loc: Optional[Loc]) -> Optional[str]:
+        """The statement starting at `loc`, through its closing `}` (or the end of its line for
+        a statement without a block), dedented."""
+        if loc is None:
+            return None
+        got = self._get(loc.file)
+        if got is None or not 1 <= loc.line <= len(got[1]):
+            return None
+        text, offsets = got
+        line_start = offsets[loc.line - 1]
+        start = line_start + loc.col - 1
+        end = statement_end(text, start)
+        head = text[line_start:start]
+        if head.strip():           # something else precedes it on its line (`a; b { … }`)
+            head = " " * len(head)
+        return textwrap.dedent(head + text[start:end]).strip("\n") + "\n"
+
+
+def statement_end(text: str, start: int) -> int:
+    """The index just past the statement that starts at `start`: braces are matched, strings
+    (`"…"`, `\"\"\"…\"\"\"`) and comments are skipped."""
+    depth, i, n = 0, start, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            if text.startswith('"""', i):
+                close = text.find('"""', i + 3)
+                i = n if close == -1 else close + 3
+                continue
+            j = i + 1
+            while j < n and text[j] not in '"\n':
+                j += 2 if text[j] == "\\" else 1
+            i = j + 1
+            continue
+        if c == "#":
+            nl = text.find("\n", i)
+            if depth == 0:
+                return n if nl == -1 else nl
+            i = n if nl == -1 else nl
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth <= 0:
+                return i + 1
+        elif depth == 0 and c in "\n;":
+            return i
+        i += 1
+    return n

@@ -1,0 +1,171 @@
+"""The scenario corpus as a regression suite: pytest items, rulesdsl test, impact, timelines,
+pinned expectations."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import REPO
+from rulesdsl.kb import load
+from rulesdsl.regress import Memo, impact, pinned_failures, timeline
+
+WHAT_IF = """\
+ruling grm/whatif/whole-stack "仮: スタック全体が裏返る" {
+  revision 2026-08-15 provisional {
+    source "000_a437c75d0e53c518.txt §スタックの表裏状態"
+    text "スタックを裏返す・オモテにする効果は、一番上のカードのみに作用する。"
+    set stack.flip_scope = whole_stack
+  }
+}
+"""
+
+FLAGSHIP = "grm/qa/stack-flips-top-only"
+
+
+@pytest.fixture
+def whatif(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "cache"))
+    f = tmp_path / "whatif.rules"
+    f.write_text(WHAT_IF, encoding="utf-8")
+    return f
+
+
+def test_pytest_collects_each_scenario_as_an_item_named_by_game_and_id():
+    out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-p", "no:cacheprovider",
+                          "rulings/grm/qa/stack.rules", "rulings/thgm/qa"], cwd=REPO, capture_output=True,
+                         text=True).stdout
+    assert f"rulings/grm/qa/stack.rules::grm:{FLAGSHIP}" in out
+    assert "::thgm:thgm/qa/" in out
+
+
+def _mini_repo(tmp_path):
+    """A copy of the GRM knowledge base to break on purpose."""
+    root = tmp_path / "kb"
+    shutil.copytree(REPO / "rulings/grm", root / "rulings/grm")
+    shutil.copytree(REPO / "cards/grm", root / "cards/grm")
+    (root / "pyproject.toml").write_text("[tool.pytest.ini_options]\ntestpaths = ['rulings']\n")
+    return root
+
+
+def test_a_failing_scenario_reads_like_an_answer_with_expected_actual_trace_and_rulings(tmp_path):
+    root = _mini_repo(tmp_path)
+    qa = root / "rulings/grm/qa/stack.rules"
+    qa.write_text(qa.read_text(encoding="utf-8").replace('expect card_face b2 "土台" up', 'expect card_face b2 "土台" down', 1),
+                  encoding="utf-8")
+    env = dict(os.environ, RULESDSL_CACHE=str(tmp_path / "cache"))
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "rulings/grm/qa/stack.rules"],
+                         cwd=root, capture_output=True, text=True, env=env)
+    assert run.returncode == 1
+    out = run.stdout
+    assert f"grm:{FLAGSHIP}" in out
+    assert "FAIL expected (always) b2の《土台》は裏向き" in out
+    assert "actual: 《土台》は表向き" in out
+    assert "trace" in out and "← grm/stack/face-state" in out
+    assert "rests on:" in out and "stack.flip_scope = top_only" in out
+
+
+def test_rulesdsl_test_runs_the_corpus_and_reports_json(run_cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path))
+    code, out, _ = run_cli("--root", REPO, "test", REPO / "rulings/grm/qa/stack.rules", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["failed"] == 0 and data["passed"] >= 10
+    assert {r["result"] for r in data["results"]} == {"passed"}
+    code, out, _ = run_cli("--root", REPO, "test", REPO / "rulings/thgm/qa")
+    assert code == 0 and "skipped (no interpreter yet)" in out
+
+
+def test_what_if_ruling_flips_the_flagship_and_names_the_revision(run_cli, whatif):
+    code, out, _ = run_cli("--root", REPO, "impact", "--with", whatif, "--json")
+    assert code == 0
+    data = json.loads(out)
+    changed = {c["scenario"]: c for c in data["changes"]}
+    flag = changed[FLAGSHIP]
+    assert flag["ok_before"] is True and flag["ok_after"] is False
+    assert "P1表《土台》" in flag["before"] and "P1裏《土台》" in flag["after"]
+    assert any("grm/whatif/whole-stack@2026-08-15" in b for b in flag["because"])
+    assert data["rerun"] == data["total"]  # nothing recorded yet: every scenario runs once
+    code, out, _ = run_cli("--root", REPO, "impact", "--with", whatif, "--json")
+    again = json.loads(out)
+    assert again["changes"] == data["changes"]
+    assert again["rerun"] == len(again["changes"]) < again["total"]  # now only the moved ones re-run
+    assert not (REPO / "rulings/grm/whatif.rules").exists()  # what-if writes nothing
+
+
+def test_impact_with_the_memo_equals_a_full_rerun(whatif, tmp_path):
+    old = load(REPO)
+    new = load(REPO, extra=[whatif])
+    memo = Memo(tmp_path / "memo.pickle")
+    impact(new, old, memo)  # fills the memo from one state
+    fast = impact(old, new, Memo(tmp_path / "memo.pickle"))
+    full = impact(old, new, None, use_memo=False)
+    assert fast.rerun < full.rerun == full.total
+    assert [c.as_dict() for c in fast.changes] == [c.as_dict() for c in full.changes]
+
+
+def test_impact_since_a_git_revision(tmp_path, monkeypatch):
+    root = _mini_repo(tmp_path)
+    git = lambda *a: subprocess.run(["git", *a], cwd=root, check=True, capture_output=True)
+    git("init", "-q")
+    git("-c", "user.email=t@t", "-c", "user.name=t", "add", "-A")
+    git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "base")
+    (root / "rulings/grm/whatif.rules").write_text(WHAT_IF, encoding="utf-8")
+    git("-c", "user.email=t@t", "-c", "user.name=t", "add", "-A")
+    git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "whole stack")
+    env = dict(os.environ, RULESDSL_CACHE=str(tmp_path / "cache"))
+    run = subprocess.run([sys.executable, "-m", "rulesdsl", "impact", "--since", "HEAD~1"], cwd=root,
+                         capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr
+    assert "## Impact since HEAD~1" in run.stdout
+    assert f"**{FLAGSHIP}**" in run.stdout
+    assert "because stack.flip_scope: top_only" in run.stdout
+    bad = subprocess.run([sys.executable, "-m", "rulesdsl", "impact", "--since", "nope"], cwd=root,
+                         capture_output=True, text=True, env=env)
+    assert bad.returncode == 2 and "cannot read revision nope" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_impact_of_one_ruling_on_a_day_reports_status_changes(run_cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path))
+    code, out, _ = run_cli("--root", REPO, "impact", "--ruling", "grm/battle/zero-weight", "--as-of", "2026-09-01")
+    assert code == 0
+    assert "status: unconfirmed → confirmed" in out
+    assert "battle.zero_weight: battle_occurs (unconfirmed, default of grm/battle/occurrence) → " \
+           "battle_occurs (confirmed, grm/battle/zero-weight@2026-03)" in out
+
+
+def test_timeline_of_the_flagship_and_of_a_dated_ruling(run_cli, whatif, tmp_path):
+    code, out, _ = run_cli("--root", REPO, "timeline", FLAGSHIP)
+    assert code == 0
+    assert "from the beginning on: confirmed (確定)" in out
+    kb = load(REPO, extra=[whatif])
+    periods = timeline(kb, kb.scenarios[FLAGSHIP])
+    assert [(p.start and p.start.isoformat(), p.record.ok) for p in periods] == [(None, True), ("2026-08-15", False)]
+    code, out, _ = run_cli("--root", REPO, "timeline", "grm/qa/rulings-zero-weight-after-march")
+    assert "from the beginning until 2026-03-01: unconfirmed (※未確定)" in out
+    assert "from 2026-03-01 on: confirmed (確定)" in out
+
+
+def test_a_pinned_expectation_fails_naming_the_revision_that_flips_it(whatif, tmp_path):
+    scenario = tmp_path / "pinned.rules"
+    scenario.write_text(textwrap.dedent("""\
+        scenario grm/qa/t-pinned "土台は表のまま" {
+          as of 2026-07-01
+          card "土台" { weight 30kg }
+          card "上" { weight 45kg }
+          card "重い" { weight 60kg }
+          field b2 P1 "土台" up
+          stack b2 P1 "上" up
+          hand P2 "重い"
+          play P2 "重い" c2
+          expect card_face b2 "土台" up from 2026-01 until 2026-12
+        }
+        """), encoding="utf-8")
+    assert pinned_failures(load(REPO, extra=[scenario]), load(REPO, extra=[scenario]).scenarios["grm/qa/t-pinned"]) == []
+    kb = load(REPO, extra=[scenario, whatif])
+    [failure] = pinned_failures(kb, kb.scenarios["grm/qa/t-pinned"])
+    assert failure.day.isoformat() == "2026-08-15"
+    assert "grm/whatif/whole-stack@2026-08-15 (provisional) comes into force" in failure.describe()
