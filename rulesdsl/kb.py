@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 from .dates import PartialDate
 from .fastpath import KB_DIRS, find_root  # noqa: F401  (find_root is part of this module's API)
 from .diagnostics import Diagnostic, Related, did_you_mean
-from .model import (Atom, Card, Citation, Clause, Deck, Document, Errata, Expectation, Game, Loc, Point,
+from .model import (Atom, Card, Clause, Deck, Document, Errata, Expectation, Game, Loc, Point,
                     Revision, RevRef, Ruling, Scenario, Section, Status)
 from .sources import SourceDocument
 from .timeline import Timelines, start

@@ -9,9 +9,8 @@ from typing import Callable, Iterable, Iterator, Optional
 
 from .diagnostics import Diagnostic, Related, did_you_mean
 from .kb import KnowledgeBase
-from .model import Citation, Loc, Revision, RevRef, Ruling, Status, Text
-from .timeline import FOREVER, sort_key, start
-from .vocab import UNKNOWN
+from .model import Loc, RevRef, Status, Text
+from .timeline import sort_key
 
 CheckFn = Callable[[KnowledgeBase], Iterable[Diagnostic]]
 CHECKS: dict[str, CheckFn] = {}

@@ -8,7 +8,6 @@ the branch that broke it, and the rule points and rulings the answer rests on.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import pytest
 

@@ -22,7 +22,6 @@ from .engine.context import EngineError
 from .engine.registry import engine_for
 from .engine.runner import Answer, answer
 from .kb import KnowledgeBase, ScenarioInfo
-from .timeline import BEGINNING, start
 
 MEMO_VERSION = "1"
 

@@ -9,9 +9,7 @@ citations; and what the answer depends on. Exit 1 when an expectation fails.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
-from typing import Optional
 
 from ..cli import EXIT_FINDINGS, EXIT_OK, Output, command, dump_json, exit_code
 from ..diagnostics import Diagnostic, DslError

@@ -4,17 +4,15 @@ regression suite (see rulesdsl.regress)."""
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from ..cli import EXIT_FINDINGS, EXIT_OK, Output, command, dump_json, exit_code
+from ..cli import EXIT_FINDINGS, EXIT_OK, Output, command, dump_json
 from ..diagnostics import Diagnostic, DslError
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
-from ..engine.runner import answer
 from ..kb import KB_DIRS, KnowledgeBase, display_path, find_root, from_documents, load
 from ..loader import cache_dir
 from ..model import Status

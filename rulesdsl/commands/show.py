@@ -7,7 +7,7 @@ import argparse
 import datetime as _dt
 from typing import Any, Optional
 
-from ..cli import EXIT_FINDINGS, EXIT_OK, Output, command, dump_json
+from ..cli import EXIT_OK, Output, command, dump_json
 from ..dates import DateError, PartialDate
 from ..diagnostics import Diagnostic, DslError, did_you_mean
 from ..kb import CardInfo, KnowledgeBase, find_root, load

@@ -9,7 +9,7 @@ covered. The engine must therefore be deterministic given the script.
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
 from ..kb import KnowledgeBase, Resolved

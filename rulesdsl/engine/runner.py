@@ -7,7 +7,7 @@ The runner is game-neutral; a game plugs in through `GameEngine` (see `registry`
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Optional
 
 from ..kb import KnowledgeBase, ScenarioInfo

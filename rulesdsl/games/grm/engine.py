@@ -7,11 +7,11 @@ from typing import Any, Optional
 
 from ...engine.context import Context, EngineError, IllegalAction
 from ...engine.registry import GameEngine
-from ...kb import CardInfo, ScenarioInfo
-from ...vocab import UNKNOWN, Call, CardRef
+from ...kb import ScenarioInfo
+from ...vocab import Call, CardRef
 from . import effects as fx
 from . import play as rules
-from .state import CELLS, PLAYERS, Card, State
+from .state import PLAYERS, Card, State
 
 
 class GrmEngine(GameEngine):
@@ -30,8 +30,7 @@ class GrmEngine(GameEngine):
 
     def setup(self, ctx: Context, info: ScenarioInfo) -> State:
         st = State()
-        st.expect_illegal = any(call.name in ("illegal",) for _, call in info.expects)  # type: ignore[attr-defined]
-        st.info = info  # type: ignore[attr-defined]
+        st.illegal_expected = any(call.name == "illegal" for _, call in info.expects)
         for call in info.calls:
             if call.kind != "setup":
                 continue
@@ -97,7 +96,7 @@ class GrmEngine(GameEngine):
                 for e in card.effects("permanent"):
                     for v in e.body or ():
                         if v.name == "nullify":
-                            fx.run_effect(ctx, st, card, rules.Call_only(e, v),
+                            fx.run_effect(ctx, st, card, rules.only_verb(e, v),
                                           {"controller": card.owner, "trigger": "permanent"})
 
     # -- actions ------------------------------------------------------------------------
@@ -105,7 +104,7 @@ class GrmEngine(GameEngine):
         try:
             self._act(ctx, st, call)
         except IllegalAction as e:
-            if getattr(st, "expect_illegal", False):
+            if st.illegal_expected:
                 raise
             cite = f" ({e.cite.ref})" if e.cite else ""
             raise EngineError(f"the rules do not allow this: {e.message}{cite}", call.loc,
@@ -122,7 +121,8 @@ class GrmEngine(GameEngine):
             card = self.find_in_hand(ctx, st, p["player"], p["card"], call)
             rules.play(ctx, st, p["player"], card, p["cell"], on_stack=name == "play_on")
         elif name == "pass":
-            rules.begin(ctx, st, p["player"]) if st.active != p["player"] else None
+            if st.active != p["player"]:
+                rules.begin(ctx, st, p["player"])
             can = rules.playable(ctx, st, p["player"])
             if can:
                 raise IllegalAction(f"{p['player']}はプレイできるカード（{'、'.join(can)}）を持つ: "
@@ -163,7 +163,7 @@ class GrmEngine(GameEngine):
             if _matches(card, ref):
                 return card
         where = [p for p in PLAYERS if any(_matches(c, ref) for c in st.hand[p])]
-        raise EngineError(f"《{_ref_name(ctx, ref)}》 is not in {player}'s hand"
+        raise EngineError(f"《{ref.text}》 is not in {player}'s hand"
                           + (f" (it is in {where[0]}'s)" if where else ""), call.loc,
                           f"check which player plays it, or move it: hand {player} \"{ref.text}\"" if where else
                           f'add it to the set-up: hand {player} "{ref.text}"')
@@ -256,10 +256,6 @@ class GrmEngine(GameEngine):
 def _matches(card: Card, ref: CardRef) -> bool:
     game, code = ref.key or ("", ref.text)
     return card.code == code and card.hypothetical == (game == "")
-
-
-def _ref_name(ctx: Context, ref: CardRef) -> str:
-    return ref.text
 
 
 def _face(face: str) -> str:

@@ -183,7 +183,7 @@ def play(ctx: Context, st: State, player: str, card: Card, cell: str, on_stack: 
         for e in card.effects("permanent"):
             for v in e.body or ():
                 if v.name == "nullify":
-                    fx.run_effect(ctx, st, card, Call_only(e, v), {"controller": player, "trigger": "permanent"})
+                    fx.run_effect(ctx, st, card, only_verb(e, v), {"controller": player, "trigger": "permanent"})
     elif card.effects("on_play"):
         ctx.step(f"{card.label}はフィールドにないため、プレイ時効果は誘発しない", ctx.section("grm/effects/resolution-order"))
     if st.result:
@@ -194,7 +194,7 @@ def play(ctx: Context, st: State, player: str, card: Card, cell: str, on_stack: 
     check_end(ctx, st)
 
 
-def Call_only(effect, verb_call):
+def only_verb(effect, verb_call):
     """The effect restricted to one of its verbs."""
     return effect.model_copy(update={"body": (verb_call,)})
 
@@ -217,10 +217,8 @@ def _w(card: Card) -> str:
 def in_range(ctx: Context, st: State, card: Card, cell: str) -> list[str]:
     rng = card.fact("range")
     if rng is UNKNOWN:
-        if card.hypothetical:
-            rng = "orthogonal"
-        else:
-            rng = "orthogonal"
+        rng = "orthogonal"  # a hypothetical card the scenario gave no range has the normal one
+        if not card.hypothetical:
             ctx.step(f"{card.label}のバトル範囲は資料にない: 通常の範囲（上下左右）とする",
                      ctx.section("grm/battle/range"), ctx.ruling("grm/reading/unknown-range"))
     if rng == "all8":

@@ -95,6 +95,7 @@ class State:
     extra_plays: int = 0
     played_this_turn: bool = False
     passes_in_a_row: int = 0
+    illegal_expected: bool = False             # the scenario asks whether an action is allowed
     winner: Optional[str] = None
     result: Optional[str] = None               # "win", "draw", "undecided"
     result_note: str = ""
