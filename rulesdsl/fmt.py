@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .diagnostics import DslError
 from .parser import parse_text
 
 INDENT = "  "
@@ -37,9 +38,12 @@ class _Piece:
 def format_text(text: str, file: str = "<text>") -> str:
     """Format `text`; raises DslError (located) if it does not parse."""
     tokens: list = []
-    if not text.endswith("\n"):
-        text += "\n"   # so that a last-line comment is part of a separator like every other
-    parse_text(text, file, tokens=tokens)
+    try:
+        # a final newline makes a last-line comment part of a separator like every other
+        parse_text(text if text.endswith("\n") else text + "\n", file, tokens=tokens)
+    except DslError:
+        parse_text(text, file)  # report the problem at its place in the text as written
+        raise
     return _layout(_pieces(tokens, text))
 
 
@@ -190,18 +194,23 @@ def _layout(pieces: list[_Piece]) -> str:
 
 
 def _list(pieces: list[_Piece], i: int, depth: int) -> tuple[int, str]:
-    """Render the list starting at pieces[i] ("["); returns the index after "]" and the text."""
+    """Render the list starting at pieces[i] ("["); returns the index after "]" and the text.
+    A comment right after "[" stays on that line; any other stays with the item before it."""
     items: list[list[str]] = [[]]
-    comments: list[tuple[int, str]] = []   # (item index, comment)
+    head: list[str] = []                       # comments after "[" before any item
+    after: dict[int, list[str]] = {}           # comments following item k
     j = i + 1
-    level = 0
     while j < len(pieces):
         p = pieces[j]
         if p.kind == "sep":
             j += 1
             continue
         if p.kind == "comment":
-            comments.append((len(items) - 1 if items[-1] or len(items) == 1 else len(items) - 2, p.text))
+            if len(items) == 1 and not items[0]:
+                head.append(p.text)
+            else:
+                k = len(items) - 1 if items[-1] else len(items) - 2
+                after.setdefault(k, []).append(p.text)
             j += 1
             continue
         if p.text == "[":
@@ -212,7 +221,7 @@ def _list(pieces: list[_Piece], i: int, depth: int) -> tuple[int, str]:
         if p.text == "]":
             j += 1
             break
-        if p.text == "," and level == 0:
+        if p.text == ",":
             items.append([])
             j += 1
             continue
@@ -221,18 +230,17 @@ def _list(pieces: list[_Piece], i: int, depth: int) -> tuple[int, str]:
     items = [x for x in items if x]
     rendered = [" ".join(x) for x in items]
     one_line = "[" + ", ".join(rendered) + "]"
-    if not comments and len(INDENT * depth) + len(one_line) <= WIDTH and "\n" not in one_line:
+    if not head and not after and len(INDENT * depth) + len(one_line) <= WIDTH and "\n" not in one_line:
         return j, one_line
     inner_indent = INDENT * (depth + 1)
-    out = ["["]
-    by_item: dict[int, list[str]] = {}
-    for idx, c in comments:
-        by_item.setdefault(idx, []).append(c)
+    out = ["[" + ("  " + head[0] if head else "")]
+    out += [inner_indent + c for c in head[1:]]
     for k, r in enumerate(rendered):
-        tail = "," if k < len(rendered) - 1 else ""
-        text = inner_indent + r + tail
-        for c in by_item.get(k, []):
-            text += "  " + c
+        text = inner_indent + r + ("," if k < len(rendered) - 1 else "")
+        notes = after.get(k, [])
+        if notes:
+            text += "  " + notes[0]
         out.append(text)
+        out += [inner_indent + c for c in notes[1:]]
     out.append(INDENT * depth + "]")
     return j, "\n".join(out)

@@ -74,8 +74,9 @@ class _Builder(Transformer):
         return Loc(file=self.file, line=tok.line, col=tok.column)
 
     def error(self, tok: Token, message: str, hint: Optional[str] = None, code: str = "syntax") -> None:
+        # fatal: a file with any of these is not used at all (like a syntax error)
         self.errors.append(Diagnostic(code=code, message=message, loc=self.loc(tok),
-                                      width=max(len(str(tok)), 1), hint=hint))
+                                      width=max(len(str(tok)), 1), hint=hint, fatal=True))
 
     def collect(self, kind: str, items, allowed: dict[str, str]) -> dict[str, Any]:
         """Sort body statements into fields. `allowed` maps field -> "one" | "many"."""
@@ -90,7 +91,7 @@ class _Builder(Transformer):
                 out[field].append(value)
             elif field in seen:
                 self.errors.append(Diagnostic(
-                    code="duplicate-statement", loc=loc,
+                    code="duplicate-statement", loc=loc, fatal=True,
                     message=f"{_FIELD_WORDS.get(field, field)} is given twice in this {kind}",
                     hint="keep one of them",
                     related=(Related(loc=seen[field], message="first given here"),)))
@@ -268,7 +269,7 @@ class _Builder(Transformer):
             "source": "one", "text": "one", "notes": "many", "refs": "many", "clauses": "many",
             "errata": "many"})
         for nested in fields.pop("errata", ()):
-            self.errors.append(Diagnostic(code="syntax", loc=nested.loc,
+            self.errors.append(Diagnostic(code="syntax", loc=nested.loc, fatal=True,
                                           message="an errata cannot contain another errata"))
         fields["refs"] = _flatten(fields.get("refs", ()))
         return _Stmt("errata", Errata(date=date.value, status=status.value, loc=self.loc(kw), **fields),

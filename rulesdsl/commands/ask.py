@@ -132,8 +132,8 @@ def render_answer(a: Answer, traces: str = "first") -> str:
                     add(f"       found: {f}")
                 add(f"       at {e.loc}")
     outcomes = a.outcomes
-    add("")
     if len(a.branches) > 1:
+        add("")
         add(f"choices: {len(a.branches)} branches explored, {len(outcomes)} distinct outcome(s)")
         for outcome, bs in outcomes.items():
             kind = "always" if len(bs) == len(a.branches) else "possible"
