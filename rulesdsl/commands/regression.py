@@ -35,8 +35,8 @@ def _memo(kb: KnowledgeBase, enabled: bool) -> Memo:
 class Progress:
     """A one-line progress bar on a terminal, for runs long enough to need one."""
 
-    def __init__(self, stream=sys.stderr, minimum: int = 200) -> None:
-        self.stream, self.minimum = stream, minimum
+    def __init__(self, stream=None, minimum: int = 200) -> None:
+        self.stream, self.minimum = stream or sys.stderr, minimum
         self.active = stream.isatty()
 
     def __call__(self, n: int, total: int) -> None:
