@@ -37,7 +37,7 @@ class Progress:
 
     def __init__(self, stream=None, minimum: int = 200) -> None:
         self.stream, self.minimum = stream or sys.stderr, minimum
-        self.active = stream.isatty()
+        self.active = self.stream.isatty()
 
     def __call__(self, n: int, total: int) -> None:
         if not self.active or total < self.minimum or (n % 25 and n != total):
