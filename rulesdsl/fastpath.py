@@ -61,21 +61,47 @@ def _command(argv: Sequence[str]) -> tuple[Optional[str], Optional[str], bool]:
     return None, root, "--no-cache" in argv
 
 
-def _hash_tree(h, base: Path, suffixes: Optional[tuple] = None) -> None:
-    if base.is_file():
-        h.update(str(base).encode() + b"\0" + base.read_bytes())
-        return
-    for dirpath, dirnames, filenames in os.walk(base):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "__pycache__")
-        for name in sorted(filenames):
-            if suffixes and not name.endswith(suffixes):
-                continue
-            p = Path(dirpath) / name
-            h.update(str(p.relative_to(base)).encode() + b"\0")
-            try:
-                h.update(hashlib.sha1(p.read_bytes()).digest())
-            except OSError:
-                h.update(b"unreadable")
+class _Digests:
+    """Content digests of files, remembered with their size and modification time so that an
+    unchanged file is not read again (a manifest kept beside the cached outputs)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.known: dict[str, list] = _read(path) or {}
+        self.seen: dict[str, list] = {}
+
+    def digest(self, p: str) -> bytes:
+        try:
+            st = os.stat(p)
+        except OSError:
+            return b"missing"
+        known = self.known.get(p)
+        if known is not None and known[0] == st.st_size and known[1] == st.st_mtime_ns:
+            self.seen[p] = known
+            return bytes.fromhex(known[2])
+        try:
+            with open(p, "rb") as f:
+                d = hashlib.sha1(f.read()).digest()
+        except OSError:
+            return b"unreadable"
+        self.seen[p] = [st.st_size, st.st_mtime_ns, d.hex()]
+        return d
+
+    def save(self) -> None:
+        if self.seen != self.known:
+            _write(self.path, self.seen)
+
+    def tree(self, h, base: Path, suffixes: Optional[tuple] = None) -> None:
+        if base.is_file():
+            h.update(str(base).encode() + b"\0" + self.digest(str(base)))
+            return
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "__pycache__")
+            rel = os.path.relpath(dirpath, base)
+            for name in sorted(filenames):
+                if suffixes and not name.endswith(suffixes):
+                    continue
+                h.update(f"{rel}/{name}".encode() + b"\0" + self.digest(os.path.join(dirpath, name)))
 
 
 def cache_key(argv: Sequence[str]) -> Optional[tuple[Path, str]]:
@@ -83,18 +109,22 @@ def cache_key(argv: Sequence[str]) -> Optional[tuple[Path, str]]:
     if command not in CACHEABLE or no_cache or os.environ.get("RULESDSL_NO_CACHE"):
         return None
     root = (Path(root_arg) if root_arg else find_root()).resolve()
+    folder = cache_dir(root) / "out"
+    digests = _Digests(folder / "manifest.json")
     h = hashlib.sha1(FORMAT.encode())
     h.update(json.dumps([list(argv), str(Path.cwd()), str(root), _dt.date.today().isoformat(),
                          os.environ.get("NO_COLOR", "")]).encode())
-    _hash_tree(h, Path(__file__).parent, (".py", ".lark"))
+    digests.tree(h, Path(__file__).parent, (".py", ".lark"))
     for d in KB_DIRS:
         if (root / d).is_dir():
-            _hash_tree(h, root / d)
+            digests.tree(h, root / d)
+    skip = {root_arg} if root_arg else set()
     for a in argv:  # files named on the command line, inside the knowledge base or not
         p = Path(a)
-        if not a.startswith("-") and p.exists():
-            _hash_tree(h, p.resolve(), (".rules",) if p.is_dir() else None)
-    return cache_dir(root) / "out", h.hexdigest()
+        if not a.startswith("-") and a not in skip and p.exists():
+            digests.tree(h, p.resolve(), (".rules",) if p.is_dir() else None)
+    digests.save()
+    return folder, h.hexdigest()
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -263,23 +263,24 @@ def load(root: Optional[Path] = None, extra: Iterable[Path] = (), use_cache: boo
          include_root: bool = True) -> KnowledgeBase:
     """Load and validate the knowledge base under `root` plus any extra files or folders.
     Problems are collected in `kb.diagnostics`, never raised."""
-    from .loader import read_documents
+    from .loader import no_gc, read_documents
 
     root = (root or find_root()).resolve()
-    paths = discover(root) if include_root else []
-    seen = {p.resolve() for p in paths}
+    paths = discover(root) if include_root else []   # absolute, under the resolved root
+    seen = set(paths)
     for e in extra:
-        e = Path(e)
+        e = Path(e).resolve()
         for p in (sorted(e.rglob("*.rules")) if e.is_dir() else [e]):
-            if p.resolve() not in seen:
-                seen.add(p.resolve())
+            if p not in seen:
+                seen.add(p)
                 paths.append(p)
     kb = KnowledgeBase(root=root)
-    docs, diags = read_documents(paths, root, use_cache=use_cache)
-    kb.documents = docs
-    kb.files = [display_path(p, root) for p in paths]
-    kb.diagnostics.extend(diags)
-    _Builder(kb).build()
+    with no_gc():
+        docs, diags = read_documents(paths, root, use_cache=use_cache)
+        kb.documents = docs
+        kb.files = [display_path(p, root) for p in paths]
+        kb.diagnostics.extend(diags)
+        _Builder(kb).build()
     return kb
 
 
@@ -293,10 +294,17 @@ def from_documents(root: Path, documents: list[Document], files: Optional[list[s
 
 
 def display_path(p: Path, root: Path) -> str:
+    """A file's path as diagnostics show it: relative to the root when inside it."""
+    p = Path(p)
+    if not p.is_absolute():
+        p = p.resolve()
     try:
-        return str(p.resolve().relative_to(root))
+        return str(p.relative_to(root))
     except ValueError:
-        return str(p)
+        try:
+            return str(p.resolve().relative_to(root))
+        except ValueError:
+            return str(p)
 
 
 class _Builder:

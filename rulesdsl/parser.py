@@ -71,7 +71,7 @@ class _Builder(Transformer):
 
     # -- helpers ------------------------------------------------------------------------
     def loc(self, tok: Token) -> Loc:
-        return Loc(file=self.file, line=tok.line, col=tok.column)
+        return Loc(self.file, tok.line, tok.column)
 
     def error(self, tok: Token, message: str, hint: Optional[str] = None, code: str = "syntax") -> None:
         # fatal: a file with any of these is not used at all (like a syntax error)
@@ -176,8 +176,9 @@ class _Builder(Transformer):
         if args and isinstance(args[-1], _Block):
             body = args[-1].clauses
             args = args[:-1]
-        return Clause(head=str(head), args=tuple(self.atom(a) for a in args), body=body,
-                      loc=self.loc(head))
+        atom = self.atom
+        return Clause(head=str(head), args=tuple([atom(a) for a in args]), body=body,
+                      loc=Loc(self.file, head.line, head.column))
 
     def block(self, c):
         return _Block(tuple(c))
