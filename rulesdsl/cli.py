@@ -82,6 +82,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.print_help()
         return EXIT_UNUSABLE
     out = Output()
+    from . import loader
+    loader.FREEZE_AFTER_LOAD = True
     try:
         return int(args.func(args, out))
     except DslError as e:
@@ -97,6 +99,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"rulesdsl: internal error: {type(e).__name__}: {e} "
               "(set RULESDSL_DEBUG=1 for details, and please report it)", file=sys.stderr)
         return EXIT_INTERNAL
+    finally:
+        loader.FREEZE_AFTER_LOAD = False
 
 
 def dump_json(value) -> str:

@@ -71,6 +71,7 @@ class CardInfo:
     effects: tuple[Call, ...]
     errata: tuple[tuple[Errata, dict[str, Any], tuple[Call, ...]], ...] = ()
     hypothetical: bool = False      # defined inside a scenario
+    digest: Optional[str] = None    # of the file it is written in
 
     @property
     def code(self) -> str:
@@ -104,6 +105,7 @@ class ScenarioInfo:
     expects: tuple[tuple[Expectation, Call], ...]
     owner: Optional[tuple[str, Optional[Revision]]] = None   # ruling (and revision) it is attached to
     pins: tuple[RevRef, ...] = ()           # explicit pins and the owner
+    digest: Optional[str] = None            # of the scenario's text, computed when first needed
 
     @property
     def id(self) -> str:
@@ -147,6 +149,9 @@ class KnowledgeBase:
     # (game, point) -> [(ruling id, revision, setting)]
     settings_index: dict[tuple[str, str], list] = field(default_factory=dict)
     _cards_by_name: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    # answers computed from the loaded data, which does not change once loaded
+    _values: dict[tuple, Resolved] = field(default_factory=dict, repr=False)
+    memo: dict[tuple, object] = field(default_factory=dict, repr=False)
 
     # -- lookups ------------------------------------------------------------------------
     def game_of(self, ident: str) -> str:
@@ -198,6 +203,13 @@ class KnowledgeBase:
         """The value of a rule point on a day, with its provenance: the ruling revision in
         force that sets it (card-specific settings first), else the game's default."""
         day = _day(as_of)
+        key = (game, point, card, day)
+        found = self._values.get(key)
+        if found is None:
+            found = self._values[key] = self._value(game, point, card, day)
+        return found
+
+    def _value(self, game: str, point: str, card: Optional[str], day: _dt.date) -> Resolved:
         info = self.games[game]
         p = info.points.get(point)
         if p is None:
@@ -323,10 +335,13 @@ class _Builder:
     def build(self) -> None:
         kb = self.kb
         games, sections, cards, rulings, scenarios, decks = [], [], [], [], [], []
+        self.digests: dict[int, str] = {}   # id(declaration) -> digest of the file it is in
         for doc in kb.documents:
             for d in doc.decls:
                 {Game: games, Section: sections, Card: cards, Ruling: rulings,
                  Scenario: scenarios, Deck: decks}[type(d)].append(d)
+                if doc.digest:
+                    self.digests[id(d)] = f"{doc.digest}:{getattr(d, 'id', None) or getattr(d, 'code', '')}"
         for g in games:
             if self.register("game", g.id, g.loc):
                 self.game(g)
@@ -343,7 +358,8 @@ class _Builder:
                 if c.name:
                     kb._cards_by_name.setdefault((c.game, c.name), []).append(c.code)
         for c in registered:  # validated once all are known, so effects may name any card
-            kb.cards[(c.game, c.code)] = self.card(c, c.game)
+            kb.cards[(c.game, c.code)] = info = self.card(c, c.game)
+            info.digest = self.digests.get(id(c))
         nested: list[tuple[Scenario, str, Optional[Revision]]] = []
         for r in rulings:
             if self.check_game_prefix(r.id, r.loc, "ruling") and self.register("ruling", r.id, r.loc):
@@ -552,5 +568,8 @@ class _Builder:
         if owner is not None:
             pins.append(RevRef(target=owner, date=rev.date if rev else None,
                                undated=bool(rev and rev.date is None), loc=s.loc))
+        container = s if owner is None else self.kb.rulings[owner]
+        digest = self.digests.get(id(container))
         return ScenarioInfo(scenario=s, cards=local, calls=calls, expects=tuple(expects),
-                            owner=(owner, rev) if owner else None, pins=tuple(pins))
+                            owner=(owner, rev) if owner else None, pins=tuple(pins),
+                            digest=f"{digest}:{s.id}" if digest else None)

@@ -48,6 +48,12 @@ def decode(data: bytes, file: str) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
+# Set by the command line (a short-lived process): loaded objects are then moved out of the
+# collector's sight for good, instead of being walked again by every full collection while
+# scenarios are answered. Library users, who may load many knowledge bases, keep the default.
+FREEZE_AFTER_LOAD = False
+
+
 @contextlib.contextmanager
 def no_gc():
     """Loading builds millions of small objects and no reference cycles; the cyclic garbage
@@ -58,6 +64,8 @@ def no_gc():
     try:
         yield
     finally:
+        if FREEZE_AFTER_LOAD:
+            gc.freeze()
         if was:
             gc.enable()
 
@@ -84,7 +92,7 @@ def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True
         doc = cached.get(key)
         if doc is None:
             try:
-                doc = parse_text(decode(data, shown), shown)
+                doc = parse_text(decode(data, shown), shown).model_copy(update={"digest": key})
             except DslError as e:
                 diags.extend(e.diagnostics)
                 continue

@@ -341,6 +341,7 @@ class Document(Node):
 
     path: str
     decls: tuple[Decl, ...] = ()
+    digest: str = ""                # of the file's path and bytes (set by the loader)
 
 
 for _m in (Atom, Clause, Revision, Ruling, Scenario):

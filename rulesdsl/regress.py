@@ -59,12 +59,20 @@ class Record:
 
 
 def scenario_digest(info: ScenarioInfo) -> str:
-    return _digest(_strip(info.scenario.model_dump(mode="json")))
+    """Identifies the scenario's text: the loader's digest of its file (so any edit of the
+    file counts as a change), or failing that a digest of the scenario itself."""
+    if info.digest is None:
+        info.digest = _digest(_strip(info.scenario.model_dump(mode="json")))
+    return info.digest
 
 
 def card_digest(kb: KnowledgeBase, game: str, code: str) -> str:
     card = kb.card(game, code)
-    return _digest(_strip(card.card.model_dump(mode="json"))) if card else "missing"
+    if card is None:
+        return "missing"
+    if card.digest is None:
+        card.digest = _digest(_strip(card.card.model_dump(mode="json")))
+    return card.digest
 
 
 def _digest(value) -> str:

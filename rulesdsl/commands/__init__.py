@@ -1,3 +1,3 @@
 """The CLI's commands; importing this package registers them with `rulesdsl.cli`."""
 
-from . import ask, check, deck, fmt, regression, show  # noqa: F401
+from . import ask, check, deck, fmt, regression, show, wiki  # noqa: F401

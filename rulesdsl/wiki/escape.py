@@ -12,8 +12,8 @@ import hashlib
 import html
 import re
 from typing import Callable
+from urllib.parse import quote
 
-_SAFE = re.compile(r"[^A-Za-z0-9._\-]")
 
 
 def esc(value: object) -> str:
@@ -27,14 +27,20 @@ def esc_lines(value: object) -> str:
 
 
 def path_slug(text: str, reserved: frozenset[str] = frozenset({"index"})) -> str:
-    """A file-name-safe slug for one path segment. Text that is already safe is kept as it is
-    (`No.018`, `PROMO015`, `zero-weight`); anything else is reduced to its safe characters and
-    given a short hash of the original, so that different texts never share a slug."""
-    cleaned = _SAFE.sub("", text).lstrip(".-")
+    """A file-name-safe slug for one path segment: letters and digits (Japanese too), `.`, `_`
+    and `-`. Text that is already safe is kept as it is (`No.018`, `PROMO015`, `zero-weight`,
+    `魂魄妖夢`); anything else is reduced to its safe characters and given a short hash of the
+    original, so that different texts never share a slug."""
+    cleaned = "".join(ch for ch in text if ch.isalnum() or ch in "._-")[:80].lstrip(".-")
     if cleaned == text and cleaned and cleaned.lower() not in reserved:
         return cleaned
     digest = hashlib.sha1(text.encode("utf-8")).hexdigest()[:8]
     return f"{cleaned[:40]}-{digest}" if cleaned else f"x-{digest}"
+
+
+def url_quote(url: str) -> str:
+    """Percent-encode a site-relative URL (non-ASCII path segments), as mkdocs does."""
+    return quote(url, safe="/#-._~")
 
 
 def strip_tags(html_text: str) -> str:

@@ -177,7 +177,7 @@ def answer_summary(ctx: Ctx, sid: str) -> str:
     if a is None:
         return tag("計算なし", "plain", "このゲームにはまだインタプリタがない")
     if isinstance(a, Failure):
-        return tag("計算できず" if "cannot answer" in a.message or "failed" in a.message else "期待と不一致", "fail")
+        return tag("計算できず", "fail", a.message)
     applicable = [e for e in a.expectations if e.applies]
     mark = ("✓" if a.ok else "✗") if applicable else ""
     return badge(a.status) + (f' <span class="rd-{"ok" if a.ok else "ng"}">{mark}</span>' if mark else "")
@@ -357,7 +357,7 @@ def section_block(ctx: Ctx, s: Section) -> None:
     if points:
         items = []
         for name in points:
-            v = w.kb.value(s.game, name, as_of=w.today)
+            v = w.point_today(s.game, name)
             items.append(f"{ctx.point(s.game, name)} → {esc(value_label(w, s.game, name, v.value))} {badge(v.status)}")
         doc.p_html("この節が既定値を与えるルールポイント:", "rd-sub")
         doc.ul(items, "rd-points")
@@ -427,7 +427,7 @@ def card_page(w: Wiki, doc: Doc, game: str, code_: str) -> None:
         doc.h2("このカードのルールポイント")
         prow = []
         for p in per_card:
-            v = kb.value(game, p.name, card=c.code, as_of=w.today)
+            v = w.point_today(game, p.name, c.code)
             origin = ctx.ruling(v.ruling, v.revision) if v.ruling else (ctx.section(v.section) if v.section else "—")
             prow.append([ctx.point(game, p.name), esc(value_label(w, game, p.name, v.value)), badge(v.status), origin])
         doc.table(["ルールポイント", "値（今日）", "状態", "根拠"], prow)
@@ -740,7 +740,7 @@ def scenario_page(w: Wiki, doc: Doc, sid: str) -> None:
             doc.p_html("<strong>期待される結果（データ）:</strong>")
             doc.ul(esc(_expect_words(vocab, e, call)) for e, call in info.expects)
     elif isinstance(a, Failure):
-        doc.note(esc(a.message) + "<br>" + code(a.loc), "danger", "この場面の答えは期待と一致しません")
+        doc.note(esc(a.message) + "<br>" + code(a.loc), "danger", "インタプリタはこの場面に答えられませんでした")
     else:
         answer_block(ctx, a)
 
@@ -762,6 +762,10 @@ def _expect_words(vocab: Vocabulary, e, call: Call) -> str:
 def answer_block(ctx: Ctx, a) -> None:
     w, doc = ctx.w, ctx.doc
     game = a.game
+    if not a.ok:
+        doc.note("インタプリタが計算した答えが、場面に書かれた期待と一致しません（✗の項目）。"
+                 "場面か、インタプリタか、裁定のどれかを直す必要があります。", "danger",
+                 "この場面の答えは期待と一致しません")
     doc.add(f'<p class="rd-verdict">{badge(a.status)} <strong>{esc(verdict_ja(a))}</strong></p>\n')
     doc.p(f"{a.as_of.year}年{a.as_of.month}月{a.as_of.day}日時点の裁定で、インタプリタがビルド時に計算した答えです。", "rd-muted")
     if a.cautions:
@@ -851,7 +855,7 @@ def points_page(w: Wiki, doc: Doc, game: str) -> None:
                          f"（{ctx.section(p.default.section)}）"))
         if p.per == "card":
             rows.append(("範囲", "カードごとに設定できる"))
-        v = w.kb.value(game, p.name, as_of=w.today)
+        v = w.point_today(game, p.name)
         origin = ctx.ruling(v.ruling, v.revision) if v.ruling else (ctx.section(v.section) if v.section else "—")
         rows.append(("今日の値", f"{esc(value_label(w, game, p.name, v.value))} {badge(v.status)}（{origin}）"))
         if p.reason:

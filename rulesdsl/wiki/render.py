@@ -7,6 +7,7 @@ helpers (and the page renderers, from escaped parts) produce.
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Iterable, Optional
 
@@ -67,7 +68,8 @@ def code(text: str) -> str:
 # ----------------------------------------------------------------------------- code blocks
 
 _lexer = None
-_formatter = None
+_css: dict = {}
+_ESCAPE = str.maketrans({"<": "&lt;", ">": "&gt;", "&": "&amp;"})
 
 
 def dsl_lexer():
@@ -85,15 +87,34 @@ def dsl_lexer():
     return _lexer
 
 
+def _css_class(ttype) -> str:
+    """Pygments' short CSS class of a token type (`k`, `s2`, `nf` …), as HtmlFormatter gives it."""
+    cls = _css.get(ttype)
+    if cls is None:
+        from pygments.token import STANDARD_TYPES, Text, Whitespace
+        t = ttype
+        while t not in STANDARD_TYPES:
+            t = t.parent
+        cls = "" if t in (Text, Whitespace) else STANDARD_TYPES[t]
+        _css[ttype] = cls
+    return cls
+
+
 def dsl_block(source: str) -> str:
-    """DSL code highlighted as Material for MkDocs shows a ```rules fenced block."""
-    global _formatter
-    from pygments import highlight
-    from pygments.formatters import HtmlFormatter
-    if _formatter is None:
-        _formatter = HtmlFormatter(nowrap=True)
-    body = highlight(source, dsl_lexer(), _formatter)
-    return f'<div class="language-rules highlight"><pre><span></span><code>{body}</code></pre></div>'
+    """DSL code highlighted as Material for MkDocs shows a ```rules fenced block (the same
+    markup and CSS classes as Pygments' HtmlFormatter, written directly: it is in the hot path)."""
+    parts = []
+    css = _css
+    if "\r" in source:
+        source = source.replace("\r\n", "\n")
+    for _, ttype, value in dsl_lexer().get_tokens_unprocessed(source):
+        cls = css.get(ttype)
+        if cls is None:
+            cls = _css_class(ttype)
+        text = value.translate(_ESCAPE)
+        parts.append(f'<span class="{cls}">{text}</span>' if cls else text)
+    return ('<div class="language-rules highlight"><pre><span></span><code>'
+            + "".join(parts) + "</code></pre></div>")
 
 
 # ----------------------------------------------------------------------------- pages

@@ -19,7 +19,7 @@ from ..engine.registry import engine_for
 from ..kb import KnowledgeBase, ScenarioInfo
 from ..model import Revision, Ruling, Section, Status
 from ..vocab import Call, CardRef
-from .escape import Anchors, path_slug
+from .escape import Anchors, path_slug, url_quote
 from .source import SourceTexts
 
 log = logging.getLogger("mkdocs.plugins.rulesdsl")
@@ -69,7 +69,11 @@ class Wiki:
 
     # ------------------------------------------------------------------------- urls
     def url(self, src: str) -> str:
-        """The URL of a docs-relative .md path, as mkdocs makes it."""
+        """The URL of a docs-relative .md path, as mkdocs makes it (percent-encoded)."""
+        return url_quote(self.path(src))
+
+    def path(self, src: str) -> str:
+        """The same URL, not encoded: the output file's path (`index.html` added for a folder)."""
         base = src[:-3]
         if base == "index":
             return ""
@@ -196,6 +200,13 @@ class Wiki:
                 self.scenarios_for_card[key].append(sid)
 
         self.superseded_by: dict[str, list[tuple[str, Revision]]] = kb.timelines.superseded_by
+        # card-specific settings of per-card rule points: (game, point, card) -> [(ruling, rev, setting)]
+        self.card_settings: dict[tuple[str, str, str], list] = defaultdict(list)
+        for (game, point), settings in kb.settings_index.items():
+            for rid, rev, st in settings:
+                if st.card is not None:
+                    self.card_settings[(game, point, st.card)].append((rid, rev, st))
+        self._point_today: dict[tuple[str, str], Any] = {}
 
     # ------------------------------------------------------------------------- pages
     def _plan(self) -> None:
@@ -276,6 +287,25 @@ class Wiki:
             return last, "retracted"
         return last, "superseded"
 
+    def point_today(self, game: str, point: str, card: Optional[str] = None):
+        """A rule point's value today (`kb.value`), for one card if given. Game-wide values are
+        computed once per point; a card's own settings are looked up in an index, so a page per
+        card does not scan every setting of the point (which would make the build quadratic)."""
+        key = (game, point)
+        base = self._point_today.get(key)
+        if base is None:
+            base = self._point_today[key] = self.kb.value(game, point, as_of=self.today)
+        if card is None:
+            return base
+        own = [(rid, rev, st) for rid, rev, st in self.card_settings.get((game, point, card), ())
+               if self.kb.in_force(rid, self.today) is rev]
+        if not own:
+            return base
+        rid, rev, st = max(own, key=lambda x: (_start(x[1]), x[0]))
+        return base.model_copy(update={"card": card, "value": st.value, "status": rev.status, "ruling": rid,
+                                       "revision": rev.date_label, "section": None,
+                                       "source": rev.source.raw if rev.source else None, "reason": rev.reason})
+
     def interval(self, rid: str, rev: Revision) -> Optional[tuple[_dt.date, _dt.date]]:
         iv = self.kb.timelines.interval_of(rid, rev)
         return (iv.begin, iv.end) if iv else None
@@ -312,6 +342,10 @@ class Wiki:
                                    for e in failed)
                 self.failures.append(Failure(sid, loc, f"{len(failed)} expectation(s) fail: {detail}"))
         return self.failures
+
+
+def _start(rev: Revision) -> _dt.date:
+    return rev.date.start() if rev.date else _dt.date.min
 
 
 def _rev_key(rev: Revision) -> tuple:

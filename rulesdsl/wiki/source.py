@@ -3,6 +3,7 @@ wiki shows what was written (comments and layout included) rather than a re-rend
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 from typing import Optional
@@ -54,16 +55,26 @@ class SourceTexts:
         return textwrap.dedent(head + text[start:end]).strip("\n") + "\n"
 
 
+_STOP = re.compile(r'["#{}\n;]')
+
+
 def statement_end(text: str, start: int) -> int:
     """The index just past the statement that starts at `start`: braces are matched, strings
     (`"…"`, `\"\"\"…\"\"\"`) and comments are skipped."""
     depth, i, n = 0, start, len(text)
-    while i < n:
+    search = _STOP.search
+    while True:
+        m = search(text, i)
+        if m is None:
+            return n
+        i = m.start()
         c = text[i]
         if c == '"':
             if text.startswith('"""', i):
                 close = text.find('"""', i + 3)
-                i = n if close == -1 else close + 3
+                if close == -1:
+                    return n
+                i = close + 3
                 continue
             j = i + 1
             while j < n and text[j] not in '"\n':
@@ -74,7 +85,9 @@ def statement_end(text: str, start: int) -> int:
             nl = text.find("\n", i)
             if depth == 0:
                 return n if nl == -1 else nl
-            i = n if nl == -1 else nl
+            if nl == -1:
+                return n
+            i = nl
             continue
         if c == "{":
             depth += 1
@@ -82,7 +95,6 @@ def statement_end(text: str, start: int) -> int:
             depth -= 1
             if depth <= 0:
                 return i + 1
-        elif depth == 0 and c in "\n;":
+        elif depth == 0:        # a newline or `;` ends a statement without a block
             return i
         i += 1
-    return n

@@ -1,0 +1,129 @@
+"""Regression and impact benchmarks on a 10,000-scenario synthetic corpus.
+
+The corpus is the bundled knowledge base with its GRM questions copied until there are
+--scenarios of them (ids made unique, as-of dates spread over 2026 so that the dated rulings
+matter). Every copy is answerable by the interpreter, so the figures measure real runs.
+
+1. Full regression: every scenario answered (what `rulesdsl test` does), and recorded.
+2. Impact of one changed revision: a what-if ruling that sets stack.flip_scope from
+   2026-08-15, computed (a) by re-running only the scenarios whose recorded dependencies moved
+   and (b) by re-running everything on both sides; the two reports must be identical.
+   Goal: (a) at least 10x faster than (b).
+
+    python benchmarks/bench_regress.py [--scenarios 10000] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import re
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from rulesdsl.kb import load  # noqa: E402
+from rulesdsl import loader  # noqa: E402
+from rulesdsl.regress import Memo, answer_all, impact  # noqa: E402
+
+loader.FREEZE_AFTER_LOAD = True  # as the command line does
+
+WHAT_IF = """\
+ruling grm/whatif/whole-stack "仮: スタック全体が裏返る" {
+  revision 2026-08-15 provisional {
+    source "000_a437c75d0e53c518.txt §スタックの表裏状態"
+    text "スタックを裏返す・オモテにする効果は、一番上のカードのみに作用する。"
+    set stack.flip_scope = whole_stack
+  }
+}
+"""
+
+
+def build_corpus(out: Path, scenarios: int) -> int:
+    shutil.copytree(REPO / "cards", out / "cards")
+    shutil.copytree(REPO / "rulings", out / "rulings")
+    qa = sorted((REPO / "rulings/grm/qa").glob("*.rules"))
+    blocks = []
+    for f in qa:
+        text = f.read_text(encoding="utf-8")
+        blocks += re.findall(r"^scenario .*?^}\n", text, flags=re.S | re.M)
+    copies, n, day = [], 0, dt.date(2026, 1, 1)
+    while n < scenarios - len(blocks):
+        for b in blocks:
+            if n >= scenarios - len(blocks):
+                break
+            when = day + dt.timedelta(days=(n * 7) % 365)
+            b2 = re.sub(r"^scenario (\S+)", lambda m: f"scenario {m.group(1)}-copy{n}", b, count=1, flags=re.M)
+            b2 = re.sub(r"as of \S+", f"as of {when.isoformat()}", b2, count=1)
+            b2 = re.sub(r" from \S+( until \S+)?$", "", b2, flags=re.M)  # periods are pinned to the originals
+            copies.append(b2)
+            n += 1
+    per_file = 100
+    folder = out / "rulings/grm/qa-copies"
+    folder.mkdir(parents=True)
+    for i in range(0, len(copies), per_file):
+        (folder / f"copies-{i // per_file:03d}.rules").write_text("\n".join(copies[i:i + per_file]), encoding="utf-8")
+    return len(blocks) + len(copies)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--scenarios", type=int, default=10_000)
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="rulesdsl-regress-"))
+    try:
+        total = build_corpus(tmp / "kb", args.scenarios)
+        whatif = tmp / "whatif.rules"
+        whatif.write_text(WHAT_IF, encoding="utf-8")
+        t = time.perf_counter()
+        old = load(tmp / "kb", use_cache=False)
+        new = load(tmp / "kb", extra=[whatif], use_cache=False)
+        load_s = time.perf_counter() - t
+        assert not [d for d in old.diagnostics if d.fatal], old.diagnostics[:3]
+        grm = [s for s in old.scenarios.values() if s.game == "grm" and s.expects]
+
+        memo = Memo(tmp / "memo.pickle")
+        t = time.perf_counter()
+        records = answer_all(old, grm, memo)
+        full_regression = time.perf_counter() - t
+        memo.save()
+        failed = sum(1 for r in records.values() if not r.ok)
+
+        t = time.perf_counter()
+        fast = impact(old, new, Memo(tmp / "memo.pickle"))
+        fast_s = time.perf_counter() - t
+        t = time.perf_counter()
+        full = impact(old, new, None, use_memo=False)
+        full_s = time.perf_counter() - t
+        identical = [c.as_dict() for c in fast.changes] == [c.as_dict() for c in full.changes]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    result = {
+        "scenarios": len(grm), "load_two_states_s": round(load_s, 1),
+        "full_regression_s": round(full_regression, 1), "per_second": round(len(grm) / full_regression),
+        "regression_failures": failed,
+        "impact_changed_answers": len(fast.changes), "impact_rerun": fast.rerun,
+        "impact_s": round(fast_s, 2), "full_rerun_impact_s": round(full_s, 1),
+        "speedup": round(full_s / fast_s, 1), "identical_verdicts": identical,
+    }
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return
+    print(f"{result['scenarios']:,} GRM scenarios (both states loaded in {result['load_two_states_s']} s)")
+    print(f"full regression: {result['full_regression_s']} s ({result['per_second']:,}/s), "
+          f"{failed} failing")
+    print(f"impact of one changed revision: {result['impact_s']} s re-running {fast.rerun} scenarios "
+          f"({len(fast.changes)} answers change)")
+    print(f"the same by a full rerun of both states: {result['full_rerun_impact_s']} s "
+          f"-> {result['speedup']}x faster (goal >= 10x); identical verdicts: {identical}")
+
+
+if __name__ == "__main__":
+    main()

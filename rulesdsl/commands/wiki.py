@@ -1,0 +1,74 @@
+"""`rulesdsl wiki build|serve`: the Japanese wiki, generated from the knowledge base.
+
+A thin wrapper around `mkdocs build` / `mkdocs serve` with the repository's mkdocs.yml, whose hook
+(rulesdsl/wiki/hook.py) generates every page from cards/ and rulings/ and computes every
+scenario's answer. `--root` (or $RULESDSL_ROOT) picks the knowledge base; a scenario whose
+expectations fail stops the build unless --keep-going is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from ..cli import EXIT_OK, EXIT_UNUSABLE, Output, command
+from ..kb import find_root
+
+REPO = Path(__file__).resolve().parent.parent.parent
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("action", choices=("build", "serve"), help="build the site, or serve it with live reload")
+    p.add_argument("-f", "--config-file", type=Path, metavar="FILE",
+                   help="the mkdocs.yml to use (default: the knowledge base's, else the repository's)")
+    p.add_argument("-d", "--site-dir", type=Path, metavar="DIR", help="build: where to write the site")
+    p.add_argument("-a", "--dev-addr", metavar="IP:PORT", default="127.0.0.1:8000",
+                   help="serve: the address to listen on (default 127.0.0.1:8000)")
+    p.add_argument("--keep-going", action="store_true",
+                   help="build even if a scenario's expectations fail; its page says so")
+    p.add_argument("--strict", action="store_true", help="build: stop on any warning (broken links …)")
+    p.add_argument("-q", "--quiet", action="store_true", help="only warnings and errors")
+
+
+def config_file(root: Path, given: Path | None) -> Path | None:
+    for candidate in (given, root / "mkdocs.yml", REPO / "mkdocs.yml"):
+        if candidate is not None and candidate.is_file():
+            return candidate
+    return None
+
+
+@command("wiki", "Build or serve the Japanese wiki generated from the knowledge base (mkdocs-material).", configure)
+def run(args, out: Output) -> int:
+    try:
+        import material  # noqa: F401
+        import mkdocs  # noqa: F401
+        import pymdownx  # noqa: F401
+    except ImportError as e:
+        print(f"rulesdsl wiki: {e.name} is not installed; install the wiki's dependencies with "
+              "`python3 -m pip install -e '.[wiki]'`", file=sys.stderr)
+        return EXIT_UNUSABLE
+    root = (args.root or find_root()).resolve()
+    cfg = config_file(root, args.config_file)
+    if cfg is None:
+        print("rulesdsl wiki: no mkdocs.yml found (give one with --config-file)", file=sys.stderr)
+        return EXIT_UNUSABLE
+    env = dict(os.environ, RULESDSL_ROOT=str(root), NO_MKDOCS_2_WARNING="1")
+    if args.keep_going:
+        env["RULESDSL_WIKI_KEEP_GOING"] = "1"
+    cmd = [sys.executable, "-m", "mkdocs", args.action, "-f", str(cfg)]
+    if args.action == "build":
+        if args.site_dir:
+            cmd += ["-d", str(args.site_dir.resolve())]
+        if args.strict:
+            cmd.append("--strict")
+    else:
+        cmd += ["-a", args.dev_addr]
+    if args.quiet:
+        cmd.append("-q")
+    try:
+        return subprocess.call(cmd, env=env)
+    except KeyboardInterrupt:
+        return EXIT_OK

@@ -1,0 +1,332 @@
+"""The mkdocs side of the wiki: loads the knowledge base, computes the answers, adds the generated
+pages, and writes the card, ruling and scenario pages.
+
+Two kinds of generated pages:
+
+* index pages (home, per game: overview, rules chapters, card / ruling / Q&A indexes, rule
+  points, gaps, glossary; changelog; review list) are mkdocs pages (`File.generated`, in the nav),
+  rendered by Material like hand-written ones;
+* item pages (one per card, ruling and scenario — thousands in a large corpus) are kept out of the
+  nav and out of mkdocs' page pipeline: mkdocs renders one *shell* page per URL depth, with
+  placeholders for the title, the table of contents and the content, and each item page is that
+  shell with its own parts put in. Material's chrome, navigation, search box and assets are the
+  same as on every other page; the build time grows linearly with the corpus, and the item pages
+  are added to the search index.
+
+Environment: RULESDSL_ROOT (the knowledge base; default: the folder of mkdocs.yml),
+RULESDSL_WIKI_KEEP_GOING=1 (show failing scenarios as failures instead of stopping the build),
+RULESDSL_WIKI_TODAY=YYYY-MM-DD (the day "today's state" is computed for; default: today).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import gc
+import gzip
+import json
+import logging
+import os
+import re
+import shutil
+import time
+from pathlib import Path
+from typing import Any, Optional
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.toc import get_toc
+
+from .escape import esc
+from .render import Doc
+from .site import Page, Wiki, WikiError
+
+log = logging.getLogger("mkdocs.plugins.rulesdsl")
+
+GAMES_PLACEHOLDER = "rulesdsl:games"
+HOME_MARKER = "<!-- rulesdsl:home -->"
+SHELL_DIR = "-rulesdsl-shell"
+SHELL_TITLE = "RULESDSLSHELLTITLE"
+SHELL_CONTENT = "<h1>RULESDSLSHELLCONTENT</h1>"
+SHELL_TOC_ID = "rulesdsl-shell-toc"
+SHELL_TOC_NAME = "RULESDSLSHELLTOCNAME"
+STUB = "RULESDSL-GENERATED-PAGE\n"
+_SLOT = "\x00"
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
+
+
+class WikiPlugin:
+    """The hook's state for one build."""
+
+    def __init__(self) -> None:
+        self.wiki: Optional[Wiki] = None
+        self.by_src: dict[str, Page] = {}
+        self.shell_src: dict[int, str] = {}      # url depth -> shell page src
+        self.shells: dict[int, list[str]] = {}   # url depth -> template pieces
+        self._toc_template: list[str] = []
+        self.entries: list[dict] = []            # search index entries of generated pages
+        self.started = 0.0
+
+    # ------------------------------------------------------------------------- config
+    def on_config(self, config):
+        from ..kb import find_root, load
+
+        self.started = time.perf_counter()
+        root = find_root(Path(config.config_file_path).resolve().parent if config.config_file_path else None)
+        kb = load(root)
+        fatal = [d for d in kb.diagnostics if d.fatal]
+        if fatal:
+            raise PluginError("rulesdsl wiki: the knowledge base does not load:\n" +
+                              "\n".join(f"  {d.loc}: {d.message}" for d in fatal))
+        for d in kb.diagnostics:
+            log.warning(f"rulesdsl: {d.loc}: {d.message}")
+        today = None
+        if os.environ.get("RULESDSL_WIKI_TODAY"):
+            today = _dt.date.fromisoformat(os.environ["RULESDSL_WIKI_TODAY"])
+        keep_going = _env_flag("RULESDSL_WIKI_KEEP_GOING")
+        try:
+            self.wiki = Wiki(kb, use_directory_urls=config.use_directory_urls, keep_going=keep_going, today=today)
+        except WikiError as e:
+            raise PluginError(f"rulesdsl wiki: {e}") from None
+        # The knowledge base lives for the whole build and holds millions of objects: keep the
+        # cyclic garbage collector from scanning it again and again (which grows with the corpus
+        # times the pages written, i.e. quadratically).
+        gc.collect()
+        gc.freeze()
+        loaded = time.perf_counter()
+        failures = self.wiki.compute_answers()
+        if failures:
+            lines = "\n".join(f"  {f}" for f in failures)
+            if not keep_going:
+                raise PluginError(
+                    f"rulesdsl wiki: {len(failures)} scenario(s) do not come out as expected, so the wiki "
+                    f"is not built (answers are computed, never typed):\n{lines}\n"
+                    "  fix the scenario or the interpreter; RULESDSL_WIKI_KEEP_GOING=1 (rulesdsl wiki build "
+                    "--keep-going) builds anyway and marks them on their pages")
+            for f in failures:
+                log.warning(f"rulesdsl: {f}")
+        log.info(f"rulesdsl: knowledge base loaded in {loaded - self.started:.1f} s, "
+                 f"{sum(1 for a in self.wiki.answers.values() if a is not None)} answers computed in "
+                 f"{time.perf_counter() - loaded:.1f} s")
+        config.nav = self.nav(config.nav)
+        return config
+
+    def nav(self, nav: Optional[list]) -> list:
+        """The nav: mkdocs.yml's (hand-written pages and the generated global pages) with the
+        `rulesdsl:games` placeholder replaced by one section per game. Item pages never appear."""
+        w = self.wiki
+        assert w is not None
+        games = []
+        for g in w.games:
+            name = w.kb.games[g].decl.name
+            chapters = [{esc(w.chapter_title[(g, ch)]): w.chapter_src(g, ch)} for ch in w.chapters.get(g, {})]
+            games.append({esc(name): [
+                w.game_src(g),
+                {"ルール": [f"{g}/rules/index.md"] + chapters},
+                {"カード": f"{g}/cards/index.md"},
+                {"裁定": f"{g}/rulings/index.md"},
+                {"Q&A": f"{g}/qa/index.md"},
+                {"ルールポイント": f"{g}/points.md"},
+                {"資料の欠落・矛盾": f"{g}/gaps.md"},
+                {"用語集": f"{g}/glossary.md"},
+            ]})
+        if not nav:
+            return ["index.md", *games, {"変更履歴": "changelog/index.md"}, {"要確認一覧": "review.md"}]
+        out, placed = [], False
+        for item in nav:
+            value = next(iter(item.values())) if isinstance(item, dict) and len(item) == 1 else item
+            if value == GAMES_PLACEHOLDER:
+                out.extend(games)
+                placed = True
+            else:
+                out.append(item)
+        if not placed:
+            out[1:1] = games
+        return out
+
+    # ------------------------------------------------------------------------- files
+    def on_files(self, files: Files, config) -> Files:
+        w = self.wiki
+        assert w is not None
+        in_nav = {"changelog_year": InclusionLevel.NOT_IN_NAV}
+        for page in w.pages:
+            if files.get_file_from_path(page.src) is not None:
+                log.warning(f"rulesdsl: site/ has a page at {page.src}; the generated one replaces it")
+                files.remove(files.get_file_from_path(page.src))
+            files.append(File.generated(config, page.src, content=STUB,
+                                        inclusion=in_nav.get(page.kind, InclusionLevel.UNDEFINED)))
+            self.by_src[page.src] = page
+        depths = sorted({w.url(p.src).count("/") for p in w.items})
+        for depth in depths:
+            src = self._shell_for_depth(depth)
+            self.shell_src[depth] = src
+            files.append(File.generated(config, src, content=STUB, inclusion=InclusionLevel.NOT_IN_NAV))
+        return files
+
+    def _shell_for_depth(self, depth: int) -> str:
+        w = self.wiki
+        for k in range(0, depth + 2):
+            src = "/".join([SHELL_DIR] + ["s"] * k + [f"d{depth}.md"])
+            if w.url(src).count("/") == depth:
+                return src
+        raise PluginError(f"rulesdsl wiki: cannot place a page shell at depth {depth}")
+
+    # ------------------------------------------------------------------------- pages
+    def _shell_depth(self, src: str) -> Optional[int]:
+        if not src.startswith(SHELL_DIR + "/"):
+            return None
+        for depth, s in self.shell_src.items():
+            if s == src:
+                return depth
+        return None
+
+    def on_page_markdown(self, markdown: str, page, config, files) -> str:
+        src = page.file.src_uri
+        gen = self.by_src.get(src)
+        if gen is not None:
+            page.meta["title"] = esc(gen.title)
+            # indexed from the page's own structure in on_post_build (Material's HTML parser is
+            # slow on the large index tables)
+            page.meta["search"] = {"exclude": True}
+        elif self._shell_depth(src) is not None:
+            page.meta["title"] = SHELL_TITLE
+            page.meta["search"] = {"exclude": True}
+        return markdown
+
+    def on_page_content(self, html: str, page, config, files) -> str:
+        w = self.wiki
+        src = page.file.src_uri
+        gen = self.by_src.get(src)
+        if gen is not None:
+            from .pages import render
+            doc = render(w, gen, Wiki.root_of(page.url))
+            page.toc = get_toc(doc.toc)
+            self.entries.extend(doc.search_entries(page.url))
+            return doc.html()
+        if self._shell_depth(src) is not None:
+            page.toc = get_toc([{"level": 2, "id": SHELL_TOC_ID, "name": SHELL_TOC_NAME, "children": []}])
+            return SHELL_CONTENT
+        if page.is_homepage:
+            from .pages import home
+            doc = Doc(page.title or "", Wiki.root_of(page.url), h1=False)
+            doc.anchors.used |= {t.id for t in _walk(page.toc)}
+            home(w, doc)
+            page.toc.items.extend(get_toc(doc.toc).items)
+            if HOME_MARKER in html:
+                return html.replace(HOME_MARKER, doc.html(), 1)
+            return html + doc.html()
+        return html
+
+    def on_post_page(self, output: str, page, config) -> str:
+        depth = self._shell_depth(page.file.src_uri)
+        if depth is not None:
+            self.shells[depth] = self._template(output, page.url)
+        return output
+
+    def _template(self, output: str, shell_url: str) -> list[str]:
+        """Split a rendered shell into pieces around its slots (title, toc, content, url)."""
+        at = output.find(SHELL_TOC_NAME)
+        start = output.rfind('<li class="md-nav__item">', 0, at)
+        end = output.find("</li>", at) + len("</li>")
+        if at < 0 or start < 0 or end < len("</li>"):
+            raise PluginError("rulesdsl wiki: the theme's table of contents was not found in the page shell")
+        item = output[start:end]
+        body = output[:start] + _SLOT + "TOC" + _SLOT + output[end:]
+        for token, name in ((SHELL_TITLE, "TITLE"), (SHELL_CONTENT, "CONTENT"), (SHELL_TOC_ID, "TOCID")):
+            body = body.replace(token, _SLOT + name + _SLOT)
+        if shell_url:
+            body = body.replace(shell_url, _SLOT + "URL" + _SLOT)
+        pieces = body.split(_SLOT)
+        self._toc_template = item.replace(SHELL_TOC_NAME, _SLOT + "NAME" + _SLOT).replace(
+            SHELL_TOC_ID, _SLOT + "ID" + _SLOT).split(_SLOT)
+        return pieces
+
+    # ------------------------------------------------------------------------- items
+    def on_post_build(self, config) -> None:
+        w = self.wiki
+        assert w is not None
+        from .pages import render
+
+        started = time.perf_counter()
+        site = Path(config.site_dir)
+        entries = self.entries
+        made: set[Path] = set()
+        for page in w.items:
+            url = w.url(page.src)
+            depth = url.count("/")
+            pieces = self.shells[depth]
+            doc = render(w, page, Wiki.root_of(url))
+            html = self._fill(pieces, doc, url)
+            path = w.path(page.src)
+            dest = site / (path + "index.html" if path.endswith("/") or not path else path)
+            if dest.parent not in made:
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                made.add(dest.parent)
+            dest.write_text(html, encoding="utf-8")
+            entries.extend(doc.search_entries(url))
+        w.sources.clear()
+        shutil.rmtree(site / SHELL_DIR, ignore_errors=True)
+        self._extend_search_index(site, entries)
+        self._fix_sitemap(site)
+        gc.unfreeze()   # under `mkdocs serve` the next build's garbage must be collectable again
+        log.info(f"rulesdsl: {len(w.items)} card, ruling and Q&A pages written in "
+                 f"{time.perf_counter() - started:.1f} s ({len(w.pages)} index pages rendered by mkdocs); "
+                 f"{time.perf_counter() - self.started:.1f} s since the knowledge base began to load")
+
+    def _fill(self, pieces: list[str], doc: Doc, url: str) -> str:
+        toc = "".join(self._toc_li(t) for t in doc.toc)
+        first = doc.sections[0][1] if doc.sections else ""
+        values = {"TITLE": esc(doc.title), "CONTENT": doc.html(), "TOC": toc, "TOCID": esc(first), "URL": url}
+        return "".join(values[p] if i % 2 else p for i, p in enumerate(pieces))
+
+    def _toc_li(self, token: dict) -> str:
+        t = self._toc_template
+        li = "".join({"NAME": token["name"], "ID": esc(token["id"])}[p] if i % 2 else p for i, p in enumerate(t))
+        if token["children"]:
+            inner = "".join(self._toc_li(c) for c in token["children"])
+            li = (li[:-len("</li>")] + f'<nav class="md-nav" aria-label="{token["name"]}">'
+                  f'<ul class="md-nav__list">{inner}</ul></nav></li>')
+        return li
+
+    def _extend_search_index(self, site: Path, entries: list[dict]) -> None:
+        path = site / "search" / "search_index.json"
+        if not path.exists():
+            return
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data["docs"] = [d for d in data.get("docs", []) if not d.get("location", "").startswith(SHELL_DIR)]
+        data["docs"].extend(entries)
+        path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+
+    def _fix_sitemap(self, site: Path) -> None:
+        path = site / "sitemap.xml"
+        if not path.exists():
+            return
+        text = path.read_text(encoding="utf-8")
+        text = re.sub(r"\s*<url>\s*<loc>[^<]*" + re.escape(SHELL_DIR) + r"[^<]*</loc>.*?</url>", "", text, flags=re.S)
+        path.write_text(text, encoding="utf-8")
+        gz = site / "sitemap.xml.gz"
+        if gz.exists():
+            with open(gz, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
+                f.write(text.encode("utf-8"))
+
+    def on_build_error(self, error, **kwargs) -> None:
+        gc.unfreeze()
+
+    # ------------------------------------------------------------------------- serve
+    def on_serve(self, server, config, builder):
+        if self.wiki is not None:
+            for d in ("cards", "rulings"):
+                path = Path(self.wiki.kb.root) / d
+                if path.is_dir():
+                    server.watch(str(path))
+        return server
+
+
+def _walk(toc) -> list[Any]:
+    out = []
+    for item in toc or ():
+        out.append(item)
+        out.extend(_walk(item.children))
+    return out

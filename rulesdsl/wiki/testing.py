@@ -1,0 +1,262 @@
+"""Helpers shared by the wiki's tests and benchmark: build a site in a subprocess (measuring its
+time and peak memory), serve a built site on 127.0.0.1, find Debian's chromium."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, Optional
+
+REPO = Path(__file__).resolve().parent.parent.parent
+MKDOCS_YML = REPO / "mkdocs.yml"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--disable-dev-shm-usage"]
+
+
+@dataclass
+class BuildResult:
+    returncode: int
+    seconds: float
+    peak_mb: float
+    stdout: str
+    stderr: str
+
+    @property
+    def output(self) -> str:
+        return self.stdout + self.stderr
+
+
+def build_site(root: Path, site_dir: Path, keep_going: bool = False, today: Optional[str] = "2026-11-30",
+               extra_env: Optional[dict] = None, config: Path = MKDOCS_YML, strict: bool = False) -> BuildResult:
+    """`mkdocs build` of the knowledge base at `root` into `site_dir`, in a fresh process; its
+    wall time and its own peak RSS (from wait4)."""
+    env = dict(os.environ, RULESDSL_ROOT=str(root), NO_MKDOCS_2_WARNING="1")
+    env.pop("RULESDSL_WIKI_KEEP_GOING", None)
+    if keep_going:
+        env["RULESDSL_WIKI_KEEP_GOING"] = "1"
+    if today:
+        env["RULESDSL_WIKI_TODAY"] = today
+    env.update(extra_env or {})
+    cmd = [sys.executable, "-m", "mkdocs", "build", "-f", str(config), "-d", str(site_dir)]
+    if strict:
+        cmd.append("--strict")
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env, cwd=str(REPO))
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        out.seek(0)
+        err.seek(0)
+        return BuildResult(os.waitstatus_to_exitcode(status), seconds, usage.ru_maxrss / 1024,
+                           out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"))
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serve(directory: Path) -> Iterator[str]:
+    """Serve `directory` with `python -m http.server` on 127.0.0.1 (a free port); yields the base URL."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
+                             "--directory", str(directory)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}/"
+    try:
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(base, timeout=1):
+                    break
+            except OSError:
+                if proc.poll() is not None:
+                    raise RuntimeError("http.server did not start")
+                time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def find_chromium() -> Optional[str]:
+    """Debian's chromium (never a browser downloaded by Playwright)."""
+    for candidate in (os.environ.get("RULESDSL_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
+
+
+def copy_game(dest_root: Path, game: str, with_qa: bool = False) -> Path:
+    """Copy one game of this repository's knowledge base (declaration, sources, rule sections,
+    rulings, cards; its Q&A only if asked) into `dest_root`."""
+    src = REPO / "rulings" / game
+    ignore = None if with_qa else shutil.ignore_patterns("qa")
+    shutil.copytree(src, dest_root / "rulings" / game, ignore=ignore, dirs_exist_ok=True)
+    cards = REPO / "cards" / game
+    if cards.is_dir():
+        shutil.copytree(cards, dest_root / "cards" / game, dirs_exist_ok=True)
+    return dest_root
+
+
+def write_files(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+# ----------------------------------------------------------------------------- a hostile corpus
+# A small knowledge base for the wiki's tests: GRM (copied from this repository, without its Q&A)
+# plus items whose names and texts carry HTML, `<script>`, Markdown and Jinja syntax, a ruling with
+# three dated revisions, and a second game (no interpreter) whose own name is hostile.
+
+XSS = "<script>window.__xss=1</script>"
+IMG = "<img src=x onerror=window.__xss=2>"
+JINJA = "{{ 7*7 }}{% raw %}"
+MD = "**太字**[リンク](javascript:window.__xss=3)"
+HOSTILE = f"{XSS}{IMG}{JINJA}{MD}"
+
+CARD_CODE = "<script>window.__xss=4</script>"
+CARD_NAME = f"毒《{HOSTILE}》"
+RULING_ID = "grm/test/hostile-ruling"
+SCENARIO_ID = "grm/qa/hostile-names"
+SECTION_ID = "grm/test/hostile-section"
+
+FILES = {
+    "cards/grm/hostile.rules": f'''
+card grm "{CARD_CODE}" "{CARD_NAME}" {{
+  source "000_a437c75d0e53c518.txt §バトルの範囲"
+  text "{HOSTILE}"
+  weight 60kg
+  attribute "{XSS}"
+  ex no
+  only_one unknown
+  type normal
+  range orthogonal
+  has_effect yes
+  effect on_play {{
+    draw 1
+  }}
+  note "{HOSTILE}"
+}}
+''',
+    "rulings/grm/test.rules": f'''
+section {SECTION_ID} "節{HOSTILE}" {{
+  source "000_a437c75d0e53c518.txt §バトルの勝敗"
+  text "本文{HOSTILE}"
+  note "{HOSTILE}"
+}}
+
+ruling {RULING_ID} "裁定{HOSTILE}" {{
+  refs {SECTION_ID} "{CARD_CODE}"
+  note "{HOSTILE}"
+  revision 2025-01 unconfirmed {{
+    source "000_a437c75d0e53c518.txt §バトルの勝敗"
+    text "最初の読み{HOSTILE}"
+    reason "理由{HOSTILE}"
+  }}
+  revision 2025-06 provisional {{
+    source "000_a437c75d0e53c518.txt §バトルの勝敗"
+    text "暫定裁定{HOSTILE}"
+  }}
+  revision 2026-spring confirmed {{
+    source "000_a437c75d0e53c518.txt §バトルの勝敗"
+    quote "{HOSTILE}"
+    text "統一裁定{HOSTILE}"
+  }}
+}}
+''',
+    "rulings/grm/qa/hostile.rules": f'''
+scenario {SCENARIO_ID} "場面{HOSTILE}" {{
+  question "質問{HOSTILE}"
+  note "{HOSTILE}"
+  as of 2026-09-01
+  pins {RULING_ID} grm/battle/outcome
+  card "{CARD_CODE}" {{}}
+  card "土台{XSS}" {{ weight 30kg }}
+  field b2 P1 "土台{XSS}" up
+  hand P2 "{CARD_CODE}"
+  turn P2
+  play P2 "{CARD_CODE}" c2
+  expect face b2 down
+  expect owner c2 P2
+}}
+''',
+    "rulings/evil/sources/evil.txt": "はじめに\nこれはテスト用のゲームである。\nバトル\n重いカードが勝つ。\n",
+    "rulings/evil/game.rules": f'''
+game evil "邪悪{HOSTILE}" {{
+  document "sources/evil.txt" "資料{HOSTILE}"
+  text "説明{HOSTILE}"
+  players 2
+  grid 3 3
+  mode casual "通常{XSS}"
+  term "用語{XSS}" word "注記{HOSTILE}"
+  point battle.tie "同点{XSS}" {{
+    value nothing "何も{XSS}"
+    value both "両方"
+    default nothing unconfirmed from evil/battle/tie
+    reason "理由{HOSTILE}"
+  }}
+  vocabulary {{
+    enum face "表裏" {{ up "表向き{XSS}"; down "裏向き" }}
+    fact weight "体重{XSS}" {{ arg value kg unknown }}
+    trigger on_play "プレイ時{XSS}"
+    verb draw "{{count}}枚引く{XSS}" {{ arg count int }}
+    setup field "{{cell}}に{{player}}の{{card}}{XSS}" {{ arg cell cell; arg player player; arg card card; arg face face }}
+    expect face "{{cell}}は{{face}}{XSS}" {{ arg cell cell; arg face face }}
+  }}
+}}
+
+section evil/battle/tie "同点{HOSTILE}" {{
+  source "evil.txt §バトル"
+  text "重いカードが勝つ。{HOSTILE}"
+  defines battle.tie
+}}
+
+card evil C1 "名{HOSTILE}" {{
+  weight unknown
+  effect on_play {{ draw 1 }}
+}}
+
+ruling evil/gap/hostile "欠落{HOSTILE}" {{
+  gap missing
+  refs evil/battle/tie C1
+  revision undated unconfirmed {{
+    source "evil.txt §バトル"
+    quote "重いカードが勝つ。"
+    text "読み{HOSTILE}"
+    reason "理由{HOSTILE}"
+  }}
+}}
+
+scenario evil/qa/hostile "場面{HOSTILE}" {{
+  question "質問{HOSTILE}"
+  as of 2026-01-01
+  pins evil/gap/hostile
+  card "仮{XSS}" {{ weight 10kg }}
+  field b2 P1 "仮{XSS}" up
+  expect face b2 up
+}}
+''',
+}
+
+
+def write_hostile_corpus(root: Path) -> Path:
+    copy_game(root, "grm")
+    return write_files(root, {k: v.lstrip("\n") for k, v in FILES.items()})
