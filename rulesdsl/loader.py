@@ -80,27 +80,78 @@ def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True
     used: dict[str, Document] = {}
     docs: list[Document] = []
     diags: list[Diagnostic] = []
+    slots: list = []                       # per file: key and document, or diagnostics
+    todo: list[tuple[int, str, bytes, str]] = []
     for path in paths:
         shown = display_path(Path(path), root)
         try:
             data = Path(path).read_bytes()
         except OSError as e:
-            diags.append(Diagnostic(code="io", message=f"cannot read {shown}: {e.strerror or e}",
-                                    loc=None, fatal=True))
+            slots.append((None, None, [Diagnostic(code="io", message=f"cannot read {shown}: {e.strerror or e}",
+                                                  loc=None, fatal=True)]))
             continue
         key = hashlib.sha1(salt + shown.encode() + b"\0" + data).hexdigest()
         doc = cached.get(key)
         if doc is None:
-            try:
-                doc = parse_text(decode(data, shown), shown).model_copy(update={"digest": key})
-            except DslError as e:
-                diags.extend(e.diagnostics)
-                continue
-        used[key] = doc
-        docs.append(doc)
+            todo.append((len(slots), shown, data, key))
+        slots.append((key, doc, []))
+    for (i, _, _, key), (doc, problems) in zip(todo, parse_all([(s, d, k) for _, s, d, k in todo])):
+        slots[i] = (key, doc, problems)
+    for key, doc, problems in slots:
+        diags.extend(problems)
+        if doc is not None:
+            used[key] = doc
+            docs.append(doc)
     if use_cache and set(used) != set(cached):
         write_in_background(cache_file, used, fresh=len(used) - len(set(used) & set(cached)))
     return docs, diags
+
+
+PARALLEL_MIN = 500  # files to parse before a second process is worth its start
+
+
+def parse_one(shown: str, data: bytes, key: str) -> tuple[Optional[Document], list[Diagnostic]]:
+    try:
+        return parse_text(decode(data, shown), shown).model_copy(update={"digest": key}), []
+    except DslError as e:
+        return None, e.diagnostics
+
+
+def parse_all(items: list[tuple[str, bytes, str]]) -> list[tuple[Optional[Document], list[Diagnostic]]]:
+    """Parse files, in two processes when there are many and two processors: a forked child
+    parses every other file and sends its documents back pickled."""
+    if len(items) < PARALLEL_MIN or not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
+        return [parse_one(*it) for it in items]
+    theirs_items, mine_items = items[1::2], items[0::2]
+    r, w = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(r)
+        os.close(w)
+        return [parse_one(*it) for it in items]
+    if pid == 0:  # the child: parse its share, send it, leave without the parent's exit handlers
+        os.close(r)
+        try:
+            payload = pickle.dumps([parse_one(*it) for it in theirs_items], protocol=pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(w, "wb") as f:
+                f.write(payload)
+        finally:
+            os._exit(0)
+    os.close(w)
+    mine = [parse_one(*it) for it in mine_items]
+    with os.fdopen(r, "rb") as f:
+        payload = f.read()
+    os.waitpid(pid, 0)
+    try:
+        theirs = pickle.loads(payload)
+        assert len(theirs) == len(theirs_items)
+    except Exception:  # the child failed: parse its share here
+        theirs = [parse_one(*it) for it in theirs_items]
+    out = []
+    for i in range(len(items)):
+        out.append(mine[i // 2] if i % 2 == 0 else theirs[i // 2])
+    return out
 
 
 def _load_pickle(path: Path):
