@@ -179,4 +179,15 @@ def entry() -> None:
             stream.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[attr-defined]
         except (AttributeError, ValueError):
             pass
-    sys.exit(main())
+    try:
+        code = main()
+    except BrokenPipeError:  # the reader went away (`| head`): nothing more to say
+        os._exit(0)
+    # A loaded knowledge base can be millions of objects; freeing them one by one at exit
+    # takes seconds and achieves nothing, so the process ends as soon as its output is out.
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    os._exit(code)
