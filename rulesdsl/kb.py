@@ -148,6 +148,8 @@ class KnowledgeBase:
     timelines: Timelines = None  # type: ignore[assignment]
     # (game, point) -> [(ruling id, revision, setting)]
     settings_index: dict[tuple[str, str], list] = field(default_factory=dict)
+    # (game, point, card or None) -> the same, split by the card a setting names
+    settings_by_card: dict[tuple[str, str, Optional[str]], list] = field(default_factory=dict)
     _cards_by_name: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     # answers computed from the loaded data, which does not change once loaded
     _values: dict[tuple, Resolved] = field(default_factory=dict, repr=False)
@@ -214,12 +216,8 @@ class KnowledgeBase:
         p = info.points.get(point)
         if p is None:
             raise KeyError(f"{game} has no rule point {point}")
-        chosen = []
-        for rid, rev, setting in self.settings_index.get((game, point), ()):
-            if setting.card is not None and setting.card != card:
-                continue
-            if self.in_force(rid, day) is rev:
-                chosen.append((rid, rev, setting))
+        chosen = [(rid, rev, setting) for rid, rev, setting in self._settings_for(game, point, card)
+                  if self.in_force(rid, day) is rev]
         if chosen:
             specific = [c for c in chosen if c[2].card is not None]
             pool = specific or chosen
@@ -240,12 +238,17 @@ class KnowledgeBase:
                         reason=p.reason, loc=d.loc if d else p.loc,
                         fuzzy=self._fuzzy(game, point, card, day))
 
+    def _settings_for(self, game: str, point: str, card: Optional[str]) -> list:
+        """The settings that can decide a point for a card: its own and the game-wide ones."""
+        both = self.settings_by_card.get((game, point, None), [])
+        if card is not None:
+            both = self.settings_by_card.get((game, point, card), []) + both
+        return both
+
     def _fuzzy(self, game: str, point: str, card: Optional[str], day: _dt.date) -> Optional[str]:
         """A note when `day` lies inside the period of a revision setting this point whose
         exact day is unknown: the answer may differ depending on that day."""
-        for rid, rev, setting in self.settings_index.get((game, point), ()):
-            if setting.card is not None and setting.card != card:
-                continue
+        for rid, rev, setting in self._settings_for(game, point, card):
             if rev.date is not None and not rev.date.is_exact and rev.date.contains(day):
                 return (f"{day.isoformat()} falls within {rev.date.ja()} ({rid}); the exact day of "
                         f"that ruling is unknown, so it is treated as in force from {rev.date.start().isoformat()}")
@@ -372,6 +375,7 @@ class _Builder:
             for rev in r.revisions:
                 for s in rev.settings:
                     kb.settings_index.setdefault((r.game, s.point), []).append((r.id, rev, s))
+                    kb.settings_by_card.setdefault((r.game, s.point, s.card), []).append((r.id, rev, s))
         all_scenarios = [(s, None, None) for s in scenarios] + nested
         for s, owner, rev in all_scenarios:
             if self.check_game_prefix(s.id, s.loc, "scenario") and self.register("scenario", s.id, s.loc):

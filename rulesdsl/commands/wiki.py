@@ -9,9 +9,12 @@ expectations fail stops the build unless --keep-going is given.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
+import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from ..cli import EXIT_OK, EXIT_UNUSABLE, Output, command
@@ -43,9 +46,8 @@ def config_file(root: Path, given: Path | None) -> Path | None:
 @command("wiki", "Build or serve the Japanese wiki generated from the knowledge base (mkdocs-material).", configure)
 def run(args, out: Output) -> int:
     try:
-        import material  # noqa: F401
-        import mkdocs  # noqa: F401
-        import pymdownx  # noqa: F401
+        for module in ("mkdocs", "material", "pymdownx"):
+            importlib.import_module(module)
     except ImportError as e:
         print(f"rulesdsl wiki: {e.name} is not installed; install the wiki's dependencies with "
               "`python3 -m pip install -e '.[wiki]'`", file=sys.stderr)
@@ -68,7 +70,14 @@ def run(args, out: Output) -> int:
         cmd += ["-a", args.dev_addr]
     if args.quiet:
         cmd.append("-q")
+    proc = subprocess.Popen(cmd, env=env)
+    forward = lambda signum, frame: proc.send_signal(signum)  # noqa: E731
+    previous = signal.signal(signal.SIGTERM, forward) if threading.current_thread() is threading.main_thread() else None
     try:
-        return subprocess.call(cmd, env=env)
-    except KeyboardInterrupt:
+        return proc.wait()
+    except KeyboardInterrupt:           # mkdocs got the same Ctrl-C; let it finish
+        proc.wait()
         return EXIT_OK
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)

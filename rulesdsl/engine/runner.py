@@ -157,7 +157,7 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
 
     try:
         runs = explore(run, bounds)
-    except BranchLimit as e:
+    except BranchLimit:
         raise EngineError(f"more than {bounds.max_branches} combinations of choices; stopped exploring",
                           sc.loc, "fix some choices in the scenario with `choose PLAYER OPTION`",
                           code="branch-limit") from None

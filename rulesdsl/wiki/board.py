@@ -50,7 +50,7 @@ def render_board(board: Any, card_href: Callable[[str], Optional[str]] = lambda 
     players = sorted({str(c.get("owner")) for stack in cells.values() for c in stack}
                      | {str(p) for key, _ in ZONES for p in (board.get(key) or {})})
 
-    out = [f'<figure class="rd-board"><table class="rd-grid" aria-label="盤面">'
+    out = ['<figure class="rd-board"><table class="rd-grid" aria-label="盤面">'
            '<thead><tr><th class="rd-corner"></th>']
     out += [f'<th scope="col">{esc(c)}</th>' for c in columns]
     out.append("</tr></thead><tbody>")

@@ -15,10 +15,11 @@ from typing import Any, Iterable, Optional
 
 from ..engine.registry import engine_for
 from ..model import Revision, Ruling, Section, Status
+from ..timeline import sort_key
 from ..vocab import UNKNOWN, Call, Vocabulary, in_words
 from .board import render_board
 from .escape import esc, esc_lines
-from .render import (CAUTION, GAP_JA, STATUS_HELP, STATUS_JA, UNKNOWN_TAG, Doc, badge, code, link,
+from .render import (GAP_JA, STATUS_HELP, STATUS_JA, UNKNOWN_TAG, Doc, badge, code, link,
                      tag)
 from .site import Failure, Page, Wiki, point_anchor, revision_anchor
 
@@ -86,14 +87,6 @@ class Ctx:
 
     def game(self, game: str) -> str:
         return self.a(self.w.url(self.w.game_src(game)), self.w.kb.games[game].decl.name)
-
-
-def date_ja(rev: Revision) -> str:
-    return rev.date.ja() if rev.date else "日付なし"
-
-
-def _sort_key(rev: Revision) -> tuple:
-    return (0,) if rev.date is None else (1, rev.date._key())
 
 
 def value_label(w: Wiki, game: str, point: str, value: str) -> str:
@@ -189,7 +182,7 @@ def latest_changes(w: Wiki, game: Optional[str] = None) -> list[tuple[_dt.date, 
     for r in w.kb.rulings.values():
         if game and r.game != game:
             continue
-        revs = sorted(r.revisions, key=_sort_key)
+        revs = sorted(r.revisions, key=sort_key)
         for i, rev in enumerate(revs):
             if rev.date is None:
                 continue
@@ -205,7 +198,7 @@ def change_rows(ctx: Ctx, changes, with_game: bool = True) -> list[list[str]]:
         extra = ""
         if rev.supersedes:
             extra = "（" + "、".join(ctx.ruling(s.target) for s in rev.supersedes) + "を置き換え）"
-        row = [esc(date_ja(rev)), badge(rev.status), ctx.ruling(r.id, rev.date_label) + extra, esc(kind)]
+        row = [esc(rev.date_ja), badge(rev.status), ctx.ruling(r.id, rev.date_label) + extra, esc(kind)]
         if with_game:
             row.append(ctx.game(r.game))
         rows.append(row)
@@ -332,8 +325,21 @@ def rules_index(w: Wiki, doc: Doc, game: str) -> None:
 
 def chapter_page(w: Wiki, doc: Doc, game: str, chapter: str) -> None:
     ctx = Ctx(w, doc)
+    chapters = list(w.chapters[game])
+    i = chapters.index(chapter)
+    doc.p_html(ctx.a(w.url(f"{game}/rules/index.md"), f"{w.kb.games[game].decl.name}のルール") +
+               f" ＞ 第{i + 1}章（全{len(chapters)}章）", "rd-meta")
     for s in w.chapters[game][chapter]:
         section_block(ctx, s)
+    links = []
+    if i > 0:
+        prev = chapters[i - 1]
+        links.append("← 前の章: " + ctx.a(w.url(w.chapter_src(game, prev)), w.chapter_title[(game, prev)]))
+    if i + 1 < len(chapters):
+        nxt = chapters[i + 1]
+        links.append("次の章: " + ctx.a(w.url(w.chapter_src(game, nxt)), w.chapter_title[(game, nxt)]) + " →")
+    if links:
+        doc.add('<nav class="rd-chapter-nav">' + " ・ ".join(f"<span>{x}</span>" for x in links) + "</nav>\n")
 
 
 def section_block(ctx: Ctx, s: Section) -> None:
@@ -349,10 +355,10 @@ def section_block(ctx: Ctx, s: Section) -> None:
         doc.p_html(UNKNOWN_TAG + " 本文は資料にありません。")
     for n in s.notes:
         doc.p(n, "rd-note")
-    for rev in sorted(s.revisions, key=_sort_key):
+    for rev in sorted(s.revisions, key=sort_key):
         body = esc_lines(rev.text.value) if rev.text and rev.text.value else ""
         src = f"（出典: {esc(rev.source.raw)}）" if rev.source else ""
-        doc.p_html(f"{badge(rev.status)} <strong>{esc(date_ja(rev))}の改訂</strong>{src} {body}", "rd-section-rev")
+        doc.p_html(f"{badge(rev.status)} <strong>{esc(rev.date_ja)}の改訂</strong>{src} {body}", "rd-section-rev")
     points = w.section_points.get(s.id, [])
     if points:
         items = []
@@ -364,18 +370,16 @@ def section_block(ctx: Ctx, s: Section) -> None:
     refs = [x for x in (str(r.target) for r in s.refs)]
     if refs:
         doc.p_html("関連: " + "、".join(ctx.ref(s.game, t) for t in refs), "rd-meta")
-    rulings = list(w.rulings_for.get((s.game, s.id), []))
+    rulings = dict.fromkeys(w.rulings_for.get((s.game, s.id), []))
     for name in points:
-        for rid in w.rulings_for_point.get((s.game, name), []):
-            if rid not in rulings:
-                rulings.append(rid)
+        rulings.update(dict.fromkeys(w.rulings_for_point.get((s.game, name), [])))
     if rulings:
         items = []
         for rid in rulings:
             r = w.kb.rulings[rid]
             rev, state, b = ruling_state(ctx, r)
             text = f'<div class="rd-ruling-text">{esc_lines(rev.text.value)}</div>' if rev and rev.text and rev.text.value else ""
-            when = f'<span class="rd-date">{esc(date_ja(rev))}</span> ' if rev else ""
+            when = f'<span class="rd-date">{esc(rev.date_ja)}</span> ' if rev else ""
             items.append(f'{b} {when}{ctx.ruling(rid, rev.date_label if rev else None)}{text}')
         doc.add('<div class="rd-refines"><p class="rd-sub">この節を補う裁定</p>'
                 '<ul class="rd-ruling-list">' + "".join(f"<li>{i}</li>" for i in items) + "</ul></div>\n")
@@ -445,7 +449,7 @@ def card_page(w: Wiki, doc: Doc, game: str, code_: str) -> None:
     if c.errata:
         doc.h2("エラッタ")
         for e, _, _ in c.errata:
-            when = e.date.ja() if e.date else "日付なし"
+            when = e.date.ja() if e.date else "日付不明"
             src = f"（出典: {esc(e.source.raw)}）" if e.source else ""
             body = esc_lines(e.text.value) if e.text and e.text.value else ""
             doc.p_html(f"{badge(e.status)} <strong>{esc(when)}</strong>{src} {body}")
@@ -470,12 +474,12 @@ def timeline(ctx: Ctx, rulings: Iterable[str]) -> None:
     for rid in rulings:
         r = ctx.w.kb.rulings[rid]
         for rev in r.revisions:
-            entries.append((_sort_key(rev), rid, rev))
+            entries.append((sort_key(rev), rid, rev))
     entries.sort(key=lambda e: (e[0], e[1]))
     items = []
     for _, rid, rev in entries:
         text = f'<div class="rd-ruling-text">{esc_lines(rev.text.value)}</div>' if rev.text and rev.text.value else ""
-        items.append(f'<li><span class="rd-date">{esc(date_ja(rev))}</span> {badge(rev.status)} '
+        items.append(f'<li><span class="rd-date">{esc(rev.date_ja)}</span> {badge(rev.status)} '
                      f'{ctx.ruling(rid, rev.date_label)}{text}</li>')
     ctx.doc.add('<ol class="rd-timeline">' + "".join(items) + "</ol>\n")
 
@@ -493,8 +497,8 @@ def rulings_index(w: Wiki, doc: Doc, game: str) -> None:
     for r in sorted(rulings, key=lambda r: r.id):
         rev, state, b = ruling_state(ctx, r)
         gap = " " + tag("資料の" + GAP_JA.get(r.gap, r.gap), "gap") if r.gap else ""
-        latest = max((x for x in r.revisions if x.date), key=_sort_key, default=None)
-        rows.append([b, ctx.ruling(r.id) + gap, code(r.id), esc(latest.date.ja() if latest else "日付なし"),
+        latest = max((x for x in r.revisions if x.date), key=sort_key, default=None)
+        rows.append([b, ctx.ruling(r.id) + gap, code(r.id), esc(latest.date.ja() if latest else "日付不明"),
                      esc(len(r.revisions))])
     doc.table(["状態", "裁定", "ID", "最新の日付", "改訂"], rows, "rd-index")
 
@@ -506,7 +510,7 @@ def ruling_page(w: Wiki, doc: Doc, rid: str) -> None:
     rev_now, state, b = ruling_state(ctx, r)
     now = b + " " + esc(STATE_JA[state])
     if rev_now is not None and state == "in_force":
-        now += f"（{esc(date_ja(rev_now))}の改訂）"
+        now += f"（{esc(rev_now.date_ja)}の改訂）"
     rows = [("ID", code(r.id)), ("ゲーム", ctx.game(r.game)), ("今日の状態", now)]
     if r.gap:
         rows.append(("資料の問題", tag(GAP_JA.get(r.gap, r.gap), "gap") + " " + code(r.gap) +
@@ -518,7 +522,7 @@ def ruling_page(w: Wiki, doc: Doc, rid: str) -> None:
         doc.p(n, "rd-note")
 
     doc.h2("改訂履歴")
-    for rev in sorted(r.revisions, key=_sort_key):
+    for rev in sorted(r.revisions, key=sort_key):
         revision_block(ctx, r, rev)
 
     supersedes = [(rev, s) for rev in r.revisions for s in rev.supersedes]
@@ -528,14 +532,14 @@ def ruling_page(w: Wiki, doc: Doc, rid: str) -> None:
         items = []
         for rev, s in supersedes:
             which = f"（{_rev_label(s)}の改訂）" if _rev_label(s) else ""
-            items.append(f"{esc(date_ja(rev))}の改訂が {ctx.ruling(s.target, _rev_label(s))}{esc(which)} を置き換えた")
+            items.append(f"{esc(rev.date_ja)}の改訂が {ctx.ruling(s.target, _rev_label(s))}{esc(which)} を置き換えた")
         for other, rev in by:
-            items.append(f"{ctx.ruling(other, rev.date_label)}（{esc(date_ja(rev))}、{badge(rev.status)}）に置き換えられた")
+            items.append(f"{ctx.ruling(other, rev.date_label)}（{esc(rev.date_ja)}、{badge(rev.status)}）に置き換えられた")
         doc.ul(items)
     else:
         doc.p("この裁定は他の裁定を置き換えておらず、置き換えられてもいません。")
 
-    settings = [(rev, s) for rev in sorted(r.revisions, key=_sort_key) for s in rev.settings]
+    settings = [(rev, s) for rev in sorted(r.revisions, key=sort_key) for s in rev.settings]
     doc.h2("設定するルールポイント")
     if settings:
         rows = []
@@ -544,7 +548,7 @@ def ruling_page(w: Wiki, doc: Doc, rid: str) -> None:
             if s.card:
                 target += " ・ カード " + ctx.card(r.game, s.card)
             rows.append([target, esc(value_label(w, r.game, s.point, s.value)) + " " + code(s.value),
-                         esc(date_ja(rev)), badge(rev.status)])
+                         esc(rev.date_ja), badge(rev.status)])
         doc.table(["ルールポイント", "値", "改訂", "状態"], rows)
     else:
         doc.p("この裁定はルールポイントを設定しません（文章による裁定・記録）。")
@@ -559,7 +563,7 @@ def ruling_page(w: Wiki, doc: Doc, rid: str) -> None:
 
     source = w.sources.block(r.loc)
     if source:
-        doc.h2("DSLでの記述")
+        doc.h2("DSLでの記述", search=False)
         doc.code(source)
 
 
@@ -571,8 +575,8 @@ def _rev_label(ref) -> Optional[str]:
 
 def revision_block(ctx: Ctx, r: Ruling, rev: Revision) -> None:
     w, doc = ctx.w, ctx.doc
-    doc.h3(f"{date_ja(rev)} — {STATUS_JA[rev.status]}", ident=revision_anchor(rev.date_label))
-    rows = [("日付", esc(date_ja(rev)) + " " + code(rev.date_label)), ("状態", badge(rev.status) + " " + esc(STATUS_HELP[rev.status]))]
+    doc.h3(f"{rev.date_ja} — {STATUS_JA[rev.status]}", ident=revision_anchor(rev.date_label))
+    rows = [("日付", esc(rev.date_ja) + " " + code(rev.date_label)), ("状態", badge(rev.status) + " " + esc(STATUS_HELP[rev.status]))]
     if rev.source:
         rows.append(("出典", esc(rev.source.raw)))
     iv = w.interval(r.id, rev)
@@ -746,7 +750,7 @@ def scenario_page(w: Wiki, doc: Doc, sid: str) -> None:
 
     source = w.sources.block(sc.loc)
     if source:
-        doc.h2("DSLでの記述")
+        doc.h2("DSLでの記述", search=False)
         doc.code(source)
 
 
@@ -866,8 +870,8 @@ def points_page(w: Wiki, doc: Doc, game: str) -> None:
         sets = w.kb.settings_index.get((game, p.name), [])
         if sets:
             srows = []
-            for rid, rev, s in sorted(sets, key=lambda x: (_sort_key(x[1]), x[0])):
-                srows.append([esc(date_ja(rev)), badge(rev.status), ctx.ruling(rid, rev.date_label),
+            for rid, rev, s in sorted(sets, key=lambda x: (sort_key(x[1]), x[0])):
+                srows.append([esc(rev.date_ja), badge(rev.status), ctx.ruling(rid, rev.date_label),
                               esc(value_label(w, game, p.name, s.value)),
                               ctx.card(game, s.card) if s.card else "全体"])
             doc.table(["日付", "状態", "裁定", "値", "対象"], srows)
@@ -968,7 +972,7 @@ def changelog_year(w: Wiki, doc: Doc, year: int) -> None:
             continue
         key, label = _month_key(rev)
         months.setdefault(key, (label, []))[1].append(change)
-    doc.p_html(ctx.a(w.url("changelog/index.md"), "変更履歴") + f" ＞ {year}年")
+    doc.p_html(ctx.a(w.url("changelog/index.md"), "変更履歴") + f" ＞ {year}年", "rd-meta")
     for key in sorted(months, reverse=True):
         label, changes = months[key]
         doc.h2(label)
@@ -1001,7 +1005,7 @@ def review_page(w: Wiki, doc: Doc) -> None:
         if rulings[st]:
             doc.h3(f"{STATUS_JA[st]}の裁定")
             doc.table(["状態", "裁定", "日付", "ゲーム"],
-                      [[badge(st), ctx.ruling(r.id, rev.date_label), esc(date_ja(rev)), ctx.game(r.game)]
+                      [[badge(st), ctx.ruling(r.id, rev.date_label), esc(rev.date_ja), ctx.game(r.game)]
                        for r, rev in rulings[st]])
         if defaults[st]:
             doc.h3(f"既定値が{STATUS_JA[st]}のルールポイント")
@@ -1018,39 +1022,24 @@ def review_page(w: Wiki, doc: Doc) -> None:
 
 # ----------------------------------------------------------------------------- dispatch
 
+_RENDERERS = {
+    "game": game_page, "rules": rules_index, "cards": cards_index, "rulings": rulings_index,
+    "ruling": ruling_page, "qa": qa_index, "scenario": scenario_page, "points": points_page,
+    "gaps": gaps_page, "glossary": glossary_page, "changelog_year": changelog_year,
+}
+_SPREAD = {"chapter": chapter_page, "card": card_page}      # the key is a tuple of arguments
+_PLAIN = {"changelog": changelog_index, "review": review_page}   # no key
+
+
 def render(w: Wiki, page: Page, root: str) -> Doc:
     doc = Doc(page.title, root)
     k = page.kind
-    if k == "game":
-        game_page(w, doc, page.key)
-    elif k == "rules":
-        rules_index(w, doc, page.key)
-    elif k == "chapter":
-        chapter_page(w, doc, *page.key)
-    elif k == "cards":
-        cards_index(w, doc, page.key)
-    elif k == "card":
-        card_page(w, doc, *page.key)
-    elif k == "rulings":
-        rulings_index(w, doc, page.key)
-    elif k == "ruling":
-        ruling_page(w, doc, page.key)
-    elif k == "qa":
-        qa_index(w, doc, page.key)
-    elif k == "scenario":
-        scenario_page(w, doc, page.key)
-    elif k == "points":
-        points_page(w, doc, page.key)
-    elif k == "gaps":
-        gaps_page(w, doc, page.key)
-    elif k == "glossary":
-        glossary_page(w, doc, page.key)
-    elif k == "changelog":
-        changelog_index(w, doc)
-    elif k == "changelog_year":
-        changelog_year(w, doc, page.key)
-    elif k == "review":
-        review_page(w, doc)
+    if k in _RENDERERS:
+        _RENDERERS[k](w, doc, page.key)
+    elif k in _SPREAD:
+        _SPREAD[k](w, doc, *page.key)
+    elif k in _PLAIN:
+        _PLAIN[k](w, doc)
     else:  # pragma: no cover
         raise ValueError(f"unknown page kind {k}")
     return doc

@@ -20,6 +20,7 @@ RULESDSL_WIKI_TODAY=YYYY-MM-DD (the day "today's state" is computed for; default
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import gc
 import gzip
@@ -28,6 +29,8 @@ import logging
 import os
 import re
 import shutil
+import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any, Optional
@@ -51,6 +54,7 @@ SHELL_TOC_ID = "rulesdsl-shell-toc"
 SHELL_TOC_NAME = "RULESDSLSHELLTOCNAME"
 STUB = "RULESDSL-GENERATED-PAGE\n"
 _SLOT = "\x00"
+_BLANK = re.compile(r"[ \t]*\n\s*")
 
 
 def _env_flag(name: str) -> bool:
@@ -66,14 +70,31 @@ class WikiPlugin:
         self.shell_src: dict[int, str] = {}      # url depth -> shell page src
         self.shells: dict[int, list[str]] = {}   # url depth -> template pieces
         self._toc_template: list[str] = []
-        self.entries: list[dict] = []            # search index entries of generated pages
+        self.entries: list[str] = []             # search index entries of generated pages, as JSON
         self.started = 0.0
 
     # ------------------------------------------------------------------------- config
     def on_config(self, config):
+        self.started = time.perf_counter()
+        gc.unfreeze()   # a previous build in this process (mkdocs serve) may have frozen its objects
+        gc.collect()
+        # Loading builds millions of long-lived objects and little garbage: the cyclic collector
+        # would only scan them over and over (a third of the load time on a large corpus).
+        gc.disable()
+        try:
+            self._load(config)
+        finally:
+            gc.enable()
+        # The knowledge base lives for the whole build: keep the collector from scanning it again
+        # and again while pages are made (which grows with the corpus times the pages written).
+        gc.collect()
+        gc.freeze()
+        config.nav = self.nav(config.nav)
+        return config
+
+    def _load(self, config) -> None:
         from ..kb import find_root, load
 
-        self.started = time.perf_counter()
         root = find_root(Path(config.config_file_path).resolve().parent if config.config_file_path else None)
         kb = load(root)
         fatal = [d for d in kb.diagnostics if d.fatal]
@@ -90,11 +111,6 @@ class WikiPlugin:
             self.wiki = Wiki(kb, use_directory_urls=config.use_directory_urls, keep_going=keep_going, today=today)
         except WikiError as e:
             raise PluginError(f"rulesdsl wiki: {e}") from None
-        # The knowledge base lives for the whole build and holds millions of objects: keep the
-        # cyclic garbage collector from scanning it again and again (which grows with the corpus
-        # times the pages written, i.e. quadratically).
-        gc.collect()
-        gc.freeze()
         loaded = time.perf_counter()
         failures = self.wiki.compute_answers()
         if failures:
@@ -110,24 +126,22 @@ class WikiPlugin:
         log.info(f"rulesdsl: knowledge base loaded in {loaded - self.started:.1f} s, "
                  f"{sum(1 for a in self.wiki.answers.values() if a is not None)} answers computed in "
                  f"{time.perf_counter() - loaded:.1f} s")
-        config.nav = self.nav(config.nav)
-        return config
 
     def nav(self, nav: Optional[list]) -> list:
         """The nav: mkdocs.yml's (hand-written pages and the generated global pages) with the
-        `rulesdsl:games` placeholder replaced by one section per game. Item pages never appear."""
+        `rulesdsl:games` placeholder replaced by one section per game. Item pages and rules
+        chapters never appear (every page carries the nav; they are linked from the indexes)."""
         w = self.wiki
         assert w is not None
         games = []
         for g in w.games:
             name = w.kb.games[g].decl.name
-            chapters = [{esc(w.chapter_title[(g, ch)]): w.chapter_src(g, ch)} for ch in w.chapters.get(g, {})]
             games.append({esc(name): [
                 w.game_src(g),
-                {"ルール": [f"{g}/rules/index.md"] + chapters},
+                {"ルール": f"{g}/rules/index.md"},
                 {"カード": f"{g}/cards/index.md"},
                 {"裁定": f"{g}/rulings/index.md"},
-                {"Q&A": f"{g}/qa/index.md"},
+                {"Q&amp;A": f"{g}/qa/index.md"},         # nav titles are HTML
                 {"ルールポイント": f"{g}/points.md"},
                 {"資料の欠落・矛盾": f"{g}/gaps.md"},
                 {"用語集": f"{g}/glossary.md"},
@@ -150,7 +164,7 @@ class WikiPlugin:
     def on_files(self, files: Files, config) -> Files:
         w = self.wiki
         assert w is not None
-        in_nav = {"changelog_year": InclusionLevel.NOT_IN_NAV}
+        in_nav = {"changelog_year": InclusionLevel.NOT_IN_NAV, "chapter": InclusionLevel.NOT_IN_NAV}
         for page in w.pages:
             if files.get_file_from_path(page.src) is not None:
                 log.warning(f"rulesdsl: site/ has a page at {page.src}; the generated one replaces it")
@@ -203,7 +217,7 @@ class WikiPlugin:
             from .pages import render
             doc = render(w, gen, Wiki.root_of(page.url))
             page.toc = get_toc(doc.toc)
-            self.entries.extend(doc.search_entries(page.url))
+            self.entries.extend(_json(e) for e in doc.search_entries(page.url))
             return doc.html()
         if self._shell_depth(src) is not None:
             page.toc = get_toc([{"level": 2, "id": SHELL_TOC_ID, "name": SHELL_TOC_NAME, "children": []}])
@@ -238,7 +252,9 @@ class WikiPlugin:
             body = body.replace(token, _SLOT + name + _SLOT)
         if shell_url:
             body = body.replace(shell_url, _SLOT + "URL" + _SLOT)
-        pieces = body.split(_SLOT)
+        # the theme's indentation is most of a page's bytes, and item pages are written thousands of
+        # times: keep one line break for each run of blank space (the shell holds no <pre>)
+        pieces = [_BLANK.sub("\n", p) if i % 2 == 0 else p for i, p in enumerate(body.split(_SLOT))]
         self._toc_template = item.replace(SHELL_TOC_NAME, _SLOT + "NAME" + _SLOT).replace(
             SHELL_TOC_ID, _SLOT + "ID" + _SLOT).split(_SLOT)
         return pieces
@@ -247,33 +263,96 @@ class WikiPlugin:
     def on_post_build(self, config) -> None:
         w = self.wiki
         assert w is not None
-        from .pages import render
-
         started = time.perf_counter()
         site = Path(config.site_dir)
+        items = w.items
+        jobs = self._jobs(len(items))
+        if jobs > 1:
+            self.entries.extend(self._write_items_forked(items, site))
+        else:
+            self.entries.extend(self._write_items(items, site))
         entries = self.entries
+        w.sources.clear()
+        shutil.rmtree(site / SHELL_DIR, ignore_errors=True)
+        self._extend_search_index(site, entries)
+        self._fix_sitemap(site)
+        # Freeing millions of objects at exit takes longer than some builds: the frozen objects are
+        # kept in a cycle that the interpreter's shutdown never collects. The next build in the
+        # same process (mkdocs serve) unfreezes and collects them in on_config.
+        self._keep_until_exit = self
+        log.info(f"rulesdsl: {len(w.items)} card, ruling and Q&A pages written in "
+                 f"{time.perf_counter() - started:.1f} s ({len(w.pages)} index pages rendered by mkdocs); "
+                 f"{time.perf_counter() - self.started:.1f} s since the knowledge base began to load")
+
+    @staticmethod
+    def _jobs(count: int) -> int:
+        """Processes that write the item pages: two on a machine with two or more cores, for a
+        corpus large enough to pay for a fork, when nothing else runs threads (not under
+        `mkdocs serve`). RULESDSL_WIKI_JOBS=1 turns it off."""
+        wanted = os.environ.get("RULESDSL_WIKI_JOBS")
+        if wanted is not None:
+            return max(1, int(wanted)) if hasattr(os, "fork") else 1
+        if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2 or threading.active_count() > 1:
+            return 1
+        return 2 if count >= 2000 else 1
+
+    def _write_items(self, items: list[Page], site: Path) -> list[str]:
+        """Render and write item pages; their search index entries as JSON."""
+        from .pages import render
+
+        w = self.wiki
+        entries: list[str] = []
         made: set[Path] = set()
-        for page in w.items:
+        for page in items:
             url = w.url(page.src)
-            depth = url.count("/")
-            pieces = self.shells[depth]
             doc = render(w, page, Wiki.root_of(url))
-            html = self._fill(pieces, doc, url)
+            html = self._fill(self.shells[url.count("/")], doc, url)
             path = w.path(page.src)
             dest = site / (path + "index.html" if path.endswith("/") or not path else path)
             if dest.parent not in made:
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 made.add(dest.parent)
-            dest.write_text(html, encoding="utf-8")
-            entries.extend(doc.search_entries(url))
-        w.sources.clear()
-        shutil.rmtree(site / SHELL_DIR, ignore_errors=True)
-        self._extend_search_index(site, entries)
-        self._fix_sitemap(site)
-        gc.unfreeze()   # under `mkdocs serve` the next build's garbage must be collectable again
-        log.info(f"rulesdsl: {len(w.items)} card, ruling and Q&A pages written in "
-                 f"{time.perf_counter() - started:.1f} s ({len(w.pages)} index pages rendered by mkdocs); "
-                 f"{time.perf_counter() - self.started:.1f} s since the knowledge base began to load")
+            with open(dest, "wb") as f:
+                f.write(html.encode("utf-8"))
+            entries.extend(_json(e) for e in doc.search_entries(url, limit=800, single=True))
+        return entries
+
+    def _write_items_forked(self, items: list[Page], site: Path) -> list[str]:
+        """Half of the item pages in a forked copy of this process (the knowledge base is shared
+        copy-on-write and frozen, so the child barely copies it), half here."""
+        fd, tmp = tempfile.mkstemp(prefix="rulesdsl-wiki-", suffix=".jsonl")
+        pid = os.fork()
+        if pid == 0:                                    # the child: no logging, no mkdocs, no teardown
+            code = 0
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as f:
+                    for e in self._write_items(items[1::2], site):
+                        f.write(e + "\n")
+            except BaseException as e:                  # noqa: BLE001 - reported by the parent
+                code = 1
+                try:
+                    with open(tmp + ".err", "w", encoding="utf-8") as f:
+                        f.write(f"{type(e).__name__}: {e}")
+                except OSError:
+                    pass
+            os._exit(code)
+        os.close(fd)
+        try:
+            mine = self._write_items(items[0::2], site)
+        finally:
+            _, status = os.waitpid(pid, 0)
+        try:
+            if os.waitstatus_to_exitcode(status) != 0:
+                err = Path(tmp + ".err")
+                detail = err.read_text(encoding="utf-8") if err.exists() else f"exit status {status}"
+                raise PluginError(f"rulesdsl wiki: writing the item pages failed: {detail}")
+            with open(tmp, encoding="utf-8") as f:
+                theirs = [line.rstrip("\n") for line in f if line.strip()]
+        finally:
+            for p in (tmp, tmp + ".err"):
+                with contextlib.suppress(OSError):
+                    os.unlink(p)
+        return mine + theirs
 
     def _fill(self, pieces: list[str], doc: Doc, url: str) -> str:
         toc = "".join(self._toc_li(t) for t in doc.toc)
@@ -290,14 +369,17 @@ class WikiPlugin:
                   f'<ul class="md-nav__list">{inner}</ul></nav></li>')
         return li
 
-    def _extend_search_index(self, site: Path, entries: list[dict]) -> None:
+    def _extend_search_index(self, site: Path, entries: list[str]) -> None:
+        """Add the generated pages' entries (JSON strings) to Material's search index."""
         path = site / "search" / "search_index.json"
         if not path.exists():
             return
         data = json.loads(path.read_text(encoding="utf-8"))
-        data["docs"] = [d for d in data.get("docs", []) if not d.get("location", "").startswith(SHELL_DIR)]
-        data["docs"].extend(entries)
-        path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+        docs = [_json(d) for d in data.get("docs", []) if not d.get("location", "").startswith(SHELL_DIR)]
+        with open(path, "w", encoding="utf-8") as f:
+            f.write('{"config":' + _json(data.get("config", {})) + ',"docs":[')
+            f.write(",".join(docs + entries))
+            f.write("]}")
 
     def _fix_sitemap(self, site: Path) -> None:
         path = site / "sitemap.xml"
@@ -313,6 +395,7 @@ class WikiPlugin:
 
     def on_build_error(self, error, **kwargs) -> None:
         gc.unfreeze()
+        gc.collect()
 
     # ------------------------------------------------------------------------- serve
     def on_serve(self, server, config, builder):
@@ -322,6 +405,10 @@ class WikiPlugin:
                 if path.is_dir():
                     server.watch(str(path))
         return server
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _walk(toc) -> list[Any]:

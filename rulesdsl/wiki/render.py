@@ -7,7 +7,6 @@ helpers (and the page renderers, from escaped parts) produce.
 
 from __future__ import annotations
 
-import html
 import re
 from typing import Iterable, Optional
 
@@ -15,6 +14,27 @@ from ..model import Status
 from .escape import Anchors, esc, esc_lines, strip_tags
 
 _ENTITY_TAIL = re.compile(r"&[#\w]*$")
+_BREAK = re.compile(r"[\s。、，．・！？）」』】]")
+
+
+def _cut(text: str, limit: int) -> str:
+    """`text` cut to about `limit` characters at a word boundary (a space or Japanese punctuation,
+    never inside a word or an entity: a cut word would enter the search index as a word of its own
+    and derail Material's segmentation of Japanese queries)."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    breaks = [m.start() for m in _BREAK.finditer(head)]
+    if breaks and breaks[-1] > limit // 2:
+        head = head[:breaks[-1] + 1]
+    else:
+        head = head[:max(limit // 2, 1)]
+        breaks = [m.start() for m in _BREAK.finditer(head)]
+        head = head[:breaks[-1] + 1] if breaks else ""
+    return _ENTITY_TAIL.sub("", head).rstrip() + " …"
+
+
+_CODE = re.compile(r'<div class="language-rules highlight">.*?</code></pre></div>', re.S)
 
 # ----------------------------------------------------------------------------- statuses
 
@@ -39,7 +59,6 @@ GAP_JA = {
     "typo": "誤記",
     "duplication": "重複",
 }
-CAUTION = (Status.unconfirmed, Status.unofficial, Status.provisional)
 
 
 def badge(status: Status, extra: str = "") -> str:
@@ -69,7 +88,6 @@ def code(text: str) -> str:
 
 _lexer = None
 _css: dict = {}
-_ESCAPE = str.maketrans({"<": "&lt;", ">": "&gt;", "&": "&amp;"})
 
 
 def dsl_lexer():
@@ -103,18 +121,19 @@ def _css_class(ttype) -> str:
 def dsl_block(source: str) -> str:
     """DSL code highlighted as Material for MkDocs shows a ```rules fenced block (the same
     markup and CSS classes as Pygments' HtmlFormatter, written directly: it is in the hot path)."""
-    parts = []
-    css = _css
     if "\r" in source:
         source = source.replace("\r\n", "\n")
-    for _, ttype, value in dsl_lexer().get_tokens_unprocessed(source):
-        cls = css.get(ttype)
-        if cls is None:
+    lexer = dsl_lexer()
+    if hasattr(lexer, "highlight_html"):
+        body = lexer.highlight_html(source, _css_class)
+    else:  # pragma: no cover - a lexer registered by someone else under the same name
+        parts = []
+        for ttype, value in lexer.get_tokens(source):
             cls = _css_class(ttype)
-        text = value.translate(_ESCAPE)
-        parts.append(f'<span class="{cls}">{text}</span>' if cls else text)
-    return ('<div class="language-rules highlight"><pre><span></span><code>'
-            + "".join(parts) + "</code></pre></div>")
+            text = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            parts.append(f'<span class="{cls}">{text}</span>' if cls else text)
+        body = "".join(parts)
+    return f'<div class="language-rules highlight"><pre><span></span><code>{body}</code></pre></div>'
 
 
 # ----------------------------------------------------------------------------- pages
@@ -130,6 +149,7 @@ class Doc:
         self.anchors = Anchors()
         self.toc: list[dict] = []   # Python-Markdown toc tokens (levels 2–3)
         self.sections: list[tuple[int, str, str, int]] = []   # (level, id, title html, part index)
+        self.unsearched: set[str] = set()
         if h1:
             self.h1(title)
 
@@ -140,9 +160,12 @@ class Doc:
         self.parts.append(f'<h1 id="{esc(ident)}">{esc(text)}{extra_html}</h1>\n')
 
     def heading(self, level: int, text: str, ident: Optional[str] = None, extra_html: str = "",
-                toc: bool = True) -> str:
-        """An h2/h3 with a permalink; returns its id. `ident` fixes the id (it must be unused)."""
+                toc: bool = True, search: bool = True) -> str:
+        """An h2/h3 with a permalink; returns its id. `ident` fixes the id (it must be unused);
+        `search=False` keeps the section's text out of the search index."""
         ident = self.anchors.take(ident) if ident else self.anchors.new(text)
+        if not search:
+            self.unsearched.add(ident)
         title = esc(text)
         self.sections.append((level, ident, title, len(self.parts)))
         self.parts.append(
@@ -156,8 +179,8 @@ class Doc:
                 self.toc.append(token)
         return ident
 
-    def h2(self, text: str, ident: Optional[str] = None, extra_html: str = "") -> str:
-        return self.heading(2, text, ident, extra_html)
+    def h2(self, text: str, ident: Optional[str] = None, extra_html: str = "", search: bool = True) -> str:
+        return self.heading(2, text, ident, extra_html, search=search)
 
     def h3(self, text: str, ident: Optional[str] = None, extra_html: str = "") -> str:
         return self.heading(3, text, ident, extra_html)
@@ -205,19 +228,28 @@ class Doc:
     def html(self) -> str:
         return "".join(self.parts)
 
-    def search_entries(self, location: str, limit: int = 1500) -> list[dict]:
-        """Material-style search index entries, one per h1/h2 section; text is escaped HTML."""
+    def search_entries(self, location: str, limit: int = 1500, single: bool = False) -> list[dict]:
+        """Material-style search index entries (text is escaped HTML): one per h1/h2 section, or
+        with `single` one for the whole page (its title; the text of its sections in order, up to
+        `limit` characters). Sections whose heading was made with `search=False` are left out."""
         out = []
         bounds = [s[3] for s in self.sections] + [len(self.parts)]
+        texts = []
         for i, (level, ident, title, start) in enumerate(self.sections):
             if level > 2:
                 continue
             end = next((bounds[j] for j in range(i + 1, len(self.sections)) if self.sections[j][0] <= 2),
                        len(self.parts))
-            body = "".join(self.parts[start + 1:end])
-            text = strip_tags(body)
-            if len(text) > limit:
-                text = _ENTITY_TAIL.sub("", text[:limit]) + " …"
+            if ident in self.unsearched:
+                continue
+            body = _CODE.sub(" ", "".join(self.parts[start + 1:end]))     # DSL code is not searched
+            text = strip_tags(body[:limit * 6])     # enough markup for `limit` characters of text
+            if single:
+                texts.append(text if level == 1 else f"{title} {text}")
+                continue
             out.append({"location": location if level == 1 else f"{location}#{ident}",
-                        "title": title, "text": text})
+                        "title": title, "text": _cut(text, limit)})
+        if single:
+            text = _cut(" ".join(t for t in texts if t), limit)
+            out.append({"location": location, "title": esc(self.title), "text": text})
         return out

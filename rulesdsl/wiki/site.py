@@ -12,15 +12,19 @@ import datetime as _dt
 import logging
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Union
 
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
 from ..kb import KnowledgeBase, ScenarioInfo
 from ..model import Revision, Ruling, Section, Status
+from ..timeline import sort_key
 from ..vocab import Call, CardRef
 from .escape import Anchors, path_slug, url_quote
 from .source import SourceTexts
+
+if TYPE_CHECKING:
+    from ..engine.runner import Answer
 
 log = logging.getLogger("mkdocs.plugins.rulesdsl")
 
@@ -50,7 +54,7 @@ class Page:
     game: Optional[str] = None
 
 
-AnswerResult = Union["Answer", Failure, None]   # noqa: F821  (Answer from engine.runner)
+AnswerResult = Union["Answer", Failure, None]
 
 
 class Wiki:
@@ -161,8 +165,9 @@ class Wiki:
                     self.section_anchor[s.id] = anchors.new(s.title)
 
         # what refers to what
+        # (ordered sets: dicts with None values, so that adding stays O(1) on a large corpus)
         self.rulings_for: dict[tuple[str, str], list[str]] = defaultdict(list)   # (game, target) -> rulings
-        self.rulings_for_point: dict[tuple[str, str], list[str]] = defaultdict(list)
+        rulings_for_point: dict[tuple[str, str], dict[str, None]] = defaultdict(dict)
         for r in kb.rulings.values():
             targets: dict[str, None] = {}
             for ref in r.refs:
@@ -173,11 +178,10 @@ class Wiki:
                 for st in rev.settings:
                     if st.card:
                         targets[st.card] = None
-                    key = (r.game, st.point)
-                    if r.id not in self.rulings_for_point[key]:
-                        self.rulings_for_point[key].append(r.id)
+                    rulings_for_point[(r.game, st.point)][r.id] = None
             for t in targets:
                 self.rulings_for[(r.game, t)].append(r.id)
+        self.rulings_for_point: dict[tuple[str, str], list[str]] = {k: list(v) for k, v in rulings_for_point.items()}
         # sections: rulings that refer to them, and rulings that set a point they give
         self.section_points: dict[str, list[str]] = defaultdict(list)
         for game, info in kb.games.items():
@@ -189,24 +193,16 @@ class Wiki:
                 if name not in self.section_points[s.id]:
                     self.section_points[s.id].append(name)
 
-        self.scenarios_for: dict[tuple[str, str], list[str]] = defaultdict(list)  # pins
+        scenarios_for: dict[tuple[str, str], dict[str, None]] = defaultdict(dict)  # pins
         self.scenarios_for_card: dict[tuple[str, str], list[str]] = defaultdict(list)
         for sid, info in kb.scenarios.items():
             for pin in info.pins:
-                lst = self.scenarios_for[(info.game, pin.target)]
-                if sid not in lst:
-                    lst.append(sid)
+                scenarios_for[(info.game, pin.target)][sid] = None
             for key in sorted(scenario_cards(info)):
                 self.scenarios_for_card[key].append(sid)
+        self.scenarios_for: dict[tuple[str, str], list[str]] = {k: list(v) for k, v in scenarios_for.items()}
 
         self.superseded_by: dict[str, list[tuple[str, Revision]]] = kb.timelines.superseded_by
-        # card-specific settings of per-card rule points: (game, point, card) -> [(ruling, rev, setting)]
-        self.card_settings: dict[tuple[str, str, str], list] = defaultdict(list)
-        for (game, point), settings in kb.settings_index.items():
-            for rid, rev, st in settings:
-                if st.card is not None:
-                    self.card_settings[(game, point, st.card)].append((rid, rev, st))
-        self._point_today: dict[tuple[str, str], Any] = {}
 
     # ------------------------------------------------------------------------- pages
     def _plan(self) -> None:
@@ -282,29 +278,14 @@ class Wiki:
         started = [x for x in r.revisions if x.date is None or x.date.start() <= self.today]
         if not started:
             return (r.revisions[0] if r.revisions else None), "future"
-        last = sorted(started, key=_rev_key)[-1]
+        last = sorted(started, key=sort_key)[-1]
         if last.status is Status.retracted:
             return last, "retracted"
         return last, "superseded"
 
     def point_today(self, game: str, point: str, card: Optional[str] = None):
-        """A rule point's value today (`kb.value`), for one card if given. Game-wide values are
-        computed once per point; a card's own settings are looked up in an index, so a page per
-        card does not scan every setting of the point (which would make the build quadratic)."""
-        key = (game, point)
-        base = self._point_today.get(key)
-        if base is None:
-            base = self._point_today[key] = self.kb.value(game, point, as_of=self.today)
-        if card is None:
-            return base
-        own = [(rid, rev, st) for rid, rev, st in self.card_settings.get((game, point, card), ())
-               if self.kb.in_force(rid, self.today) is rev]
-        if not own:
-            return base
-        rid, rev, st = max(own, key=lambda x: (_start(x[1]), x[0]))
-        return base.model_copy(update={"card": card, "value": st.value, "status": rev.status, "ruling": rid,
-                                       "revision": rev.date_label, "section": None,
-                                       "source": rev.source.raw if rev.source else None, "reason": rev.reason})
+        """A rule point's value today, for one card if given."""
+        return self.kb.value(game, point, card=card, as_of=self.today)
 
     def interval(self, rid: str, rev: Revision) -> Optional[tuple[_dt.date, _dt.date]]:
         iv = self.kb.timelines.interval_of(rid, rev)
@@ -342,14 +323,6 @@ class Wiki:
                                    for e in failed)
                 self.failures.append(Failure(sid, loc, f"{len(failed)} expectation(s) fail: {detail}"))
         return self.failures
-
-
-def _start(rev: Revision) -> _dt.date:
-    return rev.date.start() if rev.date else _dt.date.min
-
-
-def _rev_key(rev: Revision) -> tuple:
-    return (0,) if rev.date is None else (1, rev.date._key())
 
 
 def revision_anchor(label: str) -> str:

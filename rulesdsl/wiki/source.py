@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections import OrderedDict
 from pathlib import Path
 from typing import Optional
 
@@ -14,13 +15,17 @@ from ..model import Loc
 class SourceTexts:
     """Reads each `.rules` file once and cuts blocks out of it."""
 
+    KEEP = 4096   # files kept in memory (pages are rendered in declaration order: a file's items follow each other)
+
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
-        self._files: dict[str, tuple[str, list[int]]] = {}
+        self._files: OrderedDict[str, tuple[str, list[int]]] = OrderedDict()
 
     def _get(self, file: str) -> Optional[tuple[str, list[int]]]:
         got = self._files.get(file)
-        if got is None:
+        if got is not None:
+            self._files.move_to_end(file)
+        else:
             path = Path(file) if Path(file).is_absolute() else self.root / file
             try:
                 text = path.read_text(encoding="utf-8")
@@ -32,6 +37,8 @@ class SourceTexts:
                 offsets.append(pos + 1)
                 pos = text.find("\n", pos + 1)
             got = self._files[file] = (text, offsets)
+            if len(self._files) > self.KEEP:
+                self._files.popitem(last=False)
         return got
 
     def clear(self) -> None:

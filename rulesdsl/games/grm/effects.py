@@ -355,26 +355,26 @@ def _flip(ctx, st, card, call, env):
         fire(ctx, st, "on_flipped", turned, {"cause": card})
 
 
-@verb("destroy")
-def _destroy(ctx, st, card, call, env):
+def _send_to_graveyard(ctx, st, card, call, env, verb_ja: str, said: str, cite) -> None:
     for t in targets(ctx, st, card, call, env):
         if not st.on_field(t):
             continue
-        gone = take_from_field(ctx, st, t, "破壊する")
+        gone = take_from_field(ctx, st, t, verb_ja)
         to_graveyard(ctx, st, gone)
         env.setdefault("gone", set()).update(c.uid for c in gone)
-        ctx.step(f"{'・'.join(c.label for c in gone)}は破壊され墓地に送られる", ctx.section("grm/state/destruction"))
+        ctx.step(f"{'・'.join(c.label for c in gone)}{said}", cite)
+
+
+@verb("destroy")
+def _destroy(ctx, st, card, call, env):
+    _send_to_graveyard(ctx, st, card, call, env, "破壊する", "は破壊され墓地に送られる",
+                       ctx.section("grm/state/destruction"))
 
 
 @verb("to_graveyard")
 def _to_graveyard(ctx, st, card, call, env):
-    for t in targets(ctx, st, card, call, env):
-        if not st.on_field(t):
-            continue
-        gone = take_from_field(ctx, st, t, "墓地へ送る")
-        to_graveyard(ctx, st, gone)
-        env.setdefault("gone", set()).update(c.uid for c in gone)
-        ctx.step(f"{'・'.join(c.label for c in gone)}を墓地へ送る", ctx.card_cite(card.code, card.hypothetical))
+    _send_to_graveyard(ctx, st, card, call, env, "墓地へ送る", "を墓地へ送る",
+                       ctx.card_cite(card.code, card.hypothetical))
 
 
 @verb("bounce")

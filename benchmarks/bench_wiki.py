@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Time and peak memory of the wiki build (`mkdocs build` with the rulesdsl hook) on synthetic
+corpora of two sizes.
+
+    python benchmarks/bench_wiki.py [--cards 10000] [--work DIR] [--runs 2] [--json]
+
+The corpora are those of the foundation benchmark (benchmarks/gen_corpus.py): N cards, 3N ruling
+revisions and N scenarios over the repository's four games, and the same at half size. Each is
+generated once into --work (default: a temporary folder, removed afterwards unless --keep), then
+built in a fresh process:
+
+  cold   with an empty parse cache: parsing every file counts
+  warm   again, with the parse cache filled (the usual case once `rulesdsl check` has run);
+         --runs times, the fastest reported (the machine's other load only ever adds time)
+
+The synthetic scenarios' expectations are random, so the builds run with
+RULESDSL_WIKI_KEEP_GOING=1 (failures are marked on their pages instead of stopping the build).
+Reported per build: wall seconds, the process's own peak RSS (wait4), and the split the hook logs
+(knowledge base load, card/ruling/Q&A pages, the rest = mkdocs and the index pages).
+
+Goals: the N-card build in ≤ 60 s and ≤ 1 GB; the N-card build ≤ 2.2 × the N/2-card one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(REPO))
+
+from rulesdsl.wiki.testing import build_site  # noqa: E402
+
+TIME_GOAL, MEMORY_GOAL_MB, RATIO_GOAL = 60.0, 1024.0, 2.2
+_LOAD = re.compile(r"knowledge base loaded in ([\d.]+) s")
+_ITEMS = re.compile(r"(\d+) card, ruling and Q&A pages written in ([\d.]+) s")
+
+
+def generate(out: Path, cards: int) -> Path:
+    if (out / ".generated").exists() and (out / ".generated").read_text() == str(cards):
+        return out
+    shutil.rmtree(out, ignore_errors=True)
+    subprocess.run([sys.executable, str(HERE / "gen_corpus.py"), str(out), "--cards", str(cards),
+                    "--revisions", str(3 * cards), "--scenarios", str(cards)], check=True)
+    (out / ".generated").write_text(str(cards))
+    return out
+
+
+def one_build(root: Path, site: Path, cache: Path) -> dict:
+    shutil.rmtree(site, ignore_errors=True)
+    r = build_site(root, site, keep_going=True, extra_env={"RULESDSL_CACHE": str(cache)})
+    if r.returncode != 0:
+        raise SystemExit(f"build of {root} failed:\n{r.output[-3000:]}")
+    load = _LOAD.search(r.output)
+    items = _ITEMS.search(r.output)
+    pages = sum(1 for _ in site.rglob("index.html"))
+    shutil.rmtree(site, ignore_errors=True)
+    return {"seconds": round(r.seconds, 1), "peak_mb": round(r.peak_mb), "pages": pages,
+            "kb_load_s": float(load.group(1)) if load else None,
+            "item_pages": int(items.group(1)) if items else None,
+            "item_pages_s": float(items.group(2)) if items else None}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--cards", type=int, default=10000)
+    ap.add_argument("--work", type=Path, help="where corpora, caches and sites go (kept)")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    ap.add_argument("--runs", type=int, default=2, help="warm builds per size; the fastest is reported")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    work = args.work or Path(tempfile.mkdtemp(prefix="bench-wiki-"))
+    work.mkdir(parents=True, exist_ok=True)
+    results = {}
+    try:
+        for cards in (args.cards // 2, args.cards):
+            root = generate(work / f"corpus{cards}", cards)
+            cache = work / f"cache{cards}"
+            shutil.rmtree(cache, ignore_errors=True)
+            site = work / f"site{cards}"
+            cold = one_build(root, site, cache)
+            warm = min((one_build(root, site, cache) for _ in range(max(1, args.runs))), key=lambda r: r["seconds"])
+            results[cards] = {"cold": cold, "warm": warm}
+            print(f"{cards:>6} cards: cold {cold['seconds']:.1f} s {cold['peak_mb']} MB; "
+                  f"warm {warm['seconds']:.1f} s {warm['peak_mb']} MB "
+                  f"(kb load {warm['kb_load_s']} s, {warm['item_pages']} item pages {warm['item_pages_s']} s, "
+                  f"{warm['pages']} pages in all)", file=sys.stderr, flush=True)
+    finally:
+        if not args.work and not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+    half, full = results[args.cards // 2], results[args.cards]
+    ratio = {k: round(full[k]["seconds"] / half[k]["seconds"], 2) for k in ("cold", "warm")}
+    summary = {"results": results, "ratio": ratio,
+               "goals": {"time_s": TIME_GOAL, "memory_mb": MEMORY_GOAL_MB, "ratio": RATIO_GOAL},
+               "met": {"time": full["warm"]["seconds"] <= TIME_GOAL,
+                       "memory": full["warm"]["peak_mb"] <= MEMORY_GOAL_MB,
+                       "ratio": ratio["warm"] <= RATIO_GOAL}}
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print("| cards | build | seconds | peak RSS | knowledge base load | card/ruling/Q&A pages | pages |")
+        print("|---:|---|---:|---:|---:|---:|---:|")
+        for cards, runs in results.items():
+            for kind, r in runs.items():
+                print(f"| {cards:,} | {kind} | {r['seconds']:.1f} | {r['peak_mb']} MB | {r['kb_load_s']} s | "
+                      f"{r['item_pages']:,} in {r['item_pages_s']} s | {r['pages']:,} |")
+        print(f"\nratio {args.cards:,} / {args.cards // 2:,} cards: cold {ratio['cold']}×, warm {ratio['warm']}× "
+              f"(goal ≤ {RATIO_GOAL}×); goal for {args.cards:,} cards: ≤ {TIME_GOAL:.0f} s, ≤ {MEMORY_GOAL_MB:.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

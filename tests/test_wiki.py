@@ -1,0 +1,249 @@
+"""The wiki's parts without a browser: the DSL lexer and its entry point, slugs and escaping, cutting
+DSL text out of files, the board picture, the page plan and answers over the bundled knowledge
+base, and the build refusing a corpus whose scenario does not come out as expected."""
+
+from __future__ import annotations
+
+import glob
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mkdocs")
+pytest.importorskip("pymdownx")
+
+from pygments.lexers import get_lexer_by_name, get_lexer_for_filename  # noqa: E402
+from pygments.token import Error, Keyword, Name, Number, String  # noqa: E402
+
+from rulesdsl.kb import load  # noqa: E402
+from rulesdsl.wiki.board import render_board  # noqa: E402
+from rulesdsl.wiki.escape import Anchors, esc, path_slug  # noqa: E402
+from rulesdsl.wiki.lexer import RulesLexer  # noqa: E402
+from rulesdsl.wiki.render import Doc, dsl_block  # noqa: E402
+from rulesdsl.wiki.site import Failure, Wiki  # noqa: E402
+from rulesdsl.wiki.source import SourceTexts, statement_end  # noqa: E402
+from rulesdsl.wiki.testing import REPO, build_site, copy_game, write_files  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    kb = load(REPO)
+    w = Wiki(kb)
+    w.compute_answers()
+    return w
+
+
+# ----------------------------------------------------------------------------- the lexer
+
+def test_lexer_is_found_by_name_and_file_name_through_the_pygments_entry_point():
+    assert isinstance(get_lexer_by_name("rules"), RulesLexer)
+    assert isinstance(get_lexer_by_name("rulesdsl"), RulesLexer)
+    assert isinstance(get_lexer_for_filename("cards/grm/No.018.rules"), RulesLexer)
+
+
+def test_lexer_reads_every_bundled_file_back_exactly_and_without_error_tokens():
+    lexer = RulesLexer()
+    files = glob.glob(str(REPO / "rulings" / "**" / "*.rules"), recursive=True) + \
+        glob.glob(str(REPO / "cards" / "**" / "*.rules"), recursive=True)
+    assert len(files) > 50
+    for f in files:
+        text = Path(f).read_text(encoding="utf-8")
+        tokens = list(lexer.get_tokens_unprocessed(text))
+        assert "".join(v for _, _, v in tokens) == text, f
+        assert not [v for _, t, v in tokens if t is Error], f
+
+
+@pytest.mark.parametrize("source, word, token", [
+    ('ruling grm/x "t" {}', "ruling", Keyword.Declaration),
+    ('ruling grm/x "t" {}', "grm/x", Name.Namespace),
+    ("  revision 2026-03 confirmed {", "2026-03", Number),
+    ("  revision 2026-summer unconfirmed {", "2026-summer", Number),
+    ("  revision 2026-03 confirmed {", "confirmed", Name.Decorator),
+    ("  set battle.zero_weight = battle_occurs", "set", Keyword),
+    ("  set battle.zero_weight = battle_occurs", "battle.zero_weight", Name.Namespace),
+    ("  weight 60kg", "weight", Name.Function),
+    ("  weight 60kg", "60kg", Number),
+    ("  text unknown", "unknown", Keyword.Constant),
+    ('  field b2 P1 "土台" up; expect face b2 down', "expect", Keyword),
+    ('  field b2 P1 "土台" up', '"土台"', String.Double),
+    ("  expect never illegal", "never", Keyword.Pseudo),
+])
+def test_lexer_classifies_keywords_statuses_dates_ids_and_statement_heads(source, word, token):
+    tokens = list(RulesLexer().get_tokens(source))
+    assert (token, word) in [(t, v) for t, v in tokens] or \
+        any(v == word and t in token for t, v in tokens), tokens
+
+
+def test_highlighted_dsl_escapes_html_in_strings_and_comments():
+    html = dsl_block('card grm "<script>x</script>" "n" { # <b>\n}\n')
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "&lt;b&gt;" in html
+    assert html.startswith('<div class="language-rules highlight"><pre><span></span><code>')
+
+
+# ----------------------------------------------------------------------------- names and escaping
+
+@pytest.mark.parametrize("text, slug", [
+    ("No.018", "No.018"), ("PROMO015", "PROMO015"), ("zero-weight", "zero-weight"), ("魂魄妖夢", "魂魄妖夢"),
+])
+def test_path_slug_keeps_codes_that_are_already_safe(text, slug):
+    assert path_slug(text) == slug
+
+
+@pytest.mark.parametrize("text", ["<script>", "../etc", "a/b", "index", "a b", ".hidden", "", "x?y#z"])
+def test_path_slug_makes_anything_else_safe_and_distinct(text):
+    slug = path_slug(text)
+    assert slug and not slug.startswith((".", "-")) and all(c.isalnum() or c in "._-" for c in slug)
+    assert slug != text
+    assert path_slug(text + "!") != slug
+
+
+def test_esc_leaves_no_markup_and_no_attribute_break_out():
+    assert esc('<a href="x">\'&') == "&lt;a href=&quot;x&quot;&gt;&#x27;&amp;"
+
+
+def test_heading_ids_are_japanese_slugs_made_unique_like_markdowns_toc():
+    a = Anchors()
+    assert a.new("バトルの勝敗") == "バトルの勝敗"
+    assert a.new("バトルの勝敗") == "バトルの勝敗_1"
+    assert a.new("No.018《須藤》") == "no018須藤"
+
+
+def test_doc_search_entries_are_escaped_per_section_with_their_anchor():
+    doc = Doc("題<b>", "../")
+    doc.p("前文<script>")
+    doc.h2("節")
+    doc.p("本文")
+    entries = doc.search_entries("grm/x/")
+    assert entries[0] == {"location": "grm/x/", "title": "題&lt;b&gt;", "text": "前文&lt;script&gt;"}
+    assert entries[1]["location"] == "grm/x/#節" and entries[1]["text"] == "本文"
+
+
+# ----------------------------------------------------------------------------- DSL text of a node
+
+def test_statement_end_skips_braces_in_strings_triple_strings_and_comments():
+    text = 'card x "a{" { b """}\n""" # }\n  c { d } }\nnext {}'
+    assert text[:statement_end(text, 0)] == 'card x "a{" { b """}\n""" # }\n  c { d } }'
+    assert "set a = b; x"[:statement_end("set a = b; x", 0)] == "set a = b"
+
+
+def test_source_block_is_the_declaration_as_written(bundled):
+    card = bundled.kb.card("grm", "No.018")
+    block = SourceTexts(REPO).block(card.card.loc)
+    assert block.startswith('card grm No.018 "髭ヅラ体育教師・須藤" {') and block.rstrip().endswith("}")
+    assert "range all8" in block
+
+
+# ----------------------------------------------------------------------------- the board
+
+BOARD = {
+    "cells": {f"{c}{r}": [] for c in "abc" for r in "123"},
+    "hands": {"P1": ["手<b>札</b>"], "P2": []}, "decks": {"P1": 3, "P2": 0},
+    "graveyards": {"P1": [], "P2": ["墓"]}, "active": "P2", "turn": 1,
+}
+BOARD["cells"]["b2"] = [
+    {"name": "土台", "code": "土台", "owner": "P1", "face": "up", "hypothetical": True},
+    {"name": "<script>上</script>", "code": "No.018", "owner": "P1", "face": "down", "hypothetical": False},
+]
+BOARD["cells"]["c2"] = [{"name": "重い", "code": "重い", "owner": "P2", "face": "up", "hypothetical": True}]
+
+
+def test_board_is_a_3x3_grid_with_owner_face_and_stack_of_every_cell():
+    html = render_board(BOARD, lambda code: "../No.018/" if code == "No.018" else None, "操作の後")
+    assert html.count('<td class="rd-cell') == 9
+    assert html.count('rd-empty') == 7
+    assert 'data-cell="b2"' in html and 'rd-owner-1 rd-face-down' in html and 'rd-owner-2 rd-face-up' in html
+    assert "P1・裏向き" in html and "P2・表向き" in html
+    assert "下に1枚（上から）" in html and "表</span>P1《土台》" in html
+    assert '<a href="../No.018/">《&lt;script&gt;上&lt;/script&gt;》</a>' in html   # a known card links to its page
+    assert "P1の手札</th><td>《手&lt;b&gt;札&lt;/b&gt;》" in html and "P1の山札</th><td>3枚" in html
+    assert "<script>" not in html
+
+
+def test_board_is_left_out_when_the_interpreter_gives_no_grid():
+    assert render_board(None) == "" and render_board({"cells": {"front": []}}) == ""
+
+
+# ----------------------------------------------------------------------------- pages of the bundled KB
+
+def test_every_scenario_of_a_game_with_an_interpreter_gets_a_computed_answer(bundled):
+    kb = bundled.kb
+    for sid, info in kb.scenarios.items():
+        a = bundled.answers[sid]
+        if info.game == "grm":
+            assert a is not None and not isinstance(a, Failure), sid
+        else:
+            assert a is None, sid
+
+
+def test_every_card_ruling_and_scenario_has_one_page_and_no_two_pages_share_a_path(bundled):
+    kb = bundled.kb
+    kinds = [p.kind for p in bundled.items]
+    assert kinds.count("card") == len(kb.cards)
+    assert kinds.count("ruling") == len(kb.rulings)
+    assert kinds.count("scenario") == len(kb.scenarios)
+    paths = [p.src for p in bundled.items + bundled.pages]
+    assert len(paths) == len(set(paths))
+
+
+def test_item_pages_are_kept_out_of_the_nav(bundled):
+    from rulesdsl.wiki.plugin import WikiPlugin
+    plugin = WikiPlugin()
+    plugin.wiki = bundled
+    nav = plugin.nav(["index.md", {"ゲーム": "rulesdsl:games"}, {"変更履歴": "changelog/index.md"}])
+
+    def leaves(items):
+        for item in items:
+            if isinstance(item, dict):
+                for v in item.values():
+                    yield from (leaves(v) if isinstance(v, list) else [v])
+            else:
+                yield item
+    srcs = list(leaves(nav))
+    assert "grm/cards/index.md" in srcs and "grm/rulings/index.md" in srcs and "grm/qa/index.md" in srcs
+    assert not set(srcs) & {p.src for p in bundled.items}
+    assert len(srcs) < 120
+
+
+def test_rule_section_anchors_are_the_japanese_heading_slugs(bundled):
+    assert bundled.section_href("grm/battle/outcome") == "grm/rules/battle/#バトルの勝敗"
+
+
+# ----------------------------------------------------------------------------- answers are computed
+
+WRONG = '''
+scenario grm/qa/wrong-expectation "重いカードに負けても表のまま？" {
+  as of 2026-09-01
+  card "軽い" { weight 30kg }
+  card "重い" { weight 60kg }
+  field b2 P1 "軽い" up
+  hand P2 "重い"
+  turn P2
+  play P2 "重い" c2
+  expect face b2 up
+}
+'''
+
+
+@pytest.fixture(scope="module")
+def wrong_corpus(tmp_path_factory):
+    root = tmp_path_factory.mktemp("wrong")
+    copy_game(root, "grm")
+    write_files(root, {"rulings/grm/qa/wrong.rules": WRONG})
+    return root
+
+
+def test_a_scenario_whose_expectation_fails_stops_the_build_naming_it(wrong_corpus, tmp_path):
+    result = build_site(wrong_corpus, tmp_path / "site")
+    assert result.returncode != 0
+    assert "grm/qa/wrong-expectation" in result.output
+    assert "rulings/grm/qa/wrong.rules:2:1" in result.output
+    assert "expectation(s) fail" in result.output
+    assert not (tmp_path / "site" / "index.html").exists()
+
+
+def test_keep_going_builds_and_marks_the_failing_scenario_on_its_page(wrong_corpus, tmp_path):
+    result = build_site(wrong_corpus, tmp_path / "site", keep_going=True)
+    assert result.returncode == 0, result.output
+    page = (tmp_path / "site" / "grm" / "qa" / "wrong-expectation" / "index.html").read_text(encoding="utf-8")
+    assert "この場面の答えは期待と一致しません" in page
