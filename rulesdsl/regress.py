@@ -481,3 +481,51 @@ def starting_on(kb: KnowledgeBase, info: ScenarioInfo, a: Answer, day: _dt.date)
                 verb = "comes into force" if iv.begin == day else "ends"
                 out.append(f"{rid}@{rev.date_label} ({rev.status.value}) {verb}: {s.target()} = {s.value}")
     return sorted(set(out))
+
+
+# ----------------------------------------------------------------------------- what each revision changed
+
+def without_revision(kb: KnowledgeBase, ruling: str, rev) -> KnowledgeBase:
+    """The knowledge base as if one ruling revision had never been made (for the answers it
+    changed). Everything but the timelines and the memoised values is shared."""
+    import dataclasses
+    return dataclasses.replace(kb, timelines=kb.timelines.without(ruling, rev), _values={}, memo={})
+
+
+def consulted_revisions(a: Answer) -> set[str]:
+    """The ruling revisions (`id@date`) an answer consulted."""
+    return set(a.rulings) | {v["from"] for v in a.points.values() if "@" in v["from"]}
+
+
+def revision_effects(kb: KnowledgeBase, answers: dict[str, Answer]) -> dict[str, list[Change]]:
+    """For every ruling revision an answer consulted (`id@date`), the answers that would be
+    different had the revision never been made: the same impact data as `rulesdsl impact`,
+    computed by re-answering only the scenarios that consulted it."""
+    by_revision: dict[str, list[str]] = {}
+    for sid, a in answers.items():
+        for ref in consulted_revisions(a):
+            by_revision.setdefault(ref, []).append(sid)
+    out: dict[str, list[Change]] = {}
+    for ref, sids in sorted(by_revision.items()):
+        rid, label = ref.rsplit("@", 1)
+        ruling = kb.rulings.get(rid)
+        rev = next((x for x in ruling.revisions if x.date_label == label), None) if ruling else None
+        if rev is None or not rev.settings:
+            continue  # a reading the interpreter cites directly cannot be taken away
+        before_kb = without_revision(kb, rid, rev)
+        cache: dict = {}
+        changes = []
+        for sid in sorted(sids):
+            info = kb.scenarios[sid]
+            after, _ = record(kb, info)
+            before, _ = record(before_kb, info, point_cache=cache)
+            if before.same_answer(after):
+                continue
+            changes.append(Change(
+                scenario=sid, title=info.scenario.title, before=before.summary(), after=after.summary(),
+                ok_before=None if before.error else before.ok, ok_after=None if after.error else after.ok,
+                status_before=before.status, status_after=after.status,
+                because=reasons(before_kb, kb, info, before, after, None)))
+        if changes:
+            out[ref] = changes
+    return out

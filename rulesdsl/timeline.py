@@ -49,35 +49,51 @@ class Timelines:
     """Interval of force for every revision of every ruling."""
 
     def __init__(self, rulings: Iterable[Ruling]) -> None:
-        rulings = list(rulings)
-        # (target ruling id, revision selector or None) -> earliest superseding start
-        cut_all: dict[str, _dt.date] = {}
-        cut_one: dict[tuple[str, object], _dt.date] = {}
+        self.rulings: dict[str, Ruling] = {r.id: r for r in rulings}
+        # who supersedes what: target ruling id -> [(start, superseding ruling, its revision, ref)]
+        self.cuts: dict[str, list[tuple[_dt.date, str, Revision, object]]] = {}
         self.superseded_by: dict[str, list[tuple[str, Revision]]] = {}
-        for r in rulings:
+        for r in self.rulings.values():
             for rev in r.revisions:
                 for ref in rev.supersedes:
-                    when = start(rev)
                     self.superseded_by.setdefault(ref.target, []).append((r.id, rev))
-                    if ref.date is None and not ref.undated:
-                        cut_all[ref.target] = min(when, cut_all.get(ref.target, FOREVER))
-                    else:
-                        key = (ref.target, "undated" if ref.undated else ref.date)
-                        cut_one[key] = min(when, cut_one.get(key, FOREVER))
-        self.intervals: dict[str, list[Interval]] = {}
-        for r in rulings:
-            revs = sorted(r.revisions, key=sort_key)
-            out = []
-            for i, rev in enumerate(revs):
-                begin = start(rev)
-                end = start(revs[i + 1]) if i + 1 < len(revs) else FOREVER
-                end = min(end, cut_all.get(r.id, FOREVER),
-                          cut_one.get((r.id, "undated" if rev.date is None else rev.date), FOREVER))
-                if rev.status is Status.retracted:
-                    continue  # a retraction ends what came before and is itself nothing in force
-                if end > begin:
-                    out.append(Interval(r.id, rev, begin, end))
-            self.intervals[r.id] = out
+                    self.cuts.setdefault(ref.target, []).append((start(rev), r.id, rev, ref))
+        self.intervals: dict[str, list[Interval]] = {
+            rid: self._intervals(r, self.cuts.get(rid, ())) for rid, r in self.rulings.items()}
+
+    @staticmethod
+    def _intervals(r: Ruling, cuts, skip: Optional[Revision] = None) -> list[Interval]:
+        cut_all, cut_one = FOREVER, {}
+        for when, _, by, ref in cuts:
+            if by is skip:
+                continue
+            if ref.date is None and not ref.undated:
+                cut_all = min(cut_all, when)
+            else:
+                key = "undated" if ref.undated else ref.date
+                cut_one[key] = min(when, cut_one.get(key, FOREVER))
+        revs = sorted((x for x in r.revisions if x is not skip), key=sort_key)
+        out = []
+        for i, rev in enumerate(revs):
+            begin = start(rev)
+            end = start(revs[i + 1]) if i + 1 < len(revs) else FOREVER
+            end = min(end, cut_all, cut_one.get("undated" if rev.date is None else rev.date, FOREVER))
+            if rev.status is Status.retracted:
+                continue  # a retraction ends what came before and is itself nothing in force
+            if end > begin:
+                out.append(Interval(r.id, rev, begin, end))
+        return out
+
+    def without(self, ruling: str, rev: Revision) -> "Timelines":
+        """The timelines as if one revision had never been made: its ruling's intervals, and
+        those of the rulings it supersedes, recomputed; everything else shared."""
+        other = object.__new__(Timelines)
+        other.rulings, other.cuts, other.superseded_by = self.rulings, self.cuts, self.superseded_by
+        other.intervals = dict(self.intervals)
+        for rid in {ruling, *(ref.target for ref in rev.supersedes)}:
+            if rid in self.rulings:
+                other.intervals[rid] = self._intervals(self.rulings[rid], self.cuts.get(rid, ()), skip=rev)
+        return other
 
     def in_force(self, ruling: str, day: _dt.date) -> Optional[Revision]:
         for iv in self.intervals.get(ruling, ()):

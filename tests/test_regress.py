@@ -169,3 +169,23 @@ def test_a_pinned_expectation_fails_naming_the_revision_that_flips_it(whatif, tm
     [failure] = pinned_failures(kb, kb.scenarios["grm/qa/t-pinned"])
     assert failure.day.isoformat() == "2026-08-15"
     assert "grm/whatif/whole-stack@2026-08-15 (provisional) comes into force" in failure.describe()
+
+
+def test_without_a_revision_the_superseded_ruling_is_back_and_the_answers_it_changed_are_listed():
+    import datetime as dt
+    from rulesdsl.engine.runner import answer
+    from rulesdsl.regress import revision_effects, without_revision
+    kb = load(REPO)
+    summer = kb.rulings["grm/effects/unified-nullification"].revisions[0]
+    before = without_revision(kb, "grm/effects/unified-nullification", summer)
+    day = dt.date(2026, 7, 15)
+    assert kb.in_force("grm/effects/classification", day) is None
+    assert before.in_force("grm/effects/classification", day) is not None
+    assert before.value("grm", "effects.nullify_scope", as_of=day).value == "by_kind"
+    answers = {sid: answer(kb, kb.scenarios[sid]) for sid in
+               ("grm/qa/rulings-nullified-weight-after-summer", "grm/qa/stack-flips-top-only")}
+    effects = revision_effects(kb, answers)
+    [change] = effects["grm/effects/unified-nullification@2026-summer"]
+    assert change.scenario == "grm/qa/rulings-nullified-weight-after-summer"
+    assert change.status_before == "unconfirmed" and change.status_after == "confirmed"
+    assert "grm/qa/stack-flips-top-only" not in {c.scenario for cs in effects.values() for c in cs}

@@ -251,6 +251,10 @@ def test_home_changelog_review_gaps_and_glossary_are_filled_from_the_knowledge_b
     assert "最近の裁定の変更" in home and "状態別の件数" in home and "GRMカード" in home
     changelog = page(bundled_site, "changelog/2026/")
     assert "2026年8月" in changelog and "2026年夏" in changelog
+    # each ruling change lists the answers it changed, from the impact data
+    assert "0kgのカードを含むバトルも発生する（2026年3月）で変わった答え" in changelog
+    assert "grm/qa/rulings-zero-weight-after-march" in changelog or "rulings-zero-weight-after-march/" in changelog
+    assert "battle.zero_weight: battle_occurs (unconfirmed, default of grm/battle/occurrence) → " in changelog
     review = page(bundled_site, "review/")
     for word in ("※未確定", "暫定", "非公式"):
         assert re.search(f'<h2 id="[^"]*">{re.escape(word)} <small', review), word

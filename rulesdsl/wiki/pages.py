@@ -198,11 +198,30 @@ def change_rows(ctx: Ctx, changes, with_game: bool = True) -> list[list[str]]:
         extra = ""
         if rev.supersedes:
             extra = "（" + "、".join(ctx.ruling(s.target) for s in rev.supersedes) + "を置き換え）"
-        row = [esc(rev.date_ja), badge(rev.status), ctx.ruling(r.id, rev.date_label) + extra, esc(kind)]
+        changed = ctx.w.changed_answers.get(f"{r.id}@{rev.date_label}", [])
+        row = [esc(rev.date_ja), badge(rev.status), ctx.ruling(r.id, rev.date_label) + extra, esc(kind),
+               esc(f"{len(changed)}件") if changed else "—"]
         if with_game:
             row.append(ctx.game(r.game))
         rows.append(row)
     return rows
+
+
+CHANGE_HEAD = ["日付", "状態", "裁定", "種別", "変わった答え"]
+
+
+def changed_answers_section(ctx: Ctx, doc: Doc, changes) -> None:
+    """For each revision in `changes`, the worked answers it changed: before and after, and why."""
+    for day, r, rev, kind in changes:
+        changed = ctx.w.changed_answers.get(f"{r.id}@{rev.date_label}", [])
+        if not changed:
+            continue
+        doc.h3(f"{r.title}（{rev.date_ja}）で変わった答え")
+        doc.table(["Q&A", "この改訂の前", "この改訂の後", "理由"],
+                  [[ctx.scenario(c.scenario),
+                    (badge(Status(c.status_before)) + " " if c.status_before else "") + esc(c.before),
+                    (badge(Status(c.status_after)) + " " if c.status_after else "") + esc(c.after),
+                    esc("；".join(c.because))] for c in changed])
 
 
 def status_counts(w: Wiki) -> dict[str, Counter]:
@@ -239,7 +258,7 @@ def home(w: Wiki, doc: Doc) -> None:
     doc.h2("最近の裁定の変更")
     changes = latest_changes(w)[:RECENT]
     if changes:
-        doc.table(["日付", "状態", "裁定", "種別", "ゲーム"], change_rows(ctx, changes))
+        doc.table(CHANGE_HEAD + ["ゲーム"], change_rows(ctx, changes))
     else:
         doc.p("日付のある裁定はまだありません。")
     doc.p_html("すべての変更は" + ctx.a(w.url("changelog/index.md"), "変更履歴") + "へ。")
@@ -305,7 +324,7 @@ def game_page(w: Wiki, doc: Doc, game: str) -> None:
     doc.h2("最近の変更")
     changes = latest_changes(w, game)[:RECENT]
     if changes:
-        doc.table(["日付", "状態", "裁定", "種別"], change_rows(ctx, changes, with_game=False))
+        doc.table(CHANGE_HEAD, change_rows(ctx, changes, with_game=False))
     else:
         doc.p("日付のある裁定はまだありません。")
 
@@ -947,7 +966,7 @@ def changelog_index(w: Wiki, doc: Doc) -> None:
           "その期間の初日から有効として扱います。")
     doc.h2("最近の変更")
     if changes:
-        doc.table(["日付", "状態", "裁定", "種別", "ゲーム"], change_rows(ctx, changes[:RECENT * 2]))
+        doc.table(CHANGE_HEAD + ["ゲーム"], change_rows(ctx, changes[:RECENT * 2]))
     else:
         doc.p("日付のある裁定はまだありません。")
     doc.h2("年ごとの変更")
@@ -976,7 +995,8 @@ def changelog_year(w: Wiki, doc: Doc, year: int) -> None:
     for key in sorted(months, reverse=True):
         label, changes = months[key]
         doc.h2(label)
-        doc.table(["日付", "状態", "裁定", "種別", "ゲーム"], change_rows(ctx, changes))
+        doc.table(CHANGE_HEAD + ["ゲーム"], change_rows(ctx, changes))
+        changed_answers_section(ctx, doc, changes)
 
 
 def review_page(w: Wiki, doc: Doc) -> None:

@@ -68,6 +68,7 @@ class Wiki:
         self.games = list(kb.games)
         self.answers: dict[str, AnswerResult] = {}
         self.failures: list[Failure] = []
+        self._changed: Optional[dict] = None
         self._index()
         self._plan()
 
@@ -323,6 +324,17 @@ class Wiki:
                                    for e in failed)
                 self.failures.append(Failure(sid, loc, f"{len(failed)} expectation(s) fail: {detail}"))
         return self.failures
+
+
+    @property
+    def changed_answers(self) -> dict:
+        """For each ruling revision (`id@date`), the answers it changed (rulesdsl.regress)."""
+        if self._changed is None:
+            from ..engine.runner import Answer
+            from ..regress import revision_effects
+            answered = {sid: a for sid, a in self.answers.items() if isinstance(a, Answer)}
+            self._changed = revision_effects(self.kb, answered)
+        return self._changed
 
 
 def revision_anchor(label: str) -> str:
