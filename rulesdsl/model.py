@@ -11,6 +11,7 @@ from enum import Enum
 from typing import Literal, NamedTuple, Optional, Union
 
 from pydantic import BaseModel, ConfigDict
+from pydantic_core import core_schema
 
 from .dates import PartialDate
 
@@ -35,6 +36,11 @@ class Loc(NamedTuple):
 
     def as_dict(self) -> dict:
         return {"file": self.file, "line": self.line, "col": self.col}
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source, handler):
+        # accepted as it is (the parser makes every one), dumped as a tuple
+        return core_schema.is_instance_schema(cls)
 
 
 class Status(str, Enum):
@@ -69,13 +75,21 @@ def weakest(statuses) -> Status:
 
 # ------------------------------------------------------------------------- generic clauses
 
-class Atom(Node):
+def _plain_schema(cls, source, handler):
+    """The pydantic schema of the syntax nodes that are named tuples rather than models (the
+    commonest ones, so that parsing, the parse cache and memory stay cheap): an instance is
+    accepted as it is and dumped as a dict, like a model."""
+    return core_schema.is_instance_schema(
+        cls, serialization=core_schema.plain_serializer_function_ser_schema(lambda v: v.as_dict()))
+
+
+class Atom(NamedTuple):
     """One argument of a generic clause, as written."""
 
-    kind: Literal["name", "string", "number", "quantity", "array"]
+    kind: str                      # name, string, number, quantity, array
     value: Union[str, int, float, tuple["Atom", ...]]
-    unit: Optional[str] = None     # for quantities: 60kg -> value 60, unit "kg"
     loc: Loc
+    unit: Optional[str] = None     # for quantities: 60kg -> value 60, unit "kg"
 
     def display(self) -> str:
         if self.kind == "array":
@@ -88,18 +102,31 @@ class Atom(Node):
             return _num(self.value)
         return str(self.value)
 
+    def as_dict(self) -> dict:
+        value = [a.as_dict() for a in self.value] if self.kind == "array" else self.value  # type: ignore[union-attr]
+        return {"kind": self.kind, "value": value, "unit": self.unit, "loc": self.loc}
+
+    __get_pydantic_core_schema__ = classmethod(_plain_schema)
+
 
 def _num(v) -> str:
     return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
 
 
-class Clause(Node):
+class Clause(NamedTuple):
     """`head arg* { clause* }?`: a game-vocabulary statement."""
 
     head: str
+    loc: Loc
     args: tuple[Atom, ...] = ()
     body: Optional[tuple["Clause", ...]] = None
-    loc: Loc
+
+    def as_dict(self) -> dict:
+        return {"head": self.head, "args": [a.as_dict() for a in self.args],
+                "body": None if self.body is None else [c.as_dict() for c in self.body],
+                "loc": self.loc}
+
+    __get_pydantic_core_schema__ = classmethod(_plain_schema)
 
 
 # ------------------------------------------------------------------------- shared statements
@@ -344,5 +371,5 @@ class Document(Node):
     digest: str = ""                # of the file's path and bytes (set by the loader)
 
 
-for _m in (Atom, Clause, Revision, Ruling, Scenario):
+for _m in (Revision, Ruling, Scenario):
     _m.model_rebuild()

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import string
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any, Callable, NamedTuple, Optional
 
 from pydantic import BaseModel, ConfigDict
 
@@ -66,16 +66,17 @@ class CardRef(BaseModel):
                                             # ("", code) for a scenario's own card
 
 
-class Call(BaseModel):
-    """A validated clause: the vocabulary entry it uses and its typed arguments."""
+class Call(NamedTuple):
+    """A validated clause: the vocabulary entry it uses and its typed arguments. A named tuple,
+    not a model: there is one per clause of the knowledge base, and the validator has already
+    checked everything in it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
     kind: str                       # fact, effect, verb, setup, action, expect
     name: str
     params: dict[str, Any]
+    loc: Loc
     modifiers: tuple[str, ...] = ()  # effects only
     body: Optional[tuple["Call", ...]] = None
-    loc: Loc
 
 
 BUILTIN_TYPES = {

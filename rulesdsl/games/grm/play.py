@@ -196,7 +196,7 @@ def play(ctx: Context, st: State, player: str, card: Card, cell: str, on_stack: 
 
 def only_verb(effect, verb_call):
     """The effect restricted to one of its verbs."""
-    return effect.model_copy(update={"body": (verb_call,)})
+    return effect._replace(body=(verb_call,))
 
 
 def unknown_text(ctx: Context, card: Card) -> None:
