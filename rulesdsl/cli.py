@@ -50,8 +50,10 @@ def exit_code(diags: Sequence[Diagnostic]) -> int:
     return EXIT_FINDINGS if diags else EXIT_OK
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from . import commands  # noqa: F401  (registers the commands)
+def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
+    """The argument parser, with `command` alone registered when given (see `commands.register`)."""
+    from .commands import register
+    register(command)
 
     p = argparse.ArgumentParser(
         prog="rulesdsl",
@@ -73,7 +75,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             stream.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[attr-defined]
         except (AttributeError, ValueError):
             pass
-    parser = build_parser()
+    from .fastpath import command_of
+    parser = build_parser(command_of(argv if argv is not None else sys.argv[1:]))
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse already printed a usage message

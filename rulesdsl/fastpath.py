@@ -61,6 +61,10 @@ def _command(argv: Sequence[str]) -> tuple[Optional[str], Optional[str], bool]:
     return None, root, "--no-cache" in argv
 
 
+def command_of(argv: Sequence[str]) -> Optional[str]:
+    return _command(argv)[0]
+
+
 class _Digests:
     """Content digests of files, remembered with their size and modification time so that an
     unchanged file is not read again (a manifest kept beside the cached outputs)."""

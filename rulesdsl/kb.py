@@ -153,6 +153,8 @@ class KnowledgeBase:
     _cards_by_name: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     # answers computed from the loaded data, which does not change once loaded
     _values: dict[tuple, Resolved] = field(default_factory=dict, repr=False)
+    _active_memo: dict[tuple, list] = field(default_factory=dict, repr=False)
+    _fuzzy_memo: dict[tuple, Optional[str]] = field(default_factory=dict, repr=False)
     memo: dict[tuple, object] = field(default_factory=dict, repr=False)
 
     # -- lookups ------------------------------------------------------------------------
@@ -216,12 +218,10 @@ class KnowledgeBase:
         p = info.points.get(point)
         if p is None:
             raise KeyError(f"{game} has no rule point {point}")
-        chosen = [(rid, rev, setting) for rid, rev, setting in self._settings_for(game, point, card)
-                  if self.in_force(rid, day) is rev]
+        specific = self._active(game, point, card, day) if card is not None else []
+        chosen = specific or self._active(game, point, None, day)
         if chosen:
-            specific = [c for c in chosen if c[2].card is not None]
-            pool = specific or chosen
-            pool.sort(key=lambda c: (start(c[1]), c[0]))
+            pool = sorted(chosen, key=lambda c: (start(c[1]), c[0]))
             rid, rev, setting = pool[-1]
             conflicts = tuple(sorted({f"{r}@{v.date_label}={s.value}" for r, v, s in pool
                                       if s.value != setting.value}))
@@ -238,21 +238,37 @@ class KnowledgeBase:
                         reason=p.reason, loc=d.loc if d else p.loc,
                         fuzzy=self._fuzzy(game, point, card, day))
 
-    def _settings_for(self, game: str, point: str, card: Optional[str]) -> list:
-        """The settings that can decide a point for a card: its own and the game-wide ones."""
-        both = self.settings_by_card.get((game, point, None), [])
-        if card is not None:
-            both = self.settings_by_card.get((game, point, card), []) + both
-        return both
+    def _active(self, game: str, point: str, card: Optional[str], day: _dt.date) -> list:
+        """The settings of a point naming `card` (None: the game-wide ones) whose revision is in
+        force on `day`. Memoised: the game-wide list is shared by every card's lookup, and
+        walking it for each card would make a wiki of N cards cost N² (a card-specific setting
+        wins over the game-wide ones)."""
+        key = (game, point, card, day)
+        found = self._active_memo.get(key)
+        if found is None:
+            found = self._active_memo[key] = [
+                (rid, rev, setting) for rid, rev, setting in self.settings_by_card.get((game, point, card), [])
+                if self.in_force(rid, day) is rev]
+        return found
 
     def _fuzzy(self, game: str, point: str, card: Optional[str], day: _dt.date) -> Optional[str]:
         """A note when `day` lies inside the period of a revision setting this point whose
         exact day is unknown: the answer may differ depending on that day."""
-        for rid, rev, setting in self._settings_for(game, point, card):
+        found = self._fuzzy_in(game, point, card, day) if card is not None else None
+        return found or self._fuzzy_in(game, point, None, day)
+
+    def _fuzzy_in(self, game: str, point: str, card: Optional[str], day: _dt.date) -> Optional[str]:
+        key = (game, point, card, day)
+        if key in self._fuzzy_memo:
+            return self._fuzzy_memo[key]
+        note = None
+        for rid, rev, setting in self.settings_by_card.get((game, point, card), []):
             if rev.date is not None and not rev.date.is_exact and rev.date.contains(day):
-                return (f"{day.isoformat()} falls within {rev.date.ja()} ({rid}); the exact day of "
+                note = (f"{day.isoformat()} falls within {rev.date.ja()} ({rid}); the exact day of "
                         f"that ruling is unknown, so it is treated as in force from {rev.date.start().isoformat()}")
-        return None
+                break
+        self._fuzzy_memo[key] = note
+        return note
 
 
 def _day(value) -> _dt.date:

@@ -489,7 +489,8 @@ def without_revision(kb: KnowledgeBase, ruling: str, rev) -> KnowledgeBase:
     """The knowledge base as if one ruling revision had never been made (for the answers it
     changed). Everything but the timelines and the memoised values is shared."""
     import dataclasses
-    return dataclasses.replace(kb, timelines=kb.timelines.without(ruling, rev), _values={}, memo={})
+    return dataclasses.replace(kb, timelines=kb.timelines.without(ruling, rev), _values={}, memo={},
+                               _active_memo={}, _fuzzy_memo={})
 
 
 def consulted_revisions(a: Answer) -> set[str]:

@@ -1,3 +1,20 @@
-"""The CLI's commands; importing this package registers them with `rulesdsl.cli`."""
+"""The CLI's commands. Importing one of these modules registers its commands with `rulesdsl.cli`;
+a run imports only the module of the command it runs (`register`), which keeps start-up short:
+asking a question need not import the formatter, the parser or the wiki."""
 
-from . import ask, check, deck, fmt, regression, show, wiki  # noqa: F401
+from __future__ import annotations
+
+import importlib
+from typing import Optional
+
+# command -> module, in the order `rulesdsl --help` lists them
+MODULES = {"ask": "ask", "check": "check", "deck": "deck", "fmt": "fmt", "test": "regression",
+           "impact": "regression", "timeline": "regression", "show": "show", "wiki": "wiki"}
+
+
+def register(command: Optional[str] = None) -> None:
+    """Import the module of `command`, or of every command when it is None or unknown (for the
+    help and for argparse's message about an unknown command)."""
+    names = [MODULES[command]] if command in MODULES else list(dict.fromkeys(MODULES.values()))
+    for name in names:
+        importlib.import_module(f"{__name__}.{name}")
