@@ -3,8 +3,10 @@
 The read-only commands (check, ask, show, timeline, deck) are pure functions of their
 arguments, the package's code, the knowledge base's files and the day. Their output is kept
 under the cache folder keyed by a hash of all of those, so asking again with nothing changed
-costs one pass of hashing. This module uses the standard library only: on a hit, neither
-pydantic nor lark is imported.
+costs one pass of hashing. On a miss, a resident `rulesdsl serve` for the same cache folder, if
+one is running, answers with the knowledge base it keeps loaded (rulesdsl/server.py); else the
+command runs here. This module uses the standard library only: on a hit, or when the server
+answers, neither pydantic nor lark is imported.
 """
 
 from __future__ import annotations
@@ -108,7 +110,21 @@ class _Digests:
                 h.update(f"{rel}/{name}".encode() + b"\0" + self.digest(os.path.join(dirpath, name)))
 
 
-def cache_key(argv: Sequence[str]) -> Optional[tuple[Path, str]]:
+def code_digest(digests: Optional[_Digests] = None) -> str:
+    """A digest of this package's code (outputs and servers are only valid for the same code)."""
+    h = hashlib.sha1(FORMAT.encode())
+    (digests or _Digests(Path(os.devnull))).tree(h, Path(__file__).parent, (".py", ".lark"))
+    return h.hexdigest()
+
+
+def server_socket(folder: Path) -> Path:
+    """Where a `rulesdsl serve` for the cache folder `folder` listens."""
+    return folder / "serve.sock"
+
+
+def cache_key(argv: Sequence[str]) -> Optional[tuple[Path, str, str]]:
+    """(the folder of cached outputs, the output's key, the code's digest), or None when the
+    command's output is not kept."""
     command, root_arg, no_cache = _command(argv)
     if command not in CACHEABLE or no_cache or os.environ.get("RULESDSL_NO_CACHE"):
         return None
@@ -118,7 +134,8 @@ def cache_key(argv: Sequence[str]) -> Optional[tuple[Path, str]]:
     h = hashlib.sha1(FORMAT.encode())
     h.update(json.dumps([list(argv), str(Path.cwd()), str(root), _dt.date.today().isoformat(),
                          os.environ.get("NO_COLOR", "")]).encode())
-    digests.tree(h, Path(__file__).parent, (".py", ".lark"))
+    code = code_digest(digests)
+    h.update(code.encode())
     for d in KB_DIRS:
         if (root / d).is_dir():
             digests.tree(h, root / d)
@@ -128,7 +145,7 @@ def cache_key(argv: Sequence[str]) -> Optional[tuple[Path, str]]:
         if not a.startswith("-") and a not in skip and p.exists():
             digests.tree(h, p.resolve(), (".rules",) if p.is_dir() else None)
     digests.save()
-    return folder, h.hexdigest()
+    return folder.parent, h.hexdigest(), code
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -137,25 +154,69 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         key = cache_key(argv)
     except OSError:
         key = None
-    if key is not None:
-        folder, digest = key
-        hit = _read(folder / f"{digest}.json")
-        if hit is not None:
-            sys.stdout.write(hit["stdout"])
-            sys.stderr.write(hit["stderr"])
-            return int(hit["code"])
+    if key is None:
+        from .cli import main as run
+        return run(argv)
+    folder, digest, code = key
+    hit = _read(folder / "out" / f"{digest}.json") or ask_server(folder, argv, digest, code)
+    if hit is None:
+        hit = run_and_remember(argv, folder, digest)
+    sys.stdout.write(hit["stdout"])
+    sys.stderr.write(hit["stderr"])
+    return int(hit["code"])
+
+
+def run_and_remember(argv: Sequence[str], folder: Path, digest: str) -> dict:
+    """Run a command with its output captured, and keep the output under its key."""
     from .cli import main as run
 
-    if key is None:
-        return run(argv)
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = run(argv)
-    sys.stdout.write(out.getvalue())
-    sys.stderr.write(err.getvalue())
+        code = run(list(argv))
+    result = {"code": code, "stdout": out.getvalue(), "stderr": err.getvalue()}
     if code != 70:  # an internal error is never remembered
-        _write(folder / f"{digest}.json", {"code": code, "stdout": out.getvalue(), "stderr": err.getvalue()})
-    return code
+        _write(folder / "out" / f"{digest}.json", result)
+    return result
+
+
+# What a server is told of the client's environment: the variables the commands read.
+def _client_env() -> dict:
+    return {k: v for k, v in os.environ.items() if k.startswith("RULESDSL_") or k == "NO_COLOR"}
+
+
+def ask_server(folder: Path, argv: Sequence[str], digest: str, code: str) -> Optional[dict]:
+    """The output of the command from a `rulesdsl serve` listening for this cache folder, or
+    None when there is none, it runs other code, or anything goes wrong on the way (the
+    command then runs here)."""
+    path = server_socket(folder)
+    if not path.exists():
+        return None
+    import socket
+
+    request = {"argv": list(argv), "cwd": os.getcwd(), "env": _client_env(), "folder": str(folder),
+               "digest": digest, "code": code}
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.settimeout(2.0)
+            s.connect(str(path))
+            s.settimeout(None)      # a large check may take a while
+            s.sendall(json.dumps(request, ensure_ascii=False).encode("utf-8"))
+            s.shutdown(socket.SHUT_WR)
+            reply = json.loads(_read_all(s).decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(reply, dict) or not {"code", "stdout", "stderr"} <= reply.keys():
+        return None
+    return reply
+
+
+def _read_all(s) -> bytes:
+    chunks = []
+    while True:
+        chunk = s.recv(1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
 
 
 def _read(path: Path) -> Optional[dict]:

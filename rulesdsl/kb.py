@@ -153,6 +153,9 @@ class KnowledgeBase:
     _cards_by_name: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     # answers computed from the loaded data, which does not change once loaded
     _values: dict[tuple, Resolved] = field(default_factory=dict, repr=False)
+    # how it was built, for building the next one faster in a resident process (see _Builder)
+    _frame: tuple = field(default=(), repr=False)
+    _built: dict[int, tuple] = field(default_factory=dict, repr=False)
     _active_memo: dict[tuple, list] = field(default_factory=dict, repr=False)
     _fuzzy_memo: dict[tuple, Optional[str]] = field(default_factory=dict, repr=False)
     memo: dict[tuple, object] = field(default_factory=dict, repr=False)
@@ -290,12 +293,18 @@ def discover(root: Path) -> list[Path]:
     return files
 
 
+# In a resident process (`rulesdsl serve`, see loader.RESIDENT) `load` keeps the knowledge bases
+# it loaded, keyed by their files' paths, sizes and modification times. Nothing that uses a
+# loaded knowledge base changes it, except for the answers it memoises, which stay true while
+# its files do.
+_resident: dict[tuple, KnowledgeBase] = {}
+RESIDENT_KEEP = 4   # e.g. the bundled knowledge base, and with a judge's scenario file or two
+
+
 def load(root: Optional[Path] = None, extra: Iterable[Path] = (), use_cache: bool = True,
          include_root: bool = True) -> KnowledgeBase:
     """Load and validate the knowledge base under `root` plus any extra files or folders.
     Problems are collected in `kb.diagnostics`, never raised."""
-    from .loader import no_gc, read_documents
-
     root = (root or find_root()).resolve()
     paths = discover(root) if include_root else []   # absolute, under the resolved root
     seen = set(paths)
@@ -305,13 +314,39 @@ def load(root: Optional[Path] = None, extra: Iterable[Path] = (), use_cache: boo
             if p not in seen:
                 seen.add(p)
                 paths.append(p)
+    from . import loader
+    if not loader.RESIDENT:
+        return _load(root, paths, use_cache)
+    key = (str(root), use_cache, tuple(_stamp(p) for p in paths))
+    kb = _resident.pop(key, None)
+    if kb is None:
+        same_root = [k for k in _resident.values() if k.root == root]
+        kb = _load(root, paths, use_cache, previous=same_root[-1] if same_root else None)
+    _resident[key] = kb                      # the most recently used last
+    while len(_resident) > RESIDENT_KEEP:
+        _resident.pop(next(iter(_resident)))
+    return kb
+
+
+def _stamp(p: Path) -> tuple:
+    try:
+        st = os.stat(p)
+        return (str(p), st.st_size, st.st_mtime_ns)
+    except OSError:
+        return (str(p), None, None)
+
+
+def _load(root: Path, paths: list[Path], use_cache: bool,
+          previous: Optional[KnowledgeBase] = None) -> KnowledgeBase:
+    from .loader import no_gc, read_documents
+
     kb = KnowledgeBase(root=root)
     with no_gc():
         docs, diags = read_documents(paths, root, use_cache=use_cache)
         kb.documents = docs
         kb.files = [display_path(p, root) for p in paths]
         kb.diagnostics.extend(diags)
-        _Builder(kb).build()
+        _Builder(kb, previous).build()
     return kb
 
 
@@ -341,10 +376,11 @@ def display_path(p: Path, root: Path) -> str:
 class _Builder:
     """Registers declarations, resolves references and validates vocabulary clauses."""
 
-    def __init__(self, kb: KnowledgeBase) -> None:
+    def __init__(self, kb: KnowledgeBase, previous: Optional[KnowledgeBase] = None) -> None:
         self.kb = kb
         self.diag = kb.diagnostics
         self.first_seen: dict[tuple[str, str], Loc] = {}
+        self.previous = previous
 
     def err(self, code: str, loc: Optional[Loc], message: str, hint: Optional[str] = None,
             related: tuple = (), width: int = 1) -> None:
@@ -392,10 +428,23 @@ class _Builder:
                 for s in rev.settings:
                     kb.settings_index.setdefault((r.game, s.point), []).append((r.id, rev, s))
                     kb.settings_by_card.setdefault((r.game, s.point, s.card), []).append((r.id, rev, s))
+        # A scenario's validation depends on the games, cards, rule sections and rulings only
+        # (the "frame"): when those are the very objects a previous build had (a resident
+        # process answering a judge's new scenario file), its validated scenarios are reused.
+        kb._frame = tuple(id(d) for d in (*games, *sections, *cards, *rulings))
+        reuse = self.previous._built if self.previous is not None and self.previous._frame == kb._frame else {}
         all_scenarios = [(s, None, None) for s in scenarios] + nested
         for s, owner, rev in all_scenarios:
             if self.check_game_prefix(s.id, s.loc, "scenario") and self.register("scenario", s.id, s.loc):
-                info = self.scenario(s, owner, rev)
+                done = reuse.get(id(s))
+                if done is not None and done[0] is s and done[1] == owner and done[2] is rev:
+                    info, found = done[3], done[4]
+                    self.diag.extend(found)
+                else:
+                    before = len(self.diag)
+                    info = self.scenario(s, owner, rev)
+                    found = self.diag[before:]
+                kb._built[id(s)] = (s, owner, rev, info, found)
                 if info is not None:
                     kb.scenarios[s.id] = info
         for d in decks:

@@ -53,6 +53,12 @@ def decode(data: bytes, file: str) -> str:
 # scenarios are answered. Library users, who may load many knowledge bases, keep the default.
 FREEZE_AFTER_LOAD = False
 
+# Set by `rulesdsl serve`, a process that answers many commands: parsed documents stay in memory
+# between commands (they are keyed by content, so they never go stale), `kb.load` keeps the
+# knowledge bases it loaded, and nothing is frozen (a replaced knowledge base must be freed).
+RESIDENT = False
+_in_memory: dict[str, Document] = {}
+
 
 @contextlib.contextmanager
 def no_gc():
@@ -64,7 +70,7 @@ def no_gc():
     try:
         yield
     finally:
-        if FREEZE_AFTER_LOAD:
+        if FREEZE_AFTER_LOAD and not RESIDENT:
             gc.freeze()
         if was:
             gc.enable()
@@ -76,7 +82,10 @@ def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True
 
     salt = _salt()
     cache_file = cache_dir(root) / "parsed.pickle"
-    cached: dict[str, Document] = _load_pickle(cache_file) if use_cache else {}
+    global _in_memory
+    cached: dict[str, Document] = {}
+    if use_cache:
+        cached = _in_memory if RESIDENT and _in_memory else _load_pickle(cache_file)
     used: dict[str, Document] = {}
     docs: list[Document] = []
     diags: list[Diagnostic] = []
@@ -102,12 +111,25 @@ def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True
         if doc is not None:
             used[key] = doc
             docs.append(doc)
-    if use_cache and set(used) != set(cached):
+    if use_cache and _worth_writing(todo, used, cached):
         write_in_background(cache_file, used, fresh=len(used) - len(set(used) & set(cached)))
+    if RESIDENT and use_cache:
+        _in_memory = used
     return docs, diags
 
 
 PARALLEL_MIN = 500  # files to parse before a second process is worth its start
+FEW = 20            # files outside the knowledge base, or stale entries, not worth a rewrite
+
+
+def _worth_writing(todo: list, used: dict, cached: dict) -> bool:
+    """Whether to rewrite the parse cache: when a file of the knowledge base was parsed, or many
+    files were, or many entries are stale. A judge's scenario file outside it is not (parsing
+    one file costs less than rewriting the whole cache each time another is asked)."""
+    if any(not os.path.isabs(shown) for _, shown, _, _ in todo) or len(todo) >= FEW:
+        return True
+    stale = len(cached.keys() - used.keys())
+    return stale > max(FEW, len(used) // 10)
 
 
 def parse_one(shown: str, data: bytes, key: str) -> tuple[Optional[Document], list[Diagnostic]]:
