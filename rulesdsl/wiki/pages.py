@@ -177,7 +177,15 @@ def answer_summary(ctx: Ctx, sid: str) -> str:
 
 
 def latest_changes(w: Wiki, game: Optional[str] = None) -> list[tuple[_dt.date, Ruling, Revision, str]]:
-    """Every dated ruling revision, newest first: (start day, ruling, revision, kind)."""
+    """Every dated ruling revision, newest first: (start day, ruling, revision, kind). Kept on
+    the wiki: the home page, every game page and every year of the changelog ask for it."""
+    memo = w.__dict__.setdefault("_latest_changes", {})
+    if game not in memo:
+        memo[game] = _latest_changes(w, game)
+    return memo[game]
+
+
+def _latest_changes(w: Wiki, game: Optional[str]) -> list[tuple[_dt.date, Ruling, Revision, str]]:
     out = []
     for r in w.kb.rulings.values():
         if game and r.game != game:
