@@ -16,7 +16,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Iterable, NamedTuple, Optional
 
 from .engine.context import EngineError
 from .engine.registry import engine_for
@@ -28,9 +28,9 @@ MEMO_VERSION = "1"
 
 # ----------------------------------------------------------------------------- records
 
-@dataclass(frozen=True)
-class Dep:
-    """One thing an answer consulted and what it found."""
+class Dep(NamedTuple):
+    """One thing an answer consulted and what it found (a named tuple: a memo holds tens of
+    thousands, and reading it back is part of every impact run)."""
 
     kind: str          # "point" or "ruling" or "card"
     key: tuple         # (point, card) / (ruling id,) / (code,)
@@ -139,13 +139,23 @@ def _provenance(cite: str) -> tuple:
     return (None, None, cite)
 
 
-def still_valid(kb: KnowledgeBase, info: ScenarioInfo, rec: Record, day: Optional[_dt.date] = None) -> Optional[Dep]:
-    """None if the record holds in this knowledge base; else the first dependency that moved."""
+def still_valid(kb: KnowledgeBase, info: ScenarioInfo, rec: Record, day: Optional[_dt.date] = None,
+                cache: Optional[dict] = None) -> Optional[Dep]:
+    """None if the record holds in this knowledge base; else the first dependency that moved.
+    `cache` keeps what dependencies are found to be in this knowledge base (many answers
+    share them) across the calls of one run."""
     when = day or (info.scenario.as_of.start() if info.scenario.as_of else None)
     if when is None or rec.as_of != when.isoformat() or rec.digest != scenario_digest(info) or rec.error:
         return Dep("scenario", (info.id,), ("changed",))
     for d in rec.deps:
-        if now(kb, info, d, when) != d.found:
+        if cache is None:
+            found = now(kb, info, d, when)
+        else:
+            key = (info.game, d.kind, d.key, when)
+            found = cache.get(key)
+            if found is None:
+                found = cache[key] = now(kb, info, d, when)
+        if found != d.found:
             return d
     return None
 
@@ -183,9 +193,10 @@ class Memo:
         self.records: dict[str, Record] = data["records"] if isinstance(data, dict) and data.get("key") == self.key else {}
         self.dirty = False
 
-    def get(self, kb: KnowledgeBase, info: ScenarioInfo, day: Optional[_dt.date] = None) -> Optional[Record]:
+    def get(self, kb: KnowledgeBase, info: ScenarioInfo, day: Optional[_dt.date] = None,
+            cache: Optional[dict] = None) -> Optional[Record]:
         rec = self.records.get(info.id)
-        if rec is not None and still_valid(kb, info, rec, day) is None:
+        if rec is not None and still_valid(kb, info, rec, day, cache) is None:
             return rec
         return None
 
@@ -259,6 +270,8 @@ def impact(old: KnowledgeBase, new: KnowledgeBase, memo: Optional[Memo] = None, 
     ids = sorted(set(old.scenarios) | set(new.scenarios))
     old_cache: dict = {}
     new_cache: dict = {}
+    old_found: dict = {}                    # dependencies as found in each state
+    new_found: dict = {}
     for sid in ids:
         if only is not None and sid not in only:
             continue
@@ -273,13 +286,13 @@ def impact(old: KnowledgeBase, new: KnowledgeBase, memo: Optional[Memo] = None, 
             result.removed.append(sid)
             continue
         result.total += 1
-        rec_old = memo.get(old, o, day) if (memo and use_memo) else None
-        if rec_old is not None and still_valid(new, n, rec_old, day) is None:
+        rec_old = memo.get(old, o, day, old_found) if (memo and use_memo) else None
+        if rec_old is not None and still_valid(new, n, rec_old, day, new_found) is None:
             continue  # same dependencies, same values: the same answer on both sides
         result.rerun += 1
         if rec_old is None:
             rec_old, _ = record(old, o, day, old_cache)
-        rec_new = memo.get(new, n, day) if (memo and use_memo) else None
+        rec_new = memo.get(new, n, day, new_found) if (memo and use_memo) else None
         if rec_new is None:
             rec_new, _ = record(new, n, day, new_cache)
         if memo is not None and day is None:
