@@ -29,6 +29,8 @@ class ServeError(Exception):
 
 def serve(root: Path, idle: float, log=sys.stderr) -> None:
     """Answer requests until `idle` seconds pass without one, or until interrupted."""
+    if not hasattr(socket, "AF_UNIX"):
+        raise ServeError("serving needs Unix sockets, which this system does not have")
     folder = fastpath.cache_dir(root)
     path = fastpath.server_socket(folder)
     if len(str(path).encode()) > MAX_SOCKET_PATH:
