@@ -350,6 +350,23 @@ class Period:
     record: Record
 
 
+def answers_by_day(kb: KnowledgeBase, info: ScenarioInfo, first: set, cache: dict,
+                   lo: Optional[_dt.date] = None, hi: Optional[_dt.date] = None
+                   ) -> dict[_dt.date, tuple[Record, Optional[Answer]]]:
+    """The scenario answered on each day of `first` and on every day (within lo..hi) on which
+    something those answers depend on can change, until no new such day turns up."""
+    out: dict[_dt.date, tuple[Record, Optional[Answer]]] = {}
+    pending = set(first)
+    while pending:
+        day = pending.pop()
+        if day in out:
+            continue
+        out[day] = record(kb, info, day, cache)
+        pending |= {b for b in boundaries(kb, info.game, out[day][0])
+                    if b not in out and (lo is None or lo <= b) and (hi is None or b <= hi)}
+    return out
+
+
 def boundaries(kb: KnowledgeBase, game: str, rec: Record) -> set[_dt.date]:
     """Days on which something this answer depended on can change."""
     days: set[_dt.date] = set()
@@ -369,18 +386,8 @@ def boundaries(kb: KnowledgeBase, game: str, rec: Record) -> set[_dt.date]:
 def timeline(kb: KnowledgeBase, info: ScenarioInfo, until: Optional[_dt.date] = None) -> list[Period]:
     """The scenario's answer for each period between the dates its dependencies change on."""
     start_day = _dt.date(1900, 1, 1)  # stands for "from the beginning"
-    answers: dict[_dt.date, Record] = {}
-    pending = {start_day}
-    if info.scenario.as_of:
-        pending.add(info.scenario.as_of.start())
-    cache: dict = {}
-    while pending:
-        day = pending.pop()
-        if day in answers:
-            continue
-        rec, _ = record(kb, info, day, cache)
-        answers[day] = rec
-        pending |= {b for b in boundaries(kb, info.game, rec) if b not in answers}
+    first = {start_day, info.scenario.as_of.start()} if info.scenario.as_of else {start_day}
+    answers = {day: rec for day, (rec, _) in answers_by_day(kb, info, first, {}).items()}
     days = sorted(answers)
     periods: list[Period] = []
     for i, d in enumerate(days):
@@ -454,15 +461,7 @@ def pinned_failures(kb: KnowledgeBase, info: ScenarioInfo) -> list[PinnedFailure
     for i, e in pinned:
         lo = e.valid_from.start() if e.valid_from else _dt.date(1900, 1, 1)
         hi = e.valid_until.end() if e.valid_until else _dt.date(2999, 12, 31)
-        seen: dict[_dt.date, Optional[Answer]] = {}
-        pending = {lo}
-        while pending:
-            day = pending.pop()
-            if day in seen:
-                continue
-            rec, a = record(kb, info, day, cache)
-            seen[day] = a
-            pending |= {b for b in boundaries(kb, info.game, rec) if lo <= b <= hi and b not in seen}
+        seen = {day: a for day, (_, a) in answers_by_day(kb, info, {lo}, cache, lo, hi).items()}
         for day in sorted(seen):
             a = seen[day]
             if a is None:
