@@ -87,7 +87,8 @@ class WikiPlugin:
             gc.enable()
         # The knowledge base lives for the whole build: keep the collector from scanning it again
         # and again while pages are made (which grows with the corpus times the pages written).
-        gc.collect()
+        # No collection first: at 10,000 cards it takes 3 s to find about a thousand unreachable
+        # objects, which are cheaper to keep.
         gc.freeze()
         config.nav = self.nav(config.nav)
         return config
