@@ -123,8 +123,8 @@ def server_socket(folder: Path) -> Path:
 
 
 def cache_key(argv: Sequence[str]) -> Optional[tuple[Path, str, str]]:
-    """(the folder of cached outputs, the output's key, the code's digest), or None when the
-    command's output is not kept."""
+    """(the cache folder, the key of the command's output under its `out/`, the code's digest),
+    or None when the command's output is not kept."""
     command, root_arg, no_cache = _command(argv)
     if command not in CACHEABLE or no_cache or os.environ.get("RULESDSL_NO_CACHE"):
         return None
