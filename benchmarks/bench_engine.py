@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -47,20 +48,7 @@ def throughput(infos, kb, seconds: float) -> float:
     return n / (time.process_time() - start)
 
 
-JUDGE = """\
-scenario grm/judge/q{n} "持ち込みの質問" {{
-  as of 2026-09-01
-  card "土台" {{ weight 30kg }}
-  card "上" {{ weight 45kg }}
-  card "重い" {{ weight {w}kg }}
-  field b2 P1 "土台" up
-  stack b2 P1 "上" up
-  hand P2 "重い"
-  turn P2
-  play P2 "重い" c2
-  expect card_face b2 "上" down
-}}
-"""
+JUDGE = (REPO / "examples/judge-question.rules").read_text(encoding="utf-8")
 
 
 def ask_times(runs: int) -> dict[str, list[float]]:
@@ -83,7 +71,9 @@ def ask_times(runs: int) -> dict[str, list[float]]:
     def new_question() -> list[str]:
         n = next(counter)
         path = work / f"q{n}.rules"
-        path.write_text(JUDGE.format(n=n, w=50 + n % 40), encoding="utf-8")
+        text = JUDGE.replace("grm/judge/stack", f"grm/judge/q{n}")        # a new question each time
+        text = re.sub(r'(card "重い" \{\s*weight )60kg', rf"\g<1>{50 + n % 40}kg", text)
+        path.write_text(text, encoding="utf-8")
         return base + ["ask", str(path)]
 
     times: dict[str, list[float]] = {"repeat": [], "flagship": [], "new": [], "served": []}

@@ -34,15 +34,7 @@ from rulesdsl.regress import Memo, answer_all, impact  # noqa: E402
 
 loader.FREEZE_AFTER_LOAD = True  # as the command line does
 
-WHAT_IF = """\
-ruling grm/whatif/whole-stack "仮: スタック全体が裏返る" {
-  revision 2026-08-15 provisional {
-    source "000_a437c75d0e53c518.txt §スタックの表裏状態"
-    text "スタックを裏返す・オモテにする効果は、一番上のカードのみに作用する。"
-    set stack.flip_scope = whole_stack
-  }
-}
-"""
+WHAT_IF = (REPO / "examples/proposed-whole-stack.rules").read_text(encoding="utf-8")
 
 
 def build_corpus(out: Path, scenarios: int) -> int:

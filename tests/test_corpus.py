@@ -18,6 +18,16 @@ def test_every_bundled_file_loads_and_checks_clean(kb):
     assert findings == [], "\n".join(f"{d.loc}: {d.message}" for d in findings)
 
 
+def test_the_readme_examples_check_clean_against_the_bundled_knowledge_base():
+    examples = sorted((REPO / "examples").glob("*.rules"))
+    assert examples
+    with_examples = load(REPO, extra=examples)
+    findings = with_examples.diagnostics + run_checks(with_examples)
+    assert findings == [], "\n".join(f"{d.loc}: {d.message}" for d in findings)
+    assert "grm/judge/stack" in with_examples.scenarios
+    assert "grm/whatif/whole-stack" in with_examples.rulings
+
+
 def test_all_four_games_are_declared_with_their_source_document(kb):
     assert set(kb.games) == {"grm", "thgm", "royal", "pm"}
     for game in kb.games.values():

@@ -26,7 +26,7 @@ from rulesdsl.fmt import format_text
 from rulesdsl.parser import parse_text
 
 REPO = Path(__file__).resolve().parent.parent
-CORPUS = sorted(p for d in ("cards", "rulings") for p in (REPO / d).rglob("*.rules"))
+CORPUS = sorted(p for d in ("cards", "rulings", "examples") for p in (REPO / d).rglob("*.rules"))
 LOCATION = re.compile(r"\S+:\d+:\d+")
 
 

@@ -4,6 +4,7 @@ kept loaded; the command line asks it first and falls back to running the comman
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import socket
@@ -20,25 +21,14 @@ from rulesdsl import fastpath
 
 pytestmark = pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="Unix sockets only")
 
-FLAGSHIP = REPO / "rulings" / "grm" / "qa"
+JUDGE = (REPO / "examples" / "judge-question.rules").read_text(encoding="utf-8")
 
 
 def judge_file(folder: Path, weight: int) -> Path:
-    """A judge's own question, outside the knowledge base: the flagship with another weight."""
-    text = """\
-scenario grm/judge/stack "持ち込みの質問" {
-  as of 2026-09-01
-  card "土台" { weight 30kg }
-  card "上" { weight 45kg }
-  card "重い" { weight WEIGHTkg }
-  field b2 P1 "土台" up
-  stack b2 P1 "上" up
-  hand P2 "重い"
-  turn P2
-  play P2 "重い" c2
-  expect card_face b2 "上" down
-}
-""".replace("WEIGHT", str(weight))
+    """A judge's own question, outside the knowledge base: the README's example with the played
+    card at another weight."""
+    text = re.sub(r'(card "重い" \{\s*weight )60kg', rf"\g<1>{weight}kg", JUDGE)
+    assert text != JUDGE or weight == 60
     path = folder / "judge.rules"
     path.write_text(text, encoding="utf-8")
     return path
