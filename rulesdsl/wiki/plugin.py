@@ -40,7 +40,9 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.toc import get_toc
 
 from .escape import esc
+from .escape import strip_tags
 from .render import Doc
+from .search import Entry, SearchIndex
 from .site import Page, Wiki, WikiError
 
 log = logging.getLogger("mkdocs.plugins.rulesdsl")
@@ -70,7 +72,7 @@ class WikiPlugin:
         self.shell_src: dict[int, str] = {}      # url depth -> shell page src
         self.shells: dict[int, list[str]] = {}   # url depth -> template pieces
         self._toc_template: list[str] = []
-        self.entries: list[str] = []             # search index entries of generated pages, as JSON
+        self.entries: list[Entry] = []           # the search index's entries (search.py)
         self.started = 0.0
 
     # ------------------------------------------------------------------------- config
@@ -218,7 +220,8 @@ class WikiPlugin:
             from .pages import render
             doc = render(w, gen, Wiki.root_of(page.url))
             page.toc = get_toc(doc.toc)
-            self.entries.extend(_json(e) for e in doc.search_entries(page.url))
+            where, rank = self._where(gen)
+            self.entries.extend(doc.search_entries(page.url, where=where, rank=rank))
             return doc.html()
         if self._shell_depth(src) is not None:
             page.toc = get_toc([{"level": 2, "id": SHELL_TOC_ID, "name": SHELL_TOC_NAME, "children": []}])
@@ -230,9 +233,21 @@ class WikiPlugin:
             home(w, doc)
             page.toc.items.extend(get_toc(doc.toc).items)
             if HOME_MARKER in html:
-                return html.replace(HOME_MARKER, doc.html(), 1)
-            return html + doc.html()
+                html = html.replace(HOME_MARKER, doc.html(), 1)
+            else:
+                html = html + doc.html()
+        self.entries.extend(_page_entries(html, page.url, page.title or "", rank=0))
         return html
+
+    def _where(self, page: Page) -> tuple[str, int]:
+        """A generated page's breadcrumb in search results, and its rank (0 for the pages that
+        define things: game overviews, rules, glossaries, rule points; 2 for Q&A)."""
+        w = self.wiki
+        kind = page.kind
+        game = w.kb.games[page.game].decl.name if page.game in w.kb.games else ""
+        label = _KIND_JA.get(kind, "")
+        where = " ＞ ".join(x for x in (game, label) if x)
+        return where, _KIND_RANK.get(kind, 1)
 
     def on_post_page(self, output: str, page, config) -> str:
         depth = self._shell_depth(page.file.src_uri)
@@ -275,7 +290,11 @@ class WikiPlugin:
         entries = self.entries
         w.sources.clear()
         shutil.rmtree(site / SHELL_DIR, ignore_errors=True)
-        self._extend_search_index(site, entries)
+        index = SearchIndex()
+        index.extend(entries)
+        stats = index.write(site)
+        log.info(f"rulesdsl: search index: {stats['entries']} entries, {stats['terms']} terms in "
+                 f"{stats['term_shards']} + {stats['doc_shards']} files, {stats['bytes'] / 1e6:.1f} MB")
         self._fix_sitemap(site)
         # Freeing millions of objects at exit takes longer than some builds: the frozen objects are
         # kept in a cycle that the interpreter's shutdown never collects. The next build in the
@@ -297,12 +316,12 @@ class WikiPlugin:
             return 1
         return 2 if count >= 2000 else 1
 
-    def _write_items(self, items: list[Page], site: Path) -> list[str]:
-        """Render and write item pages; their search index entries as JSON."""
+    def _write_items(self, items: list[Page], site: Path) -> list[Entry]:
+        """Render and write item pages; their search index entries."""
         from .pages import render
 
         w = self.wiki
-        entries: list[str] = []
+        entries: list[Entry] = []
         made: set[Path] = set()
         for page in items:
             url = w.url(page.src)
@@ -315,10 +334,12 @@ class WikiPlugin:
                 made.add(dest.parent)
             with open(dest, "wb") as f:
                 f.write(html.encode("utf-8"))
-            entries.extend(_json(e) for e in doc.search_entries(url, limit=800, single=True))
+            where, rank = self._where(page)
+            keys = (page.key[1], w.kb.card(*page.key).card.name or "") if page.kind == "card" else ()
+            entries.extend(doc.search_entries(url, limit=800, single=True, where=where, keys=keys, rank=rank))
         return entries
 
-    def _write_items_forked(self, items: list[Page], site: Path) -> list[str]:
+    def _write_items_forked(self, items: list[Page], site: Path) -> list[Entry]:
         """Half of the item pages in a forked copy of this process (the knowledge base is shared
         copy-on-write and frozen, so the child barely copies it), half here."""
         fd, tmp = tempfile.mkstemp(prefix="rulesdsl-wiki-", suffix=".jsonl")
@@ -328,7 +349,7 @@ class WikiPlugin:
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as f:
                     for e in self._write_items(items[1::2], site):
-                        f.write(e + "\n")
+                        f.write(_json(e) + "\n")
             except BaseException as e:                  # noqa: BLE001 - reported by the parent
                 code = 1
                 try:
@@ -348,7 +369,7 @@ class WikiPlugin:
                 detail = err.read_text(encoding="utf-8") if err.exists() else f"exit status {status}"
                 raise PluginError(f"rulesdsl wiki: writing the item pages failed: {detail}")
             with open(tmp, encoding="utf-8") as f:
-                theirs = [line.rstrip("\n") for line in f if line.strip()]
+                theirs = [Entry(*json.loads(line)) for line in f if line.strip()]
         finally:
             for p in (tmp, tmp + ".err"):
                 with contextlib.suppress(OSError):
@@ -369,18 +390,6 @@ class WikiPlugin:
             li = (li[:-len("</li>")] + f'<nav class="md-nav" aria-label="{token["name"]}">'
                   f'<ul class="md-nav__list">{inner}</ul></nav></li>')
         return li
-
-    def _extend_search_index(self, site: Path, entries: list[str]) -> None:
-        """Add the generated pages' entries (JSON strings) to Material's search index."""
-        path = site / "search" / "search_index.json"
-        if not path.exists():
-            return
-        data = json.loads(path.read_text(encoding="utf-8"))
-        docs = [_json(d) for d in data.get("docs", []) if not d.get("location", "").startswith(SHELL_DIR)]
-        with open(path, "w", encoding="utf-8") as f:
-            f.write('{"config":' + _json(data.get("config", {})) + ',"docs":[')
-            f.write(",".join(docs + entries))
-            f.write("]}")
 
     def _fix_sitemap(self, site: Path) -> None:
         path = site / "sitemap.xml"
@@ -406,6 +415,35 @@ class WikiPlugin:
                 if path.is_dir():
                     server.watch(str(path))
         return server
+
+
+_KIND_JA = {"game": "", "rules": "ルール", "chapter": "ルール", "cards": "カード", "card": "カード",
+            "rulings": "裁定", "ruling": "裁定", "qa": "Q&A", "scenario": "Q&A", "points": "ルールポイント",
+            "gaps": "資料の欠落・矛盾", "glossary": "用語集", "source": "資料", "changelog": "変更履歴",
+            "changelog_year": "変更履歴", "review": "要確認一覧"}
+_KIND_RANK = {"game": 0, "rules": 0, "chapter": 0, "glossary": 0, "points": 0, "scenario": 2}
+_HEADING = re.compile(r'<h([12])\b[^>]*?(?:\bid="([^"]*)")?[^>]*>(.*?)</h\1>', re.S)
+
+
+def _page_entries(html: str, url: str, title: str, rank: int) -> list[Entry]:
+    """Search entries of a page rendered by mkdocs (hand-written, or the home page): one per
+    h1/h2 section."""
+    import html as _html
+    marks = list(_HEADING.finditer(html))
+    out = []
+    if not marks or marks[0].start() > 0:
+        text = strip_tags(html[:marks[0].start() if marks else len(html)])
+        if text:
+            out.append(Entry(url, title, _html.unescape(text)[:1500], "", (), rank))
+    for i, m in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(html)
+        heading = _html.unescape(strip_tags(m.group(3))).replace("¶", "").strip()
+        text = _html.unescape(strip_tags(html[m.end():end]))[:1500]
+        if m.group(1) == "1" or not m.group(2):
+            out.append(Entry(url, heading or title, text, "", (), rank))
+        else:
+            out.append(Entry(f"{url}#{m.group(2)}", heading, text, title, (), rank))
+    return out
 
 
 def _json(value: Any) -> str:

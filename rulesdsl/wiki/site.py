@@ -80,6 +80,8 @@ class Wiki:
     def path(self, src: str) -> str:
         """The same URL, not encoded: the output file's path (`index.html` added for a folder)."""
         base = src[:-3]
+        if not self.dir_urls:
+            return base + ".html"
         if base == "index":
             return ""
         if base.endswith("/index"):

@@ -1,0 +1,201 @@
+"""The wiki's search index: Japanese-aware, split into small files that a page loads only when a
+query needs them, and loadable from a folder (file://) as well as from a server.
+
+Why not Material's lunr search or Pagefind (measured in benchmarks/README.md): lunr downloads the
+whole index and builds it in the browser on every page load (54 MB at 10,000 cards), and its
+Japanese tokenizer splits 裏向き, 体重 or 未確定 apart; Pagefind loads only the fragments a query
+needs, but through `fetch` and ES modules, which a browser refuses for file:// pages.
+
+How it works. Text is normalised (NFKC, lower case) and cut into terms:
+
+* a run of kanji and kana becomes its overlapping character pairs (裏向き → 裏向, 向き): a query
+  matches a page holding every pair of the query, whatever a dictionary would make of the words
+  around it, so 裏向きになる, 体重 and 未確定 find themselves; a lone character is a term of its own;
+* a run of Latin letters and digits (with inner `.`, `-` or `_`) is a term, and so is each of its
+  parts: No.018 → `no.018`, `no`, `018`;
+* everything else (《》「」・※ spaces …) separates terms.
+
+An entry (a page, or a section of an index page) also has *keys*: its title, heading, card name
+and code, squeezed to letters and digits; a query equal to a key ranks that entry first — this is
+how 体重 lands on the rule section 体重 and スタック on its glossary entry, the pages that define
+them.
+
+Files written under `search/` (all JavaScript that calls `__rdsearch`, so that a `<script>` tag
+loads them from a server or from a folder alike):
+
+* `meta.js` — entry count, shard counts, each entry's rank (pages that define things first);
+* `t/<n>.js` — the postings of the terms that hash to shard n: for each term the entry ids
+  (base-36 deltas) and a weight per entry (one base-36 digit: 8 per occurrence in the title, 1 per
+  occurrence in the text, at most 35);
+* `d/<n>.js` — entries n·D … n·D+D−1: URL, title, where it is, the start of its text.
+
+The browser side is `site/docs/assets/rdsearch.js`; it tokenizes the same way (`tokenize` here
+and there are kept in step by a test that runs both).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections import Counter
+from pathlib import Path
+from typing import Iterable, NamedTuple
+
+DOCS_PER_SHARD = 128
+TARGET_SHARD_BYTES = 48_000
+TITLE_WEIGHT = 8
+MAX_WEIGHT = 35
+SNIPPET = 160
+
+_CJK = "\u3005\u3006\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_TOKEN = re.compile(rf"[a-z0-9]+(?:[._\-][a-z0-9]+)*|[{_CJK}]+")
+_KEEP = re.compile(rf"[^a-z0-9{_CJK}]+")
+_PAIRS = re.compile(r"(?=(..))", re.S)
+_ASCII_PART = re.compile(r"[a-z0-9]+")
+_B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def normalize(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+def tokenize(text: str) -> list[str]:
+    """The terms of a text, in order, repeats kept (see the module's docstring)."""
+    out: list[str] = []
+    for m in _TOKEN.finditer(normalize(text)):
+        run = m.group()
+        if run[0] < "\u3000":                       # Latin letters and digits
+            out.append(run)
+            if len(run) > 1 and not run.isalnum():
+                out.extend(_ASCII_PART.findall(run))
+        elif len(run) == 1:
+            out.append(run)
+        else:
+            out.extend(_PAIRS.findall(run))
+    return out
+
+
+def key(text: str) -> str:
+    """A title or name squeezed to letters and digits: what an exact-match query is compared with."""
+    return _KEEP.sub("", normalize(text))
+
+
+def term_hash(term: str) -> int:
+    """FNV-1a over the term's UTF-16 code units (what the browser side computes)."""
+    h = 0x811C9DC5
+    data = term.encode("utf-16-le")
+    for i in range(0, len(data), 2):
+        h ^= data[i] | (data[i + 1] << 8)
+        h = (h * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+class Entry(NamedTuple):
+    """One search result: a page or a section of one. Texts are plain (the browser shows them as
+    text, never as HTML)."""
+
+    url: str            # site-relative, with #anchor for a section
+    title: str
+    text: str
+    where: str = ""     # a breadcrumb: "GRMカード ＞ カード"
+    keys: tuple = ()    # extra exact-match names (a card's name, its code)
+    rank: int = 1       # 0 pages that define things (rules, glossary, statuses), 1 cards and others, 2 Q&A
+
+
+def postings(entry: Entry) -> dict[str, int]:
+    """An entry's terms with their weights (title occurrences count TITLE_WEIGHT times), and its
+    exact-match keys as `=key` terms."""
+    weights: Counter = Counter(tokenize(entry.text))
+    for t in tokenize(entry.title):
+        weights[t] += TITLE_WEIGHT
+    out = {t: min(w, MAX_WEIGHT) for t, w in weights.items()}
+    for k in (entry.title, *entry.keys):
+        k = key(k)
+        if k:
+            out["=" + k] = MAX_WEIGHT
+    return out
+
+
+class SearchIndex:
+    """Entries numbered in the order they are added; written as small JavaScript files."""
+
+    def __init__(self) -> None:
+        self.entries: list[Entry] = []
+        self.terms: dict[str, list[tuple[int, int]]] = {}
+
+    def add(self, entry: Entry, terms: dict[str, int] | None = None) -> int:
+        ident = len(self.entries)
+        self.entries.append(entry)
+        index = self.terms
+        for t, w in (terms if terms is not None else postings(entry)).items():
+            got = index.get(t)
+            if got is None:
+                index[t] = [(ident, w)]
+            else:
+                got.append((ident, w))
+        return ident
+
+    def extend(self, entries: Iterable[Entry]) -> None:
+        for e in entries:
+            self.add(e)
+
+    def write(self, site: Path) -> dict:
+        """Write `search/` under `site`; returns counts and sizes."""
+        out = Path(site) / "search"
+        for sub in ("t", "d"):
+            (out / sub).mkdir(parents=True, exist_ok=True)
+        encoded = {t: _encode(p) for t, p in self.terms.items()}
+        total = sum(len(t) + len(a) + len(b) + 8 for t, (a, b) in encoded.items())
+        shards = 1
+        while total / shards > TARGET_SHARD_BYTES:
+            shards *= 2
+        buckets: list[dict[str, list[str]]] = [{} for _ in range(shards)]
+        for t, pair in encoded.items():
+            buckets[term_hash(t) % shards][t] = list(pair)
+        written = 0
+        for n, bucket in enumerate(buckets):
+            written += _write_js(out / "t" / f"{n}.js", f"__rdsearch.t({n},", bucket)
+        docs = len(self.entries)
+        doc_shards = (docs + DOCS_PER_SHARD - 1) // DOCS_PER_SHARD
+        for n in range(doc_shards):
+            chunk = self.entries[n * DOCS_PER_SHARD:(n + 1) * DOCS_PER_SHARD]
+            rows = [[e.url, e.title, e.where, _snippet(e.text)] for e in chunk]
+            written += _write_js(out / "d" / f"{n}.js", f"__rdsearch.d({n},", rows)
+        meta = {"docs": docs, "termShards": shards, "docsPerShard": DOCS_PER_SHARD,
+                "rank": "".join(str(min(max(e.rank, 0), 9)) for e in self.entries)}
+        written += _write_js(out / "meta.js", "__rdsearch.meta(", meta)
+        return {"entries": docs, "terms": len(encoded), "term_shards": shards, "doc_shards": doc_shards,
+                "bytes": written}
+
+
+def _encode(plist: list[tuple[int, int]]) -> tuple[str, str]:
+    ids, weights, last = [], [], 0
+    for ident, w in plist:
+        ids.append(_b36(ident - last))
+        weights.append(_B36[w])
+        last = ident
+    return ",".join(ids), "".join(weights)
+
+
+def _b36(n: int) -> str:
+    if n < 36:
+        return _B36[n]
+    digits = []
+    while n:
+        n, r = divmod(n, 36)
+        digits.append(_B36[r])
+    return "".join(reversed(digits))
+
+
+def _snippet(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= SNIPPET else text[:SNIPPET] + "…"
+
+
+def _write_js(path: Path, head: str, value) -> int:
+    # `</` can never occur in the file's text: it is loaded as a script
+    body = json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    data = (head + body + ");\n").encode("utf-8")
+    path.write_bytes(data)
+    return len(data)
