@@ -42,7 +42,7 @@ from mkdocs.structure.toc import get_toc
 from .escape import esc
 from .escape import strip_tags
 from .render import Doc
-from .search import Entry, SearchIndex
+from .search import DOCS_PER_SHARD, Entry, SearchIndex, write_meta
 from .site import Page, Wiki, WikiError
 
 log = logging.getLogger("mkdocs.plugins.rulesdsl")
@@ -55,6 +55,7 @@ SHELL_CONTENT = "<h1>RULESDSLSHELLCONTENT</h1>"
 SHELL_TOC_ID = "rulesdsl-shell-toc"
 SHELL_TOC_NAME = "RULESDSLSHELLTOCNAME"
 STUB = "RULESDSL-GENERATED-PAGE\n"
+ITEM_TEXT = 800          # characters of an item page's text in the search index
 _SLOT = "\x00"
 _BLANK = re.compile(r"[ \t]*\n\s*")
 
@@ -138,7 +139,8 @@ class WikiPlugin:
         assert w is not None
         games = []
         for g in w.games:
-            name = w.kb.games[g].decl.name
+            info = w.kb.games[g]
+            name = info.decl.name
             games.append({esc(name): [
                 w.game_src(g),
                 {"ルール": f"{g}/rules/index.md"},
@@ -148,6 +150,8 @@ class WikiPlugin:
                 {"ルールポイント": f"{g}/points.md"},
                 {"資料の欠落・矛盾": f"{g}/gaps.md"},
                 {"用語集": f"{g}/glossary.md"},
+                *({"資料" if len(info.documents) == 1 else f"資料：{esc(d.title)}": w.source_src(g, n)}
+                  for n, d in info.documents.items()),
             ]})
         if not nav:
             return ["index.md", *games, {"変更履歴": "changelog/index.md"}, {"要確認一覧": "review.md"}]
@@ -282,26 +286,28 @@ class WikiPlugin:
         started = time.perf_counter()
         site = Path(config.site_dir)
         items = w.items
-        jobs = self._jobs(len(items))
-        if jobs > 1:
-            self.entries.extend(self._write_items_forked(items, site))
+        # the search index's first part: the index and hand-written pages, then the item pages
+        # this process writes; a forked writer builds the second part from its own items
+        index = SearchIndex()
+        index.extend(self.entries)
+        self.entries = []
+        if self._jobs(len(items)) > 1:
+            parts = self._write_items_forked(items, site, index)
         else:
-            self.entries.extend(self._write_items(items, site))
-        entries = self.entries
+            self._write_items(items, site, index)
+            parts = [index.write(site, 0)]
+        stats = write_meta(site, parts)
         w.sources.clear()
         shutil.rmtree(site / SHELL_DIR, ignore_errors=True)
-        index = SearchIndex()
-        index.extend(entries)
-        stats = index.write(site)
-        log.info(f"rulesdsl: search index: {stats['entries']} entries, {stats['terms']} terms in "
-                 f"{stats['term_shards']} + {stats['doc_shards']} files, {stats['bytes'] / 1e6:.1f} MB")
         self._fix_sitemap(site)
         # Freeing millions of objects at exit takes longer than some builds: the frozen objects are
         # kept in a cycle that the interpreter's shutdown never collects. The next build in the
         # same process (mkdocs serve) unfreezes and collects them in on_config.
         self._keep_until_exit = self
-        log.info(f"rulesdsl: {len(w.items)} card, ruling and Q&A pages written in "
-                 f"{time.perf_counter() - started:.1f} s ({len(w.pages)} index pages rendered by mkdocs); "
+        log.info(f"rulesdsl: {len(w.items)} card, ruling and Q&A pages and the search index "
+                 f"({stats['entries']} entries, {stats['terms']} terms, {stats['files']} files, "
+                 f"{stats['bytes'] / 1e6:.1f} MB) written in {time.perf_counter() - started:.1f} s "
+                 f"({len(w.pages)} index pages rendered by mkdocs); "
                  f"{time.perf_counter() - self.started:.1f} s since the knowledge base began to load")
 
     @staticmethod
@@ -316,12 +322,11 @@ class WikiPlugin:
             return 1
         return 2 if count >= 2000 else 1
 
-    def _write_items(self, items: list[Page], site: Path) -> list[Entry]:
-        """Render and write item pages; their search index entries."""
+    def _write_items(self, items: list[Page], site: Path, index: SearchIndex) -> None:
+        """Render and write item pages; add them to the search index."""
         from .pages import render
 
         w = self.wiki
-        entries: list[Entry] = []
         made: set[Path] = set()
         for page in items:
             url = w.url(page.src)
@@ -336,20 +341,24 @@ class WikiPlugin:
                 f.write(html.encode("utf-8"))
             where, rank = self._where(page)
             keys = (page.key[1], w.kb.card(*page.key).card.name or "") if page.kind == "card" else ()
-            entries.extend(doc.search_entries(url, limit=800, single=True, where=where, keys=keys, rank=rank))
-        return entries
+            for e in doc.search_entries(url, limit=ITEM_TEXT, single=True, where=where, keys=keys, rank=rank):
+                index.add(e)
 
-    def _write_items_forked(self, items: list[Page], site: Path) -> list[Entry]:
+    def _write_items_forked(self, items: list[Page], site: Path, index: SearchIndex) -> list[dict]:
         """Half of the item pages in a forked copy of this process (the knowledge base is shared
-        copy-on-write and frozen, so the child barely copies it), half here."""
-        fd, tmp = tempfile.mkstemp(prefix="rulesdsl-wiki-", suffix=".jsonl")
+        copy-on-write and frozen, so the child barely copies it), half here; each process writes
+        its own part of the search index. The parts' descriptions."""
+        mine, theirs = items[0::2], items[1::2]
+        first = -(-(index.first + len(index.entries) + len(mine)) // DOCS_PER_SHARD) * DOCS_PER_SHARD
+        fd, tmp = tempfile.mkstemp(prefix="rulesdsl-wiki-", suffix=".json")
         pid = os.fork()
         if pid == 0:                                    # the child: no logging, no mkdocs, no teardown
             code = 0
             try:
+                part = SearchIndex(first)
+                self._write_items(theirs, site, part)
                 with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    for e in self._write_items(items[1::2], site):
-                        f.write(_json(e) + "\n")
+                    f.write(_json(part.write(site, 1)))
             except BaseException as e:                  # noqa: BLE001 - reported by the parent
                 code = 1
                 try:
@@ -360,7 +369,8 @@ class WikiPlugin:
             os._exit(code)
         os.close(fd)
         try:
-            mine = self._write_items(items[0::2], site)
+            self._write_items(mine, site, index)
+            parts = [index.write(site, 0)]
         finally:
             _, status = os.waitpid(pid, 0)
         try:
@@ -369,12 +379,12 @@ class WikiPlugin:
                 detail = err.read_text(encoding="utf-8") if err.exists() else f"exit status {status}"
                 raise PluginError(f"rulesdsl wiki: writing the item pages failed: {detail}")
             with open(tmp, encoding="utf-8") as f:
-                theirs = [Entry(*json.loads(line)) for line in f if line.strip()]
+                parts.append(json.loads(f.read()))
         finally:
             for p in (tmp, tmp + ".err"):
                 with contextlib.suppress(OSError):
                     os.unlink(p)
-        return mine + theirs
+        return parts
 
     def _fill(self, pieces: list[str], doc: Doc, url: str) -> str:
         toc = "".join(self._toc_li(t) for t in doc.toc)
@@ -422,7 +432,7 @@ _KIND_JA = {"game": "", "rules": "ルール", "chapter": "ルール", "cards": "
             "gaps": "資料の欠落・矛盾", "glossary": "用語集", "source": "資料", "changelog": "変更履歴",
             "changelog_year": "変更履歴", "review": "要確認一覧"}
 _KIND_RANK = {"game": 0, "rules": 0, "chapter": 0, "glossary": 0, "points": 0, "scenario": 2}
-_HEADING = re.compile(r'<h([12])\b[^>]*?(?:\bid="([^"]*)")?[^>]*>(.*?)</h\1>', re.S)
+_HEADING = re.compile(r'<h([12])\b(?:[^>]*?\bid="([^"]*)")?[^>]*>(.*?)</h\1>', re.S)
 
 
 def _page_entries(html: str, url: str, title: str, rank: int) -> list[Entry]:

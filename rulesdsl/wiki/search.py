@@ -23,9 +23,11 @@ them.
 Files written under `search/` (all JavaScript that calls `__rdsearch`, so that a `<script>` tag
 loads them from a server or from a folder alike):
 
-* `meta.js` — entry count, shard counts, each entry's rank (pages that define things first);
-* `t/<n>.js` — the postings of the terms that hash to shard n: for each term the entry ids
-  (base-36 deltas) and a weight per entry (one base-36 digit: 8 per occurrence in the title, 1 per
+* `meta.js` — entry count, the parts and their shard counts, each entry's rank (pages that define
+  things first);
+* `t/<part>/<n>.js` — the postings of the terms that hash to shard n in one part of the index
+  (each process that writes pages builds its own part): for each term the entry ids (base-36
+  deltas) and a weight per entry (one base-36 digit: 8 per occurrence in the title, 1 per
   occurrence in the text, at most 35);
 * `d/<n>.js` — entries n·D … n·D+D−1: URL, title, where it is, the start of its text.
 
@@ -56,8 +58,22 @@ _ASCII_PART = re.compile(r"[a-z0-9]+")
 _B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
+_FULLWIDTH = re.compile("[\uff01-\uff5e\u3000]")
+
+
+def _half(m: re.Match) -> str:
+    c = ord(m.group())
+    return " " if c == 0x3000 else chr(c - 0xFEE0)
+
+
 def normalize(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).lower()
+    """NFKC and lower case (what the browser does with String.normalize("NFKC")); full-width ASCII,
+    most of what Japanese text needs, is mapped first, since NFKC itself is slow on long texts."""
+    if not unicodedata.is_normalized("NFKC", text):
+        text = _FULLWIDTH.sub(_half, text)
+        if not unicodedata.is_normalized("NFKC", text):
+            text = unicodedata.normalize("NFKC", text)
+    return text.lower()
 
 
 def tokenize(text: str) -> list[str]:
@@ -103,49 +119,62 @@ class Entry(NamedTuple):
     rank: int = 1       # 0 pages that define things (rules, glossary, statuses), 1 cards and others, 2 Q&A
 
 
-def postings(entry: Entry) -> dict[str, int]:
-    """An entry's terms with their weights (title occurrences count TITLE_WEIGHT times), and its
-    exact-match keys as `=key` terms."""
+def postings(entry: Entry) -> Counter:
+    """An entry's terms with their weights (title occurrences count TITLE_WEIGHT times; capped at
+    MAX_WEIGHT when written), and its exact-match keys as `=key` terms."""
     weights: Counter = Counter(tokenize(entry.text))
     for t in tokenize(entry.title):
         weights[t] += TITLE_WEIGHT
-    out = {t: min(w, MAX_WEIGHT) for t, w in weights.items()}
     for k in (entry.title, *entry.keys):
         k = key(k)
         if k:
-            out["=" + k] = MAX_WEIGHT
-    return out
+            weights["=" + k] = MAX_WEIGHT
+    return weights
 
 
 class SearchIndex:
-    """Entries numbered in the order they are added; written as small JavaScript files."""
+    """One part of the index: entries numbered from `first` (a multiple of DOCS_PER_SHARD) in the
+    order they are added. A build writes one part per process that renders pages (each its own
+    files under t/<part>/ and its own range of d/), then `write_meta` lists the parts."""
 
-    def __init__(self) -> None:
+    def __init__(self, first: int = 0) -> None:
+        if first % DOCS_PER_SHARD:
+            raise ValueError("a part of the search index starts at a multiple of DOCS_PER_SHARD")
+        self.first = first
         self.entries: list[Entry] = []
-        self.terms: dict[str, list[tuple[int, int]]] = {}
+        self.ids: dict[str, list[int]] = {}          # term -> entry ids (increasing)
+        self.weights: dict[str, bytearray] = {}      # term -> one weight per id
 
-    def add(self, entry: Entry, terms: dict[str, int] | None = None) -> int:
-        ident = len(self.entries)
+    def add(self, entry: Entry) -> int:
+        ident = self.first + len(self.entries)
         self.entries.append(entry)
-        index = self.terms
-        for t, w in (terms if terms is not None else postings(entry)).items():
-            got = index.get(t)
+        ids, weights = self.ids, self.weights
+        for t, w in postings(entry).items():
+            got = ids.get(t)
             if got is None:
-                index[t] = [(ident, w)]
+                ids[t] = [ident]
+                weights[t] = bytearray((min(w, MAX_WEIGHT),))
             else:
-                got.append((ident, w))
+                got.append(ident)
+                weights[t].append(min(w, MAX_WEIGHT))
         return ident
 
     def extend(self, entries: Iterable[Entry]) -> None:
         for e in entries:
             self.add(e)
 
-    def write(self, site: Path) -> dict:
-        """Write `search/` under `site`; returns counts and sizes."""
+    @property
+    def end(self) -> int:
+        """The first id after this part, rounded up to a whole doc shard (where the next part starts)."""
+        n = self.first + len(self.entries)
+        return -(-n // DOCS_PER_SHARD) * DOCS_PER_SHARD
+
+    def write(self, site: Path, part: int) -> dict:
+        """Write this part's files under `site`/search; its description for `write_meta`."""
         out = Path(site) / "search"
-        for sub in ("t", "d"):
-            (out / sub).mkdir(parents=True, exist_ok=True)
-        encoded = {t: _encode(p) for t, p in self.terms.items()}
+        (out / "t" / str(part)).mkdir(parents=True, exist_ok=True)
+        (out / "d").mkdir(parents=True, exist_ok=True)
+        encoded = {t: _encode(self.ids[t], self.weights[t]) for t in self.ids}
         total = sum(len(t) + len(a) + len(b) + 8 for t, (a, b) in encoded.items())
         shards = 1
         while total / shards > TARGET_SHARD_BYTES:
@@ -155,32 +184,51 @@ class SearchIndex:
             buckets[term_hash(t) % shards][t] = list(pair)
         written = 0
         for n, bucket in enumerate(buckets):
-            written += _write_js(out / "t" / f"{n}.js", f"__rdsearch.t({n},", bucket)
-        docs = len(self.entries)
-        doc_shards = (docs + DOCS_PER_SHARD - 1) // DOCS_PER_SHARD
-        for n in range(doc_shards):
-            chunk = self.entries[n * DOCS_PER_SHARD:(n + 1) * DOCS_PER_SHARD]
-            rows = [[e.url, e.title, e.where, _snippet(e.text)] for e in chunk]
+            written += _write_js(out / "t" / str(part) / f"{n}.js", f'__rdsearch.t("{part}/{n}",', bucket)
+        for n in range(self.first // DOCS_PER_SHARD, self.end // DOCS_PER_SHARD):
+            lo = n * DOCS_PER_SHARD - self.first
+            rows = [[e.url, e.title, e.where, _snippet(e.text)] for e in self.entries[lo:lo + DOCS_PER_SHARD]]
             written += _write_js(out / "d" / f"{n}.js", f"__rdsearch.d({n},", rows)
-        meta = {"docs": docs, "termShards": shards, "docsPerShard": DOCS_PER_SHARD,
-                "rank": "".join(str(min(max(e.rank, 0), 9)) for e in self.entries)}
-        written += _write_js(out / "meta.js", "__rdsearch.meta(", meta)
-        return {"entries": docs, "terms": len(encoded), "term_shards": shards, "doc_shards": doc_shards,
-                "bytes": written}
+        return {"first": self.first, "count": len(self.entries), "shards": shards, "terms": len(encoded),
+                "bytes": written, "rank": "".join(str(min(max(e.rank, 0), 9)) for e in self.entries)}
 
 
-def _encode(plist: list[tuple[int, int]]) -> tuple[str, str]:
-    ids, weights, last = [], [], 0
-    for ident, w in plist:
-        ids.append(_b36(ident - last))
-        weights.append(_B36[w])
+def write_meta(site: Path, parts: list[dict]) -> dict:
+    """search/meta.js: the parts, and every entry's rank (gaps between parts rank like cards)."""
+    docs = max((p["first"] + p["count"] for p in parts), default=0)
+    rank = ["1"] * docs
+    for p in parts:
+        rank[p["first"]:p["first"] + p["count"]] = p["rank"]
+    meta = {"docs": docs, "docsPerShard": DOCS_PER_SHARD, "parts": [{"shards": p["shards"]} for p in parts],
+            "rank": "".join(rank)}
+    written = _write_js(Path(site) / "search" / "meta.js", "__rdsearch.meta(", meta)
+    return {"entries": sum(p["count"] for p in parts), "terms": sum(p["terms"] for p in parts),
+            "files": sum(p["shards"] for p in parts) + -(-docs // DOCS_PER_SHARD) + 1,
+            "bytes": written + sum(p["bytes"] for p in parts)}
+
+
+def write_index(site: Path, entries: Iterable[Entry]) -> dict:
+    """The whole index in one part (tests, small sites)."""
+    index = SearchIndex()
+    index.extend(entries)
+    return write_meta(site, [index.write(site, 0)])
+
+
+def _encode(ids: list[int], weights: bytearray) -> tuple[str, str]:
+    deltas, last = [], 0
+    for ident in ids:
+        deltas.append(_b36(ident - last))
         last = ident
-    return ",".join(ids), "".join(weights)
+    return ",".join(deltas), weights.translate(_WEIGHT_CHARS).decode("ascii")
+
+
+_WEIGHT_CHARS = bytes((ord(_B36[min(i, MAX_WEIGHT)]) for i in range(256)))
+_SMALL = [_B36[i] for i in range(36)]
 
 
 def _b36(n: int) -> str:
     if n < 36:
-        return _B36[n]
+        return _SMALL[n]
     digits = []
     while n:
         n, r = divmod(n, 36)

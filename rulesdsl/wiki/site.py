@@ -12,6 +12,7 @@ import datetime as _dt
 import logging
 from collections import defaultdict
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Optional, Union
 
 from ..engine.context import EngineError
@@ -117,6 +118,40 @@ class Wiki:
     def point_href(self, game: str, point: str) -> str:
         return self.url(f"{game}/points.md") + "#" + point_anchor(point)
 
+    def source_src(self, game: str, name: str) -> str:
+        return f"{game}/sources/{path_slug(Path(name).stem)}.md"
+
+    def source_doc(self, name: str):
+        """(game, SourceDocument) of a document file name, or None."""
+        return self._documents.get(name)
+
+    def source_href(self, name: str, heading: Optional[str] = None) -> Optional[str]:
+        """The URL of a source document's page, at the line of `heading` when given."""
+        found = self._documents.get(name)
+        if found is None:
+            return None
+        game, d = found
+        url = self.url(self.source_src(game, name))
+        line = d.line_of(heading) if heading else None
+        return url + (f"#{line_anchor(line)}" if line else "")
+
+    def cited_lines(self, name: str) -> set[int]:
+        """Lines of a source document that the knowledge base cites as headings."""
+        memo = self.__dict__.setdefault("_cited", None)
+        if memo is None:
+            memo = self._cited = defaultdict(set)
+            kb = self.kb
+            cites = [s.source for s in kb.sections.values()]
+            cites += [rev.source for r in kb.rulings.values() for rev in r.revisions]
+            cites += [c.card.source for c in kb.cards.values()]
+            cites += [i.scenario.source for i in kb.scenarios.values()]
+            for c in cites:
+                if c is not None and c.heading and c.document in self._documents:
+                    line = self._documents[c.document][1].line_of(c.heading)
+                    if line:
+                        memo[c.document].add(line)
+        return memo.get(name, set())
+
     def card_href(self, game: str, code: str) -> Optional[str]:
         src = self._card_src.get((game, code))
         return self.url(src) if src else None
@@ -147,6 +182,7 @@ class Wiki:
     # ------------------------------------------------------------------------- indexes
     def _index(self) -> None:
         kb = self.kb
+        self._documents = {name: (g, d) for g, info in kb.games.items() for name, d in info.documents.items()}
         # rule sections by chapter (the id's second segment), in declaration order
         self.chapters: dict[str, dict[str, list[Section]]] = {g: {} for g in self.games}
         self.chapter_of: dict[str, str] = {}
@@ -235,6 +271,8 @@ class Wiki:
             add(f"{g}/points.md", f"{name}：ルールポイント", "points", g, g)
             add(f"{g}/gaps.md", f"{name}：資料の欠落・矛盾", "gaps", g, g)
             add(f"{g}/glossary.md", f"{name}：用語集", "glossary", g, g)
+            for doc_name, d in kb.games[g].documents.items():
+                add(self.source_src(g, doc_name), f"資料：{d.title}", "source", (g, doc_name), g)
 
         def unique(base: str) -> str:
             src = base + ".md"
@@ -341,6 +379,10 @@ class Wiki:
 
 def revision_anchor(label: str) -> str:
     return "rev-" + label
+
+
+def line_anchor(line: int) -> str:
+    return f"L{line}"
 
 
 def point_anchor(point: str) -> str:

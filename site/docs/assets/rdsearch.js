@@ -74,16 +74,20 @@
   };
 
   function postings(term) {
-    var n = termHash(term) % meta.termShards;
-    return load("t/" + n + ".js").then(function () {
-      var got = terms[n][term];
+    var h = termHash(term);
+    return Promise.all(meta.parts.map(function (part, p) {
+      var name = p + "/" + (h % part.shards);
+      return load("t/" + name + ".js").then(function () { return terms[name][term]; });
+    })).then(function (found) {
       var map = new Map();
-      if (!got) return map;
-      var ids = got[0].split(","), weights = got[1], id = 0, i;
-      for (i = 0; i < ids.length; i++) {
-        id += parseInt(ids[i], 36);
-        map.set(id, B36.indexOf(weights.charAt(i)));
-      }
+      found.forEach(function (got) {
+        if (!got) return;
+        var ids = got[0].split(","), weights = got[1], id = 0, i;
+        for (i = 0; i < ids.length; i++) {
+          id += parseInt(ids[i], 36);
+          map.set(id, B36.indexOf(weights.charAt(i)));
+        }
+      });
       return map;
     });
   }
