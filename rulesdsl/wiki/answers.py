@@ -8,8 +8,8 @@ from ..engine.registry import engine_for
 from ..model import Status
 from ..vocab import Call, Vocabulary
 from .board import render_board
-from .common import MODALITY_JA, Ctx, answer_summary, card_words, known_facts, rev_label, value_label
-from .escape import esc, esc_lines
+from .common import MODALITY_JA, Ctx, linked_text, answer_summary, card_words, known_facts, rev_label, value_label
+from .escape import esc
 from .render import STATUS_JA, Doc, badge, code, tag
 from .site import Failure, Wiki
 
@@ -152,7 +152,7 @@ def scenario_page(w: Wiki, doc: Doc, sid: str) -> None:
 
     # --- the first screen: the question, the answer, its status and date
     question = sc.question or sc.title
-    doc.add(f'<div class="rd-question"><span class="rd-label">質問</span><p>{esc_lines(question)}</p></div>\n')
+    doc.add(f'<div class="rd-question"><span class="rd-label">質問</span><p>{linked_text(ctx, game, question)}</p></div>\n')
     if answered:
         answer_box(ctx, a)
     elif a is None:
@@ -236,7 +236,7 @@ def answer_box(ctx: Ctx, a) -> None:
     """The answer in plain sentences, its status (qualified by the sources' authority) and the day it
     is computed for; what it rests on that is not confirmed; a failing expectation's warning."""
     w, doc = ctx.w, ctx.doc
-    sentences = "".join(f'<p class="rd-sentence">{esc(x)}</p>' for x in answer_sentences(a))
+    sentences = "".join(f'<p class="rd-sentence">{linked_text(ctx, a.game, x)}</p>' for x in answer_sentences(a))
     day = f"{a.as_of.year}年{a.as_of.month}月{a.as_of.day}日"
     doc.add(f'<div class="rd-answer rd-answer-{a.status.value}"><span class="rd-label">答え</span>{sentences}'
             f'<p class="rd-answer-meta">{status_html(w, a.game, a.status)} <span class="rd-asof">{day}時点</span>'

@@ -112,12 +112,22 @@ def change_block(ctx: Ctx, r: Ruling, rev: Revision, kind: str) -> None:
         before, after = marked_diff(verdict_ja(c.before), verdict_ja(c.after))
         sb = badge(Status(c.status_before)) + " " if c.status_before else ""
         sa = badge(Status(c.status_after)) + " " if c.status_after else ""
+        if c.status_before != c.status_after:           # the status changed: marked like the text
+            sb, sa = f"<del>{sb}</del>", f"<ins>{sa}</ins>"
+        if c.before == c.after:
+            after += '<br><span class="rd-muted">（答えの内容は同じで、依拠する根拠の状態だけが変わった）</span>'
+        elif c.ok_before != c.ok_after:
+            after += f'<br><span class="rd-muted">（期待との一致: {_ok(c.ok_before)} → {_ok(c.ok_after)}）</span>'
         because = "".join(f"<li>{because_ja(ctx, r.game, x)}</li>" for x in c.because)
         doc.add(f'<div class="rd-change"><p>{ctx.scenario(c.scenario)}</p>'
                 f'<p><span class="rd-label">改訂の前</span>{sb}{before}</p>'
                 f'<p><span class="rd-label">改訂の後</span>{sa}{after}</p>'
                 + (f'<p class="rd-label">理由</p><ul class="rd-because">{because}</ul>' if because else "")
                 + "</div>\n")
+
+
+def _ok(ok: Optional[bool]) -> str:
+    return "答えられない" if ok is None else ("一致" if ok else "不一致")
 
 
 # ----------------------------------------------------------------------------- when the knowledge base learned it

@@ -3,11 +3,12 @@ values in words, a ruling's state today, a scenario's answer in a table cell."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, Optional
 
 from ..model import Revision, Ruling, Status
 from ..vocab import UNKNOWN, Call, Vocabulary, in_words
-from .escape import esc
+from .escape import esc, esc_lines
 from .render import UNKNOWN_TAG, Doc, badge, code, link, tag
 from .site import Failure, Wiki
 
@@ -87,6 +88,31 @@ class Ctx:
 
     def game(self, game: str) -> str:
         return self.a(self.w.url(self.w.game_src(game)), self.w.kb.games[game].decl.name)
+
+
+_MENTION = re.compile(r"(?<![A-Za-z0-9.])([A-Za-z]+\.?\d+)(?![0-9])(?:《([^《》\n]{1,60})》)?|《([^《》\n]{1,60})》")
+
+
+def linked_text(ctx: "Ctx", game: str, text: str) -> str:
+    """Escaped text (line breaks kept) whose card mentions — `No.054《火野 アラシ》`, `《火野 アラシ》`,
+    `No.054` — link to the card's page when the knowledge base has the card."""
+    codes, names = ctx.w.card_index(game)
+    out, pos = [], 0
+    for m in _MENTION.finditer(text):
+        code_, name = m.group(1), m.group(2) or m.group(3)
+        target = code_ if code_ in codes else names.get(name) if name else None
+        if target is None and code_ and name:
+            target = names.get(name)
+        if target is None:
+            continue
+        href = ctx.w.card_href(game, target)
+        if href is None:
+            continue
+        out.append(esc_lines(text[pos:m.start()]))
+        out.append(link(ctx.root + href, esc(m.group()), "rd-card-link"))
+        pos = m.end()
+    out.append(esc_lines(text[pos:]))
+    return "".join(out)
 
 
 def short_title(title: str) -> str:

@@ -19,7 +19,8 @@ from ..timeline import sort_key
 from ..vocab import UNKNOWN
 from .answers import pinned_answer, qa_index, scenario_page
 from .changes import change_block
-from .common import (STATUS_ORDER, Ctx, answer_summary, card_words, fact_html, known_facts, rev_label,
+from .terms import define, first_use, overview
+from .common import (STATUS_ORDER, linked_text, short_title, Ctx, answer_summary, card_words, fact_html, known_facts, rev_label,
                      ruling_state, value_label)
 from .escape import esc, esc_lines
 from .render import GAP_JA, STATUS_HELP, STATUS_JA, UNKNOWN_TAG, Doc, badge, code, tag
@@ -136,15 +137,26 @@ def game_page(w: Wiki, doc: Doc, game: str) -> None:
     kb = w.kb
     info = kb.games[game]
     decl = info.decl
-    if decl.text and decl.text.value:
-        doc.p(decl.text.value, "rd-lead")
+    lo, hi = info.players
+    players = f"{lo}人" if lo == hi else f"{lo}〜{hi}人"
+    doc.p(f"{decl.name}は、{players}で遊ぶカードゲームです。", "rd-lead")
+    ov = overview(info.documents)
+    if ov:
+        label = "勝利条件（資料より）" if ov.heading and "勝利" in ov.heading else "資料より"
+        doc.add(f'<blockquote class="rd-quote rd-quote-def"><p><span class="rd-label">{esc(label)}</span>'
+                f"{linked_text(ctx, game, ov.text)}</p><footer>{source_line(ctx, game, ov)}</footer></blockquote>\n")
+    titles = "、".join(short_title(d.title) for d in info.documents.values())
+    doc.p(f"このwikiは{titles or '資料'}をもとに、ルール{sum(1 for s in kb.sections.values() if s.game == game)}節・"
+          f"カード{sum(1 for (x, _) in kb.cards if x == game)}枚・裁定{sum(1 for r in kb.rulings.values() if r.game == game)}件・"
+          f"Q&A{sum(1 for s in kb.scenarios.values() if s.game == game)}問を収録しています。")
     rows = [("ID", code(game))]
+    if decl.text and decl.text.value:
+        rows.append(("資料の説明", esc(decl.text.value)))
     for name, d in info.documents.items():
-        rows.append(("資料", f"{code(name)} {esc(d.title)}"))
+        rows.append(("資料", ctx.a(w.url(w.source_src(game, name)), d.title) + f" {code(name)}"))
     if decl.source:
         rows.append(("出典", ctx.cite(decl.source)))
-    lo, hi = info.players
-    rows.append(("人数", esc(f"{lo}人" if lo == hi else f"{lo}〜{hi}人")))
+    rows.append(("人数", esc(players)))
     if info.modes:
         rows.append(("モード", "、".join(esc(label or name) for name, label in info.modes.items())))
     if info.zones:
@@ -217,7 +229,7 @@ def section_block(ctx: Ctx, s: Section) -> None:
         meta.append("出典: " + ctx.cite(s.source))
     doc.p_html(" ・ ".join(meta), "rd-meta")
     if s.text and s.text.value:
-        doc.add(f'<blockquote class="rd-rule-text"><p>{esc_lines(s.text.value)}</p></blockquote>\n')
+        doc.add(f'<blockquote class="rd-rule-text"><p>{linked_text(ctx, s.game, s.text.value)}</p></blockquote>\n')
     elif s.text is not None:
         doc.p_html(UNKNOWN_TAG + " 本文は資料にありません。")
     for n in s.notes:
@@ -572,27 +584,49 @@ def gaps_page(w: Wiki, doc: Doc, game: str) -> None:
 
 
 def glossary_page(w: Wiki, doc: Doc, game: str) -> None:
+    ctx = Ctx(w, doc)
     info = w.kb.games[game]
     vocab = info.vocab
-    doc.p("資料の用語と、DSL・コードでの名前の対応です。")
-    doc.h2("用語")
-    if info.terms:
-        doc.table(["日本語", "DSLでの名前", "注記"],
-                  [[esc(ja), code(name), esc(note or "")] for ja, name, note in info.terms])
-    else:
+    doc.p("資料の用語と、その定義を資料から引用したものです。資料が定義していない用語は「資料に定義なし」とし、"
+          "資料での最初の用例を添えています。DSL・コードでの名前も示します。")
+    if not info.terms:
         doc.p("このゲームは用語を宣言していません。")
+    for ja, name, note in info.terms:
+        doc.h2(ja)
+        found = define(ja, info.documents)
+        if found:
+            doc.add(f'<blockquote class="rd-quote rd-quote-def"><p>{linked_text(ctx, game, found.text)}</p>'
+                    f"<footer>{source_line(ctx, game, found)}</footer></blockquote>\n")
+        else:
+            use = first_use(ja, info.documents)
+            usage = (f' 資料での最初の用例: 「{linked_text(ctx, game, use.text)}」（{source_line(ctx, game, use)}）'
+                     if use else "")
+            doc.p_html(f'<span class="rd-def-missing">資料に定義なし。</span>{usage}')
+        rows = [("DSLでの名前", code(name))]
+        if note:
+            rows.append(("注記（知識ベース）", esc(note)))
+        doc.dl(rows)
     kinds = (("fact", "カードの項目"), ("trigger", "効果の発動条件"), ("modifier", "効果の修飾"),
              ("verb", "効果の動作"), ("setup", "場面の設定"), ("action", "場面の操作"), ("expect", "期待する結果"))
+    doc.h2("DSLの語彙", search=False)
     for kind, title in kinds:
         entries = vocab.entries.get(kind, {})
         if entries:
-            doc.h2(title)
+            doc.h3(title)
             doc.table(["DSLでの名前", "日本語"], [[code(e.name), esc(e.label or "")] for e in entries.values()])
     if vocab.enums:
-        doc.h2("値の種類")
+        doc.h3("値の種類")
         doc.table(["種類", "値"], [[f"{code(e.name)} {esc(e.label or '')}",
                                    "、".join(f"{code(k)} {esc(v or '')}" for k, v in e.values.items())]
                                   for e in vocab.enums.values()])
+
+
+def source_line(ctx: Ctx, game: str, d) -> str:
+    """A link to a line of a source document's page, named by the document's short title."""
+    found = ctx.w.source_doc(d.document)
+    title = short_title(found[1].title) if found else d.document
+    label = f"{title} §{d.heading}" if d.heading else f"{title} {d.line}行目"
+    return ctx.a(ctx.w.url(ctx.w.source_src(game, d.document)) + f"#{line_anchor(d.line)}", label, "rd-cite")
 
 
 def source_page(w: Wiki, doc: Doc, game: str, name: str) -> None:

@@ -55,7 +55,7 @@ SHELL_CONTENT = "<h1>RULESDSLSHELLCONTENT</h1>"
 SHELL_TOC_ID = "rulesdsl-shell-toc"
 SHELL_TOC_NAME = "RULESDSLSHELLTOCNAME"
 STUB = "RULESDSL-GENERATED-PAGE\n"
-ITEM_TEXT = 800          # characters of an item page's text in the search index
+ITEM_TEXT = 400          # characters of an item page's text in the search index (its title, then its first lines)
 _SLOT = "\x00"
 _BLANK = re.compile(r"[ \t]*\n\s*")
 

@@ -50,7 +50,7 @@ TITLE_WEIGHT = 8
 MAX_WEIGHT = 35
 SNIPPET = 160
 
-_CJK = "\u3005\u3006\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK = "\u3005\u3006\u3041-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TOKEN = re.compile(rf"[a-z0-9]+(?:[._\-][a-z0-9]+)*|[{_CJK}]+")
 _KEEP = re.compile(rf"[^a-z0-9{_CJK}]+")
 _PAIRS = re.compile(r"(?=(..))", re.S)
@@ -148,15 +148,17 @@ class SearchIndex:
     def add(self, entry: Entry) -> int:
         ident = self.first + len(self.entries)
         self.entries.append(entry)
-        ids, weights = self.ids, self.weights
+        ids, weights, get = self.ids, self.weights, self.ids.get
         for t, w in postings(entry).items():
-            got = ids.get(t)
+            if w > MAX_WEIGHT:
+                w = MAX_WEIGHT
+            got = get(t)
             if got is None:
                 ids[t] = [ident]
-                weights[t] = bytearray((min(w, MAX_WEIGHT),))
+                weights[t] = bytearray((w,))
             else:
                 got.append(ident)
-                weights[t].append(min(w, MAX_WEIGHT))
+                weights[t].append(w)
         return ident
 
     def extend(self, entries: Iterable[Entry]) -> None:

@@ -59,7 +59,7 @@ AnswerResult = Union["Answer", Failure, None]
 
 
 class Wiki:
-    def __init__(self, kb: KnowledgeBase, use_directory_urls: bool = True, keep_going: bool = False,
+    def __init__(self, kb: KnowledgeBase, use_directory_urls: bool = False, keep_going: bool = False,
                  today: Optional[_dt.date] = None) -> None:
         self.kb = kb
         self.dir_urls = use_directory_urls
@@ -127,13 +127,31 @@ class Wiki:
 
     def source_href(self, name: str, heading: Optional[str] = None) -> Optional[str]:
         """The URL of a source document's page, at the line of `heading` when given."""
+        memo = self.__dict__.setdefault("_source_hrefs", {})
+        got = memo.get((name, heading), False)
+        if got is not False:
+            return got
         found = self._documents.get(name)
         if found is None:
-            return None
-        game, d = found
-        url = self.url(self.source_src(game, name))
-        line = d.line_of(heading) if heading else None
-        return url + (f"#{line_anchor(line)}" if line else "")
+            url = None
+        else:
+            game, d = found
+            line = d.line_of(heading) if heading else None
+            url = self.url(self.source_src(game, name)) + (f"#{line_anchor(line)}" if line else "")
+        memo[(name, heading)] = url
+        return url
+
+    def card_index(self, game: str) -> tuple[set[str], dict[str, str]]:
+        """A game's card codes, and its cards' names to their codes (for linking mentions)."""
+        memo = self.__dict__.setdefault("_card_index", {})
+        if game not in memo:
+            codes = {code for (g, code) in self.kb.cards if g == game}
+            names = {}
+            for (g, code), c in self.kb.cards.items():
+                if g == game and c.card.name:
+                    names.setdefault(c.card.name, code)
+            memo[game] = (codes, names)
+        return memo[game]
 
     def cited_lines(self, name: str) -> set[int]:
         """Lines of a source document that the knowledge base cites as headings."""

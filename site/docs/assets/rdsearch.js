@@ -4,7 +4,7 @@
    Results are written with textContent: nothing from the index is ever parsed as HTML. */
 (function () {
   "use strict";
-  var CJK = "\u3005\u3006\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff";
+  var CJK = "\u3005\u3006\u3041-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff";
   var TOKEN = new RegExp("[a-z0-9]+(?:[._\\-][a-z0-9]+)*|[" + CJK + "]+", "g");
   var KEEP = new RegExp("[^a-z0-9" + CJK + "]+", "g");
   var B36 = "0123456789abcdefghijklmnopqrstuvwxyz";
