@@ -260,7 +260,7 @@ def test_home_changelog_review_gaps_and_glossary_are_filled_from_the_knowledge_b
     changelog = page(bundled_site, "changelog/2026.html").split("<article", 1)[1]
     assert "2026年8月" in changelog and "2026年夏" in changelog
     # each ruling change lists the answers it changed, from the impact data, the difference marked
-    block = changelog.split("2026年3月　0kgのカードを含むバトルも発生する", 1)[1].split("<h3", 1)[0]
+    block = changelog.split("0kgのカードを含むバトルも発生する</a></p>", 1)[1].split("rd-change-head", 1)[0]
     assert "この改訂で変わった答え" in block and "rulings-zero-weight-after-march.html" in block
     assert "<del>" in block and "<ins>" in block
     assert "既定値" in block and "battle_occurs (unconfirmed" not in block      # the reason, in Japanese

@@ -90,9 +90,11 @@ def change_block(ctx: Ctx, r: Ruling, rev: Revision, kind: str) -> None:
     """One ruling change: its date, status, kind, source, game, the day the knowledge base learned
     it; then each answer it changed."""
     w, doc = ctx.w, ctx.doc
-    doc.h3(f"{rev.date_ja}　{r.title}")
-    meta = [badge(rev.status), tag(kind, KIND_CLASS.get(kind, "plain")), ctx.ruling(r.id, rev.date_label, "裁定のページ"),
-            ctx.game(r.game)]
+    # a block, not a heading: a year of changes at scale is thousands of them (the months are the
+    # table of contents)
+    doc.add(f'<p class="rd-change-head"><span class="rd-date">{esc(rev.date_ja)}</span>　'
+            f'{ctx.ruling(r.id, rev.date_label, r.title)}</p>\n')
+    meta = [badge(rev.status), tag(kind, KIND_CLASS.get(kind, "plain")), ctx.game(r.game)]
     if rev.source:
         meta.append("出典: " + ctx.cite(rev.source))
     if rev.supersedes:

@@ -55,7 +55,7 @@ SHELL_CONTENT = "<h1>RULESDSLSHELLCONTENT</h1>"
 SHELL_TOC_ID = "rulesdsl-shell-toc"
 SHELL_TOC_NAME = "RULESDSLSHELLTOCNAME"
 STUB = "RULESDSL-GENERATED-PAGE\n"
-ITEM_TEXT = 400          # characters of an item page's text in the search index (its title, then its first lines)
+ITEM_TEXT = 200          # characters of an item page's text in the search index (its title, then its first lines)
 _SLOT = "\x00"
 _BLANK = re.compile(r"[ \t]*\n\s*")
 
@@ -306,7 +306,8 @@ class WikiPlugin:
         self._keep_until_exit = self
         log.info(f"rulesdsl: {len(w.items)} card, ruling and Q&A pages and the search index "
                  f"({stats['entries']} entries, {stats['terms']} terms, {stats['files']} files, "
-                 f"{stats['bytes'] / 1e6:.1f} MB) written in {time.perf_counter() - started:.1f} s "
+                 f"{stats['bytes'] / 1e6:.1f} MB; indexing {stats['seconds']} s of CPU in each process) written in "
+                 f"{time.perf_counter() - started:.1f} s "
                  f"({len(w.pages)} index pages rendered by mkdocs); "
                  f"{time.perf_counter() - self.started:.1f} s since the knowledge base began to load")
 

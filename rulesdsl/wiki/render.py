@@ -249,8 +249,14 @@ class Doc:
                        len(self.parts))
             if ident in self.unsearched:
                 continue
-            body = _CODE.sub(" ", "".join(self.parts[start + 1:end]))     # DSL code is not searched
-            text = _html.unescape(strip_tags(body[:limit * 6]))   # enough markup for `limit` characters
+            body, size = [], 0
+            for part in self.parts[start + 1:end]:       # enough markup for `limit` characters of text
+                body.append(part)
+                size += len(part)
+                if size > limit * 6:
+                    break
+            body = _CODE.sub(" ", "".join(body))         # DSL code is not searched
+            text = _html.unescape(strip_tags(body[:limit * 6]))
             plain_title = _html.unescape(title)
             if single:
                 texts.append(text if level == 1 else f"{plain_title} {text}")

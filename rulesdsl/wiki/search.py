@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import unicodedata
 from collections import Counter
 from pathlib import Path
@@ -144,8 +145,10 @@ class SearchIndex:
         self.entries: list[Entry] = []
         self.ids: dict[str, list[int]] = {}          # term -> entry ids (increasing)
         self.weights: dict[str, bytearray] = {}      # term -> one weight per id
+        self.seconds = 0.0                           # spent indexing and writing (for the build's log)
 
     def add(self, entry: Entry) -> int:
+        started = time.perf_counter()
         ident = self.first + len(self.entries)
         self.entries.append(entry)
         ids, weights, get = self.ids, self.weights, self.ids.get
@@ -159,6 +162,7 @@ class SearchIndex:
             else:
                 got.append(ident)
                 weights[t].append(w)
+        self.seconds += time.perf_counter() - started
         return ident
 
     def extend(self, entries: Iterable[Entry]) -> None:
@@ -173,6 +177,7 @@ class SearchIndex:
 
     def write(self, site: Path, part: int) -> dict:
         """Write this part's files under `site`/search; its description for `write_meta`."""
+        started = time.perf_counter()
         out = Path(site) / "search"
         (out / "t" / str(part)).mkdir(parents=True, exist_ok=True)
         (out / "d").mkdir(parents=True, exist_ok=True)
@@ -191,8 +196,10 @@ class SearchIndex:
             lo = n * DOCS_PER_SHARD - self.first
             rows = [[e.url, e.title, e.where, _snippet(e.text)] for e in self.entries[lo:lo + DOCS_PER_SHARD]]
             written += _write_js(out / "d" / f"{n}.js", f"__rdsearch.d({n},", rows)
+        self.seconds += time.perf_counter() - started
         return {"first": self.first, "count": len(self.entries), "shards": shards, "terms": len(encoded),
-                "bytes": written, "rank": "".join(str(min(max(e.rank, 0), 9)) for e in self.entries)}
+                "bytes": written, "seconds": round(self.seconds, 2),
+                "rank": "".join(str(min(max(e.rank, 0), 9)) for e in self.entries)}
 
 
 def write_meta(site: Path, parts: list[dict]) -> dict:
@@ -206,7 +213,8 @@ def write_meta(site: Path, parts: list[dict]) -> dict:
     written = _write_js(Path(site) / "search" / "meta.js", "__rdsearch.meta(", meta)
     return {"entries": sum(p["count"] for p in parts), "terms": sum(p["terms"] for p in parts),
             "files": sum(p["shards"] for p in parts) + -(-docs // DOCS_PER_SHARD) + 1,
-            "bytes": written + sum(p["bytes"] for p in parts)}
+            "bytes": written + sum(p["bytes"] for p in parts),
+            "seconds": "+".join(str(p.get("seconds", 0)) for p in parts)}
 
 
 def write_index(site: Path, entries: Iterable[Entry]) -> dict:
