@@ -287,6 +287,11 @@ def _text(t: Optional[Text], must: bool):
 
 @check("citation")
 def citations(kb: KnowledgeBase) -> Iterator[Diagnostic]:
+    for info in kb.games.values():
+        for doc in info.documents.values():
+            if doc.quote and not doc.find(doc.quote):
+                yield _d("citation", doc.quote_loc, f"this text does not occur in {doc.name}",
+                         "quote the document's own words about what it is, exactly")
     for game, cite, texts in _citations(kb):
         if cite is None:
             continue
