@@ -383,6 +383,12 @@ def answers_by_day(kb: KnowledgeBase, info: ScenarioInfo, first: set, cache: dic
 def boundaries(kb: KnowledgeBase, game: str, rec: Record) -> set[_dt.date]:
     """Days on which something this answer depended on can change."""
     days: set[_dt.date] = set()
+
+    def season(rev) -> None:
+        # how a season is read moves its first day: the answer may change where readings part
+        if rev.date is not None and rev.date.season:
+            days.update(rev.date.starts())
+
     for d in rec.deps:
         if d.kind == "point":
             for rid, rev, s in kb.settings_index.get((game, d.key[0]), ()):
@@ -390,9 +396,13 @@ def boundaries(kb: KnowledgeBase, game: str, rec: Record) -> set[_dt.date]:
                 if iv is not None:
                     days.add(iv.begin)
                     days.add(iv.end)
+                season(rev)
         elif d.kind == "ruling":
             for iv in kb.timelines.intervals.get(d.key[0], ()):
                 days.update((iv.begin, iv.end))
+            ruling = kb.rulings.get(d.key[0])
+            for rev in ruling.revisions if ruling else ():
+                season(rev)
     return {x for x in days if x not in (_dt.date.min, _dt.date.max)}
 
 
@@ -409,7 +419,7 @@ def timeline(kb: KnowledgeBase, info: ScenarioInfo, until: Optional[_dt.date] = 
         rec = answers[d]
         # a period ends where the answer, its status or what it rests on changes: a revision that
         # moves a rule point the answer consulted is a new period even if the words stay the same
-        if periods and periods[-1].record.same_answer(rec) and periods[-1].record.points() == rec.points():
+        if periods and periods[-1].record.same_answer(rec) and periods[-1].record.deps == rec.deps:
             periods[-1].end = end
             continue
         periods.append(Period(None if d == start_day else d, end, rec, found[d][1]))
