@@ -251,12 +251,15 @@ class Change:
     because: list[str]
     state_before: str = ""          # the final state(s) in full, when the words do not show all of it
     state_after: str = ""
+    readings_before: Optional[bool] = None   # True: every reading gives that answer; False: not; None: no reading
+    readings_after: Optional[bool] = None
 
     def as_dict(self) -> dict:
         return {"scenario": self.scenario, "title": self.title, "before": self.before, "after": self.after,
                 "ok_before": self.ok_before, "ok_after": self.ok_after, "status_before": self.status_before,
                 "status_after": self.status_after, "because": self.because,
-                "state_before": self.state_before, "state_after": self.state_after}
+                "state_before": self.state_before, "state_after": self.state_after,
+                "readings_before": self.readings_before, "readings_after": self.readings_after}
 
 
 @dataclass
@@ -315,10 +318,23 @@ def impact(old: KnowledgeBase, new: KnowledgeBase, memo: Optional[Memo] = None, 
             ok_before=None if rec_old.error else rec_old.ok, ok_after=None if rec_new.error else rec_new.ok,
             status_before=rec_old.status, status_after=rec_new.status,
             because=reasons(old, new, n, rec_old, rec_new, day),
-            state_before=rec_old.verdict, state_after=rec_new.verdict))
+            state_before=rec_old.verdict, state_after=rec_new.verdict,
+            readings_before=readings_agree(old, o, day), readings_after=readings_agree(new, n, day)))
     if memo is not None:
         memo.save()
     return result
+
+
+def readings_agree(kb: KnowledgeBase, info: ScenarioInfo, day: Optional[_dt.date]) -> Optional[bool]:
+    """Whether every reading of the unsettled points the answer rests on gives the same answer
+    (None: it rests on none, or the scenario cannot be answered)."""
+    from .engine.readings import try_readings
+    try:
+        a = answer(kb, info, as_of=day)
+        r = try_readings(kb, info, a, as_of=day)
+    except EngineError:
+        return None
+    return None if len(r.answers) <= 1 else r.same
 
 
 def reasons(old: KnowledgeBase, new: KnowledgeBase, info: ScenarioInfo, rec_old: Record, rec_new: Record,
