@@ -122,22 +122,45 @@ def answer_sentences(a) -> list[str]:
     return [next(iter(outcomes), "").split(";")[0]]
 
 
-def authority(w: Wiki, game: str) -> str:
-    """What the game's sources are, to qualify a status (「出典: ファンwikiのまとめ。公式ルールではない」):
-    from the documents' `label` and `standing` when the knowledge base gives them."""
-    parts = []
-    for d in w.kb.games[game].documents.values():
-        label, standing = getattr(d, "label", None), getattr(d, "standing", None)
-        text = "。".join(str(x) for x in (label, standing) if x)
-        if text and text not in parts:
-            parts.append(text)
-    return "出典: " + "／".join(parts) if parts else ""
+def status_html(a) -> str:
+    """An answer's status badge, qualified by what the sources it relied on are
+    (「出典: ファンwikiのまとめ。公式ルールではない」)."""
+    note = "／".join(getattr(a, "authority", None) or ())
+    return badge(a.status) + (f' <span class="rd-authority">（出典: {esc(note)}）</span>' if note else "")
 
 
-def status_html(w: Wiki, game: str, status: Status) -> str:
-    """A status badge qualified by the sources' authority."""
-    note = authority(w, game)
-    return badge(status) + (f' <span class="rd-authority">（{esc(note)}）</span>' if note else "")
+def readings_line(a) -> str:
+    """Whether another reading of a rule point the sources leave open changes the answer."""
+    r = getattr(a, "readings", None)
+    if r is None or len(r.answers) <= 1:
+        return ""
+    if r.same:
+        return (f'<p class="rd-readings rd-readings-same">資料が定めていない点{len(r.points)}件のどの読みでも、'
+                f"答えは同じです（{len(r.answers)}通りの読みで計算）。</p>")
+    return (f'<p class="rd-readings rd-readings-differ"><strong>読みによって答えが変わります</strong>：資料が定めていない点'
+            f'{len(r.points)}件の読み{len(r.answers)}通りで、答えは{len(r.groups())}通り（<a href="#読みごとの答え">読みごとの答え</a>）。</p>')
+
+
+def readings_section(ctx: Ctx, a) -> None:
+    """The answer under each reading of the unsettled rule points it consulted."""
+    from ..engine.readings import reading_words
+    r = getattr(a, "readings", None)
+    if r is None or len(r.answers) <= 1:
+        return
+    doc = ctx.doc
+    doc.h2("読みごとの答え")
+    doc.p("資料が定めていないルールポイントの値（読み）ごとに、インタプリタが計算した答えです。"
+          "既定の読みは※未確定の解釈です。")
+    for readings, x in r.groups():
+        who = "".join(f"<li>{esc(reading_words(ctx.w.kb, a.game, reading, r.points))}</li>" for reading in readings)
+        sentences = "".join(f'<p class="rd-sentence">{linked_text(ctx, a.game, t)}</p>' for t in answer_sentences(x))
+        doc.add(f'<div class="rd-answer rd-answer-{x.status.value} rd-reading"><span class="rd-label">この読みでの答え</span>'
+                f'{sentences}<p class="rd-answer-meta">{status_html(x)}</p><ul class="rd-reading-list">{who}</ul></div>\n')
+    gaps = [p["gap"] for p in r.points.values() if p.get("gap")]
+    if gaps:
+        doc.p_html("資料に定めがないことの記録: " + "、".join(ctx.ruling(g) for g in dict.fromkeys(gaps)), "rd-meta")
+    if not r.exhaustive:
+        doc.p("組み合わせが多いため、各点を一つずつ変えて計算しました。", "rd-muted")
 
 
 def scenario_page(w: Wiki, doc: Doc, sid: str) -> None:
@@ -172,6 +195,7 @@ def scenario_page(w: Wiki, doc: Doc, sid: str) -> None:
     if answered:
         boards(ctx, a, card_href)
         checks(ctx, a)
+        readings_section(ctx, a)
         doc.h2("手順（トレース）")
         firsts = [bs[0] for bs in a.outcomes.values()]
         for b in firsts:
@@ -235,12 +259,12 @@ def _expect_words(vocab: Vocabulary, e, call: Call) -> str:
 def answer_box(ctx: Ctx, a) -> None:
     """The answer in plain sentences, its status (qualified by the sources' authority) and the day it
     is computed for; what it rests on that is not confirmed; a failing expectation's warning."""
-    w, doc = ctx.w, ctx.doc
+    doc = ctx.doc
     sentences = "".join(f'<p class="rd-sentence">{linked_text(ctx, a.game, x)}</p>' for x in answer_sentences(a))
     day = f"{a.as_of.year}年{a.as_of.month}月{a.as_of.day}日"
     doc.add(f'<div class="rd-answer rd-answer-{a.status.value}"><span class="rd-label">答え</span>{sentences}'
-            f'<p class="rd-answer-meta">{status_html(w, a.game, a.status)} <span class="rd-asof">{day}時点</span>'
-            f'の裁定で、インタプリタがビルド時に計算した答えです。</p></div>\n')
+            f'<p class="rd-answer-meta">{status_html(a)} <span class="rd-asof">{day}時点</span>'
+            f'の裁定で、インタプリタがビルド時に計算した答えです。</p>{readings_line(a)}</div>\n')
     if not a.ok:
         doc.note("インタプリタが計算した答えが、場面に書かれた期待と一致しません（✗の項目）。"
                  "場面か、インタプリタか、裁定のどれかを直す必要があります。", "danger",
@@ -304,7 +328,7 @@ def checks(ctx: Ctx, a) -> None:
 def grounds(ctx: Ctx, a) -> None:
     w, doc, game = ctx.w, ctx.doc, a.game
     doc.h2("根拠とその状態")
-    doc.p_html(f"この答えが依拠する最も弱い根拠: {status_html(w, game, a.status)}")
+    doc.p_html(f"この答えが依拠する最も弱い根拠: {status_html(a)}")
     if a.points:
         rows = []
         for key, v in a.points.items():

@@ -636,11 +636,11 @@ def source_page(w: Wiki, doc: Doc, game: str, name: str) -> None:
     _, d = w.source_doc(name)
     doc.p_html(f"{ctx.game(game)}の資料の本文です（ファイル {code(name)}）。このwikiのルール・裁定・カードは"
                "この本文を出典として引用しています。見出しは、知識ベースが出典として引用している行です。", "rd-meta")
-    facts = [("題名", esc(d.title))]
-    for attr, label in (("label", "資料の種類"), ("standing", "位置づけ"), ("dated", "時期")):
-        value = getattr(d, attr, None)
-        if value:
-            facts.append((label, esc(value)))
+    facts = [("題名", esc(d.title)), ("資料の種類", esc(d.authority))]
+    if d.quote:
+        facts.append(("資料自身の言葉", "「" + esc(d.quote) + "」"))
+    if d.dated:
+        facts.append(("時期", esc(d.dated)))
     doc.dl(facts)
     cited = w.cited_lines(name)
     for n, line in enumerate(d.text.splitlines(), 1):

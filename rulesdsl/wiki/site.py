@@ -354,6 +354,7 @@ class Wiki:
     def compute_answers(self) -> list[Failure]:
         """Answer every scenario of a game that has an interpreter. Failing expectations and
         questions the interpreter cannot answer are failures."""
+        from ..engine.readings import try_readings
         from ..engine.runner import answer
 
         cache: dict = {}
@@ -365,6 +366,8 @@ class Wiki:
             loc = str(info.scenario.loc)
             try:
                 a = answer(self.kb, info, point_cache=cache)
+                if a.unsettled:         # the answer under each reading of what the sources leave open
+                    try_readings(self.kb, info, a, point_cache=cache)
             except EngineError as e:
                 f = Failure(sid, str(e.loc or loc), f"the interpreter cannot answer it: {e.message}")
                 self.answers[sid] = f
