@@ -399,7 +399,9 @@ def test_a_nullified_trigger_before_the_summer_ruling_rests_on_the_unconfirmed_c
     assert before["status"] == "unconfirmed"
     assert after["depends_on"]["points"]["effects.nullify_scope"]["status"] == "confirmed"
     code, out, _ = corpus("timeline", sid)
-    assert "from the beginning until 2026-06-01: unconfirmed" in out
+    first = out.splitlines()[1]
+    assert first.startswith("  from the beginning until 2026-") and ": unconfirmed" in first
+    assert "rests on effects.nullify_scope = by_kind (unconfirmed, grm/effects/classification@undated)" in out
 
 
 def test_start_game_includes_the_first_draw_and_says_so(corpus, ask):
