@@ -683,7 +683,7 @@ def _ex_limit(ctx, st, card, call, env):
 @verb("special_victory")
 def _special_victory(ctx, st, card, call, env):
     st.winner, st.result = card.owner, "win"
-    st.result_note = f"{card.label}による特殊勝利"
+    st.result_note, st.result_rule = f"{card.label}による特殊勝利", "grm/victory/special"
     say(ctx, f"{card.owner}は{card.label}の効果により特殊勝利する", ctx.section("grm/victory/special"),
         *card_cites(ctx, card))
 

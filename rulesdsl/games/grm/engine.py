@@ -104,7 +104,7 @@ class GrmEngine(GameEngine):
         branch and becomes the answer (「ルール上できない：…」), cited."""
         if st.result:
             raise IllegalAction(f"ゲームはすでに終了している（{st.result_note or st.result}）",
-                                ctx.section("grm/victory/normal"))
+                                ctx.section(st.result_rule))
         p = call.params
         name = call.name
         if name in ("play", "play_on"):
@@ -219,7 +219,7 @@ class GrmEngine(GameEngine):
             result = st.result or "undecided"
             return result == p["result"], _result_words(st)
         if name == "must_pass":
-            can = rules.playable(ctx, st, p["player"])
+            can = rules.playable(ctx, st, p["player"], quiet=True)
             return not can, ("プレイできるカード: " + "、".join(can)) if can else "プレイできるカードがない"
         raise EngineError(f"the GRM interpreter cannot check the expectation {name}", call.loc)
 
@@ -245,6 +245,17 @@ class GrmEngine(GameEngine):
                 if zone[p]:
                     parts.append(f"{p}{label}=" + "・".join(f"《{c.name}》" for c in zone[p]))
         return f"{head}; {' '.join(parts)}" if parts else head
+
+    def describe(self, kb, call: Call) -> str:
+        """An action or expectation in words; a card of the sources by its code and name
+        (PROMO050《シドウ》), a scenario's own card by its name."""
+        from ...vocab import in_words
+
+        def name(ref: CardRef) -> str:
+            game, code = ref.key or ("", ref.text)
+            info = kb.cards.get((game, code)) if game else None
+            return f"{code}《{info.name}》" if info is not None else f"《{ref.text.strip('《》')}》"
+        return in_words(call, kb.games[self.game_id].vocab, card_name=name)
 
     def render_board(self, board: dict[str, Any]) -> str:
         from .board import render

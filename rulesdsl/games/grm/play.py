@@ -105,18 +105,19 @@ def ex_cards(ctx: Context, st: State, player: str, quiet: bool = False) -> list[
     return have
 
 
-def ex_check(ctx: Context, st: State, player: str, card: Card) -> Optional[Check]:
+def ex_check(ctx: Context, st: State, player: str, card: Card, quiet: bool = False) -> Optional[Check]:
     """The EX limit for playing `card` (None: not an EX card, no limit to check); the reasons
-    that change the limit are printed as steps."""
+    that change the limit are printed as steps unless `quiet`."""
     if card.fact("ex") is not True:
         return None
     rule = ctx.section("grm/ex/limit")
     limit, why = fx.ex_limit(ctx, st, player)
-    for text, cites in why:
-        fx.say(ctx, text, *cites)
+    if not quiet:
+        for text, cites in why:
+            fx.say(ctx, text, *cites)
     if limit is None:
         return Check(True, f"{card.label}はEXカードだが、EX制限は適用されない", (ctx.section("grm/ex/tournament"),))
-    have = ex_cards(ctx, st, player)
+    have = ex_cards(ctx, st, player, quiet)
     cites = [rule]
     gone = [c for c in st.all_cards() if c.owner == player and c.left_field and c.fact("ex") is True
             and not st.on_field(c)]
@@ -159,16 +160,17 @@ def cell_check(ctx: Context, st: State, cell: str, card: Card) -> Check:
     return Check(n < 3, f"ロゴカードの効果が有効なターン: {cell}の{what}は{n}枚で、上限の3枚に{reached}", tuple(cites))
 
 
-def playable(ctx: Context, st: State, player: str) -> list[str]:
+def playable(ctx: Context, st: State, player: str, quiet: bool = False) -> list[str]:
     """Cards in hand that could be played somewhere now (labels), for the forced-pass rule;
-    a card that cannot be played says why."""
+    a card that cannot be played says why (unless `quiet`: an expectation looking at the end)."""
     out = []
     empty = [c for c, s in st.cells.items() if not s]
     for card in st.hand[player]:
         if card.fact("ex") is True:
-            check = ex_check(ctx, st, player, card)
+            check = ex_check(ctx, st, player, card, quiet)
             if check is not None and not check.ok:
-                fx.say(ctx, f"{card.label}はプレイできない: {check.text}", *check.cites)
+                if not quiet:
+                    fx.say(ctx, f"{card.label}はプレイできない: {check.text}", *check.cites)
                 continue
         if empty:
             out.append(card.label)
@@ -178,8 +180,9 @@ def playable(ctx: Context, st: State, player: str) -> list[str]:
             if any(c.ok for c in checks):
                 out.append(card.label)
                 continue
-            fx.say(ctx, f"{card.label}は重ねてプレイできるが、どのマスも上限に達している",
-                   *[x for c in checks for x in c.cites])
+            if not quiet:
+                fx.say(ctx, f"{card.label}は重ねてプレイできるが、どのマスも上限に達している",
+                       *[x for c in checks for x in c.cites])
     return out
 
 
@@ -545,7 +548,7 @@ def check_end(ctx: Context, st: State) -> None:
         ctx.step(f"オモテ向きのカードが多い{st.winner}が勝利する", ctx.section("grm/victory/normal"))
         return
     if ctx.mode != "tournament":
-        st.result, st.result_note = "draw", f"オモテ向き{counts['P1']}枚ずつ"
+        st.result, st.result_note, st.result_rule = "draw", f"オモテ向き{counts['P1']}枚ずつ", "grm/victory/draw"
         ctx.step("オモテ向きのカードが同数: 通常プレイでは引き分け", ctx.section("grm/victory/draw"))
         return
     sums = {p: 0.0 for p in ("P1", "P2")}
@@ -557,12 +560,13 @@ def check_end(ctx: Context, st: State) -> None:
     if sums["P1"] != sums["P2"]:
         st.winner = max(sums, key=sums.get)
         st.result, st.result_note = "win", f"同数のため体重合計{fx._kg(sums[st.winner])}対{fx._kg(sums[other(st.winner)])}"
+        st.result_rule = "grm/victory/draw"
         ctx.step(f"体重合計が高い{st.winner}が勝利する", ctx.section("grm/victory/draw"))
         return
     rule, cite = ctx.point("victory.equal_weight")
     if rule == "draw":
-        st.result, st.result_note = "draw", "枚数も体重合計も同じ"
+        st.result, st.result_note, st.result_rule = "draw", "枚数も体重合計も同じ", "grm/victory/draw"
         fx.say(ctx, "体重合計も同じ: 引き分けとする", cite)
     else:
-        st.result, st.result_note = "undecided", "枚数も体重合計も同じで、勝敗の規定がない"
+        st.result, st.result_note, st.result_rule = "undecided", "枚数も体重合計も同じで、勝敗の規定がない", "grm/victory/draw"
         fx.say(ctx, "体重合計も同じ: 勝敗を決める規定はない", cite)

@@ -101,6 +101,7 @@ class State:
     winner: Optional[str] = None
     result: Optional[str] = None               # "win", "draw", "undecided"
     result_note: str = ""
+    result_rule: str = "grm/victory/normal"    # the rule section that ended the game
     next_uid: int = 1
 
     # -- where cards are --------------------------------------------------------------
