@@ -233,12 +233,12 @@ def targets(ctx: Context, st: State, card: Card, call: Call, env: dict) -> list[
     elif selector == "all_opponent_characters":
         found = st.field(other(controller))
     elif isinstance(selector, str):   # a card name: the card of that name on the field, one's own by default
-        found = [c for c in st.field(controller) if c.name == selector]
+        found = [c for c in st.field(controller) if st.name_of(c) == selector]
         elsewhere = [c for p in PLAYERS for zone in (st.hand, st.grave, st.deck, st.points) for c in zone[p]
-                     if c.name == selector]
+                     if st.name_of(c) == selector] + [c for c in st.field(other(controller)) if st.name_of(c) == selector]
         ctx.step(f"テキストのカード名「{selector}」は場のカードを指し、場所の記述がないので{controller}の場のカードを指す："
                  + ("、".join(c.label for c in found) if found else "該当するカードはない")
-                 + ("（手札などの同名のカードは指さない）" if elsewhere else ""),
+                 + ("（相手の場・手札などにある同名のカードは指さない）" if elsewhere else ""),
                  ctx.section("pm/effects/card-designation"), ctx.section("pm/effects/place-designation"))
     else:
         raise EngineError(f"unknown target {selector}", call.loc)

@@ -357,9 +357,10 @@ class PmEngine(GameEngine):
             if st.points[p]:
                 up = sum(1 for c in st.points[p] if c.face == "up")
                 parts.append(f"{p}ポイント={len(st.points[p])}（表{up}）")
-            named = [c for c in st.grave[p] if not c.filler]
-            if named:
-                parts.append(f"{p}捨て札=" + "・".join(c.label for c in named))
+            for label, zone in (("手札", st.hand), ("捨て札", st.grave)):
+                named = [c for c in zone[p] if not c.filler]
+                if named:
+                    parts.append(f"{p}{label}=" + "・".join(c.label for c in named))
         if st.left:
             parts.append("行き先不明=" + "・".join(c.label for c in st.left))
         head = boards.result_words(st)

@@ -92,15 +92,19 @@ def new_timing(st: State) -> None:
 
 # ----------------------------------------------------------------------------- the chain
 
-def start_play(ctx: Context, st: State, play: Play, words: str, cites: tuple[Cite, ...]) -> None:
-    interrupted = st.chain[-1] if st.chain else None
+def announce(ctx: Context, st: State, words: str, cites: tuple[Cite, ...]) -> None:
+    """The play, as it is made (before its cost is paid)."""
+    if st.chain:
+        words += f"（{st.chain[-1].card.label}のプレイに割り込む）"
+        cites = (*cites, ctx.section("pm/effects/interrupt"))
+    ctx.step(words, *cites)
+
+
+def start_play(ctx: Context, st: State, play: Play) -> None:
+    """The play, paid for, waits for interrupts; the right to play passes on."""
     st.chain.append(play)
     st.passes = 0
     st.window_closed = False
-    if interrupted is not None:
-        words += f"（{interrupted.card.label}のプレイに割り込む）"
-        cites = (*cites, ctx.section("pm/effects/interrupt"))
-    ctx.step(words, *cites)
     hand_over(ctx, st, play.player, played=True)
 
 
@@ -127,8 +131,10 @@ def settle_chain(ctx: Context, st: State) -> None:
         return
     options = {p: interrupt_options(ctx, st, p) for p in (st.priority, other(st.priority))}
     if not any(options.values()):
-        ctx.step(f"{st.priority}も{other(st.priority)}も割り込みに使えるカード（使用タイミングが割り込みのカード）を手札に持たない："
-                 "両者とも優先権を放棄する", ctx.section("pm/effects/interrupt"), ctx.section("pm/priority"))
+        holders = [st.priority] if st.passes else [st.priority, other(st.priority)]
+        ctx.step(f"{'も'.join(holders)}も割り込みに使えるカード（使用タイミングが割り込みのカード）を手札に持たない："
+                 + ("優先権を放棄し、両者が続けて放棄した" if st.passes else "両者とも優先権を放棄する"),
+                 ctx.section("pm/effects/interrupt"), ctx.section("pm/priority"))
         resolve_chain(ctx, st)
         return
     while st.chain and not st.result:
@@ -195,7 +201,8 @@ def resolve(ctx: Context, st: State, play: Play) -> None:
         clash = same_on_field(ctx, st, player, card)
         if clash is not None:
             st.grave[card.owner].append(card)
-            ctx.step(f"{clash.label}がすでに場にあるので{card.label}は登場できず、捨て札に置く", ctx.section("pm/main/enter"))
+            ctx.step(f"{clash[0].label}がすでに場にあるので{card.label}は登場できず、捨て札に置く", ctx.section("pm/main/enter"),
+                     *clash[1])
             return
         (st.main if play.area == "main" else st.support)[player].append(card)
         state, cite = ctx.point("enter.state")
@@ -285,10 +292,11 @@ def play_event(ctx: Context, st: State, player: str, card: Card, target: Optiona
             ctx, st, card, fx.candidates(ctx, st, player, selector)):
         raise illegal(f"{card.label}の対象に指定できるキャラがいない", ctx.section("pm/effects/target"),
                             card_cite(ctx, card))
+    announce(ctx, st, f"{player}が{card.label}を使用する" + (f"（対象：{target.label}）" if target else ""),
+             (ctx.section("pm/main/both-players"), card_cite(ctx, card)))
     payment.pay(ctx, st, player, card, refs)
     st.hand[player].remove(card)
-    start_play(ctx, st, Play(card, player, "event", target), f"{player}が{card.label}を使用する",
-               (ctx.section("pm/main/both-players"), card_cite(ctx, card)))
+    start_play(ctx, st, Play(card, player, "event", target))
 
 
 def approach_window(ctx: Context, st: State, card: Card) -> None:
@@ -320,36 +328,42 @@ def enter(ctx: Context, st: State, player: str, card: Card, area: str, refs) -> 
                                     ctx.section("pm/main/enter"))
     clash = same_on_field(ctx, st, player, card)
     if clash is not None:
-        raise illegal(f"{clash.label}が場にある：同じカードは場に1枚までしか存在できない", ctx.section("pm/main/enter"))
+        raise illegal(f"{clash[0].label}が場にある：同じカードは場に1枚までしか存在できない", ctx.section("pm/main/enter"),
+                      *clash[1])
     require_priority(ctx, st, player, f"{card.label}を登場させることは")
+    announce(ctx, st, f"{player}が{card.label}を{AREA_JA[area]}に登場させる",
+             (ctx.section("pm/main/enter"), card_cite(ctx, card)))
     payment.pay(ctx, st, player, card, refs)
     st.hand[player].remove(card)
-    start_play(ctx, st, Play(card, player, "enter", area=area), f"{player}が{card.label}を{AREA_JA[area]}に登場させる",
-               (ctx.section("pm/main/enter"), card_cite(ctx, card)))
+    start_play(ctx, st, Play(card, player, "enter", area=area))
 
 
-def same_on_field(ctx: Context, st: State, player: str, card: Card) -> Optional[Card]:
-    """A card on the field that is "the same card" as `card` for the once-on-the-field rule."""
-    own = [c for c in st.field(player) if c is not card]
-    theirs = [c for c in st.field(other(player))]
-    same_deck = lambda c: decks.same_card(ctx, st, c, card)   # noqa: E731
-    same_name = lambda c: st.name_of(c) == st.name_of(card)  # noqa: E731
-    if not any(same_deck(c) or same_name(c) for c in own + theirs):
-        return None
+def same_card(ctx: Context, st: State, a: Card, b: Card) -> tuple[bool, tuple[Cite, ...]]:
+    """Whether two cards in play are "the same card" (once on the field, once per character),
+    and the reading it rests on when the two readings of "same" disagree."""
+    by_number = decks.same_card(ctx, st, a, b)
+    by_name = st.name_of(a) == st.name_of(b)
+    if by_number == by_name:
+        return by_number, ()
     rule, cite = ctx.point("same_card.identity")
-    test = same_deck if rule == "deck_rule" else same_name
-    ctx.step("場の「同じカード」は" + ("デッキ構築と同じ基準（カードナンバー）で判断する" if rule == "deck_rule"
-                                   else "カード名で判断する"), ctx.section("pm/main/enter"), cite)
-    for c in own:
-        if test(c):
-            return c
-    found = [c for c in theirs if test(c)]
-    if found:
-        scope, scite = ctx.point("same_card.field_scope")
-        if scope == "both_fields":
-            ctx.step(f"相手の場の{found[0].label}も数える（両プレイヤーの場を合わせて1枚まで）", ctx.section("pm/main/enter"), scite)
-            return found[0]
-        ctx.step(f"相手の場の{found[0].label}は数えない（自分の場に1枚まで）", ctx.section("pm/main/enter"), scite)
+    return (by_number if rule == "deck_rule" else by_name), (cite,)
+
+
+def same_on_field(ctx: Context, st: State, player: str, card: Card) -> Optional[tuple[Card, tuple[Cite, ...]]]:
+    """A card on the field that is "the same card" as `card` for the once-on-the-field rule."""
+    for c in st.field(player):
+        same, cites = same_card(ctx, st, c, card)
+        if same and c is not card:
+            return c, cites
+    for c in st.field(other(player)):
+        same, cites = same_card(ctx, st, c, card)
+        if same:
+            scope, scite = ctx.point("same_card.field_scope")
+            if scope == "both_fields":
+                return c, (*cites, scite)
+            ctx.step(f"相手の場の{c.label}は同じカードだが数えない（自分の場に1枚まで）", ctx.section("pm/main/enter"),
+                     *cites, scite)
+            return None
     return None
 
 
@@ -380,24 +394,29 @@ def set_support(ctx: Context, st: State, player: str, card: Card, target: Card, 
                                 ctx.section("pm/effects/target"), ctx.section("pm/main/support"), cite)
         ctx.step(f"{target.label}は「対象にならない」が、セット先の指定はテキストによる指定ではないのでセットできる",
                  ctx.section("pm/effects/target"), cite)
-    same = [s for s in target.supports if decks.same_card(ctx, st, s, card)]
-    if same:
-        raise illegal(f"{target.label}にはすでに{same[0].label}がセットされている：同じカードは1枚までしかセットできない",
-                            ctx.section("pm/main/support"))
-    elsewhere = [s for c in st.field(player) if c is not target for s in c.supports if decks.same_card(ctx, st, s, card)]
-    if elsewhere:
-        rule, cite = ctx.point("support.same_card_scope")
-        if rule == "own_field":
-            raise illegal(f"自分の場の{elsewhere[0].set_on.label}にすでに{elsewhere[0].label}がセットされている："
-                                "同じカードは（自分の場全体で）1枚までしかセットできない", ctx.section("pm/main/support"), cite)
-        ctx.step(f"{elsewhere[0].label}は別のキャラ（{elsewhere[0].set_on.label}）にセットされているので、"
-                 f"{target.label}にもセットできる（制限は1枚のキャラについて）", ctx.section("pm/main/support"), cite)
+    for s in target.supports:
+        same, cites = same_card(ctx, st, s, card)
+        if same:
+            raise illegal(f"{target.label}にはすでに{s.label}がセットされている：同じカードは1枚までしかセットできない",
+                          ctx.section("pm/main/support"), *cites)
+    for c in st.field(player):
+        for s in c.supports if c is not target else ():
+            same, cites = same_card(ctx, st, s, card)
+            if not same:
+                continue
+            rule, cite = ctx.point("support.same_card_scope")
+            if rule == "own_field":
+                raise illegal(f"自分の場の{c.label}にすでに{s.label}がセットされている："
+                              "同じカードは（自分の場全体で）1枚までしかセットできない", ctx.section("pm/main/support"),
+                              *cites, cite)
+            ctx.step(f"{s.label}は別のキャラ（{c.label}）にセットされているので、{target.label}にもセットできる"
+                     "（制限は1枚のキャラについて）", ctx.section("pm/main/support"), *cites, cite)
     require_priority(ctx, st, player, f"{card.label}をプレイ")
+    announce(ctx, st, f"{player}が{card.label}を使用し、対象に取った{target.label}にセットする",
+             (ctx.section("pm/main/support"), card_cite(ctx, card)))
     payment.pay(ctx, st, player, card, refs)
     st.hand[player].remove(card)
-    start_play(ctx, st, Play(card, player, "support", target),
-               f"{player}が{card.label}を使用し、対象に取った{target.label}にセットする",
-               (ctx.section("pm/main/support"), card_cite(ctx, card)))
+    start_play(ctx, st, Play(card, player, "support", target))
 
 
 def use_text(ctx: Context, st: State, player: str, card: Card, target: Optional[Card]) -> None:
@@ -424,6 +443,6 @@ def use_text(ctx: Context, st: State, player: str, card: Card, target: Optional[
     if interrupt and not st.chain:
         raise illegal(f"{card.label}のテキストは割り込み：割り込むカードのプレイがない", ctx.section("pm/effects/interrupt"))
     require_priority(ctx, st, player, f"{card.label}のテキストを使用")
-    start_play(ctx, st, Play(card, player, "text", target, text=True),
-               f"{player}が{card.label}の使用型テキストを使用する（カードのプレイとして扱う）",
-               (ctx.section("pm/main/both-players"), ctx.ruling("pm/gap/effect-kinds"), cite))
+    announce(ctx, st, f"{player}が{card.label}の使用型テキストを使用する（カードのプレイとして扱う）",
+             (ctx.section("pm/main/both-players"), ctx.ruling("pm/gap/effect-kinds"), cite))
+    start_play(ctx, st, Play(card, player, "text", target, text=True))

@@ -28,7 +28,7 @@ def resident_targets(st: State, source: Card, selector) -> list[Card]:
         found = st.field(other(owner))
     elif isinstance(selector, str) and selector not in ("own_character", "opponent_character", "any_character",
                                                          "approaching", "interfering"):
-        found = [c for c in st.field(owner) if c.name == selector]   # a card name: on one's own field
+        found = [c for c in st.field(owner) if st.name_of(c) == selector]   # a card name: on one's own field
     elif selector in ("approaching", "interfering"):
         a = st.approach
         card = None if a is None else (a.attacker if selector == "approaching" else a.interferer)
