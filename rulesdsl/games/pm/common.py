@@ -3,7 +3,6 @@ choices the rules give a player, and card facts the question must supply."""
 
 from __future__ import annotations
 
-import inspect
 from typing import Optional, Sequence
 
 from ...engine.context import Context, EngineError, IllegalAction
@@ -11,18 +10,9 @@ from ...engine.trace import Cite
 from ...vocab import UNKNOWN
 from .state import Card
 
-# The engine core gains `cite=` on `Context.choose` (CONTRACTS.md, contract 2); until then the
-# citation is given in a step of its own.
-_CHOOSE_CITES = "cite" in inspect.signature(Context.choose).parameters
-
-
 def choose(ctx: Context, chooser: Optional[str], label: str, options: Sequence[str], cite: Cite) -> int:
-    """The index of the option a player takes where the rules leave them the choice."""
-    if _CHOOSE_CITES:
-        return ctx.choose(chooser, label, options, cite=cite)
-    if len(options) > 1:
-        ctx.step(f"「{label}」は{chooser or '（規定なし）'}が選ぶ", cite, kind="choice")
-    return ctx.choose(chooser, label, options)
+    """The index of the option a player takes where the rules (`cite`) leave them the choice."""
+    return ctx.choose(chooser, label, options, cite=cite)
 
 
 def card_cite(ctx: Context, card: Card) -> Cite:

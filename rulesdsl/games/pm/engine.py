@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ...engine.context import Context, EngineError
+from ...engine.context import Context, EngineError, Fixed
 from ...engine.registry import GameEngine
 from ...kb import ScenarioInfo
 from ...vocab import Call, CardRef
@@ -30,11 +30,11 @@ class PmEngine(GameEngine):
     game_id = "pm"
 
     # -- set-up -------------------------------------------------------------------------
-    def fixed_choices(self, info: ScenarioInfo) -> dict[str, list[str]]:
-        fixed: dict[str, list[str]] = {}
+    def fixed_choices(self, info: ScenarioInfo) -> dict[str, list[Fixed]]:
+        fixed: dict[str, list[Fixed]] = {}
         for c in info.calls:
             if c.kind == "action" and c.name == "choose":
-                fixed.setdefault(c.params["player"], []).extend(str(x) for x in c.params["choice"])
+                fixed.setdefault(c.params["player"], []).extend(Fixed(str(x), c.loc) for x in c.params["choice"])
         return fixed
 
     def actions(self, info: ScenarioInfo):
