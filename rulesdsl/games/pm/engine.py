@@ -44,6 +44,14 @@ class PmEngine(GameEngine):
         return acts
 
     def setup(self, ctx: Context, info: ScenarioInfo) -> State:
+        try:
+            return self._setup(ctx, info)
+        except EngineError as e:
+            if e.loc is None:
+                e.loc = info.scenario.loc
+            raise
+
+    def _setup(self, ctx: Context, info: ScenarioInfo) -> State:
         st = State()
         decks_: dict[str, list[Card]] = {p: [] for p in PLAYERS}
         hands: dict[str, list[Card]] = {p: [] for p in PLAYERS}
@@ -131,8 +139,26 @@ class PmEngine(GameEngine):
                      ctx.section("pm/turn/phases"))
         elif st.phase is not None:
             raise EngineError("the set-up gives a phase but no turn", None, "say whose turn it is: turn P1 2")
+        for player in PLAYERS:
+            if st.decklists[player]:
+                self.check_deck(ctx, st, player)
         victory.check(ctx, st)
         return st
+
+    def check_deck(self, ctx: Context, st: State, player: str) -> None:
+        """Deck construction, as a step: the answer to `expect deck_valid` is decided here."""
+        used = []
+
+        def work_variant() -> str:
+            value, cite = ctx.point("deck.work_variant")
+            used.append(cite)
+            return value
+        entries = [(decks.desc_of(st, c), n, loc) for c, n, loc in st.decklists[player]]
+        total, found = decks.problems(entries, work_variant)
+        st.deck_checks[player] = (total, found)
+        ctx.step(decks.words_ja(player, total, found) + ("：構築条件を満たす" if not found else "：構築条件を満たさない"),
+                 ctx.section("pm/deck/size"), ctx.section("pm/deck/copies"), ctx.section("pm/deck/card-identity"),
+                 *used[:1])
 
     def new_card(self, ctx: Context, st: State, info: ScenarioInfo, ref: CardRef, owner: str, call: Call,
                  listed: bool = True) -> Card:
@@ -161,6 +187,14 @@ class PmEngine(GameEngine):
 
     # -- actions ------------------------------------------------------------------------
     def act(self, ctx: Context, st: State, call: Call) -> None:
+        try:
+            self._act(ctx, st, call)
+        except EngineError as e:
+            if e.loc is None:    # what the question lacks is located at the action that needed it
+                e.loc = call.loc
+            raise
+
+    def _act(self, ctx: Context, st: State, call: Call) -> None:
         name = call.name
         p = call.params
         if st.result:
@@ -171,7 +205,7 @@ class PmEngine(GameEngine):
         if name != "break":
             fx.decide_breaks(ctx, st)
             if st.result:
-                return self.act(ctx, st, call)
+                return self._act(ctx, st, call)
         if name == SETTLE:
             settle_all(ctx, st)
         elif name == "start_game":
@@ -191,29 +225,29 @@ class PmEngine(GameEngine):
             plays.enter(ctx, st, p["player"], card, p["area"], p.get("cost"))
         elif name == "set_support":
             card = plays.find_in_hand(ctx, st, p["player"], p["card"], "セットできる")
-            target = plays.find_on_field(ctx, st, p["target"])
+            target = plays.find_on_field(ctx, st, p["target"], p["player"])
             plays.set_support(ctx, st, p["player"], card, target, p.get("cost"))
         elif name == "play_event":
             card = plays.find_in_hand(ctx, st, p["player"], p["card"], "使用できる")
             target = plays.find_on_field(ctx, st, p["target"]) if p.get("target") is not None else None
             plays.play_event(ctx, st, p["player"], card, target, p.get("cost"))
         elif name == "use_text":
-            card = plays.find_on_field(ctx, st, p["card"])
+            card = plays.find_on_field(ctx, st, p["card"], p["player"])
             target = plays.find_on_field(ctx, st, p["target"]) if p.get("target") is not None else None
             plays.use_text(ctx, st, p["player"], card, target)
         elif name == "approach":
             plays.settle_chain(ctx, st)
             approaches.close(ctx, st)
             if not st.result:
-                approaches.declare(ctx, st, p["player"], self.card(st, p["card"], call))
+                approaches.declare(ctx, st, p["player"], self.card(st, p["card"], call, p["player"]))
         elif name in ("interfere", "not_interfere"):
             plays.settle_chain(ctx, st)
             if name == "interfere":
-                approaches.interfere(ctx, st, p["player"], self.card(st, p["card"], call))
+                approaches.interfere(ctx, st, p["player"], self.card(st, p["card"], call, p["player"]))
             else:
                 approaches.not_interfere(ctx, st, p["player"])
         elif name == "break":
-            self.use_break(ctx, st, p["player"], self.card(st, p["card"], call))
+            self.use_break(ctx, st, p["player"], self.card(st, p["card"], call, p["player"]))
         elif name == "pass":
             plays.pass_priority(ctx, st, p["player"])
         else:
@@ -232,15 +266,24 @@ class PmEngine(GameEngine):
                             "ブレイク能力は、妨害を受けずにポイント置き場に置かれたカードを裏向きにして発動する",
                             ctx.section("pm/approach/break"))
 
-    def card(self, st: State, ref: CardRef, call: Call) -> Card:
-        for card in st.cards:
-            if matches(card, ref):
-                return card
+    def card(self, st: State, ref: CardRef, call: Call, owner: Optional[str] = None) -> Card:
+        """The card a reference names (the acting player's copy first, when both have one)."""
+        found = [c for c in st.cards if matches(c, ref)]
+        if found:
+            return next((c for c in found if c.owner == owner), found[0])
         raise EngineError(f"《{ref.text}》 is not in the set-up", call.loc,
                           f'put it somewhere first, e.g. main P1 "{ref.text}" active')
 
     # -- expectations -------------------------------------------------------------------
     def expect(self, ctx: Context, st: State, call: Call, illegal: Optional[str]):
+        try:
+            return self._expect(ctx, st, call, illegal)
+        except EngineError as e:
+            if e.loc is None:
+                e.loc = call.loc
+            raise
+
+    def _expect(self, ctx: Context, st: State, call: Call, illegal: Optional[str]):
         p = call.params
         name = call.name
         if name == "illegal":
@@ -250,8 +293,10 @@ class PmEngine(GameEngine):
         if illegal is not None and name not in LEGALITY:
             return None
         if name == "deck_valid":
-            entries = [(decks.desc_of(st, c), n, loc) for c, n, loc in st.decklists[p["player"]]]
-            total, found = decks.problems(entries, lambda: ctx.point("deck.work_variant")[0])
+            if p["player"] not in st.deck_checks:
+                raise EngineError(f"the set-up lists no deck for {p['player']}", call.loc,
+                                  f'list it: decklist {p["player"]} "カード" 4; decklist_other {p["player"]} 56')
+            total, found = st.deck_checks[p["player"]]
             return not found, decks.words_ja(p["player"], total, found)
         if name in ("priority", "generated", "orders", "phase", "winner", "outcome") or name.endswith("_count"):
             return self._expect_game(ctx, st, name, p)

@@ -75,6 +75,8 @@ def give_up(ctx: Context, st: State, player: str, words: str, cites: tuple[Cite,
 
 
 def pass_priority(ctx: Context, st: State, player: str) -> None:
+    if st.chain and st.priority != player:
+        settle_chain(ctx, st)   # the other player's answer to the waiting play comes first
     if st.priority != player or st.window_closed:
         if st.window_closed:
             raise illegal("このタイミングのプレイはすでに終わっている：放棄する優先権はない", ctx.section("pm/priority"))
@@ -188,7 +190,7 @@ def resolve(ctx: Context, st: State, play: Play) -> None:
             ctx.step(f"{card.label}の効果は場面で与えられていない", card_cite(ctx, card))
         for e in effects:
             fx.run_effect(ctx, st, card, e, env)
-        if play.kind == "event":
+        if play.kind == "event" and not st.result:
             dest, cite = ctx.point("event.destination")
             if dest == "graveyard":
                 st.grave[card.owner].append(card)
@@ -244,10 +246,11 @@ _PLACE_JA = {"main_area": "メインエリア", "support_area": "サポートエ
 _WHAT_SECTION = {"登場させられる": "pm/main/enter", "セットできる": "pm/main/support"}
 
 
-def find_on_field(ctx: Context, st: State, ref) -> Card:
-    for card in st.cards:
-        if payment.matches(card, ref) and st.on_field(card) and card.set_on is None:
-            return card
+def find_on_field(ctx: Context, st: State, ref, owner: Optional[str] = None) -> Card:
+    """The character on the field a reference names (`owner`'s copy first, when both have one)."""
+    found = [c for c in st.cards if payment.matches(c, ref) and st.on_field(c) and c.set_on is None]
+    if found:
+        return next((c for c in found if c.owner == owner), found[0])
     for card in st.cards:
         if payment.matches(card, ref):
             raise illegal(f"{card.label}は場のキャラではない（{_PLACE_JA.get(st.place_of(card), '場の外')}）",

@@ -87,7 +87,7 @@ class State:
                  "active", "turns", "phase", "priority", "passes", "window_closed", "chain", "approach",
                  "break_pending", "mods", "entered", "approached", "mulligans", "started", "winner",
                  "result", "result_note", "generated", "pool", "orderers", "resolved", "names",
-                 "decklists", "next_uid", "cards", "deck_out_noted", "exited", "drew", "turn_over", "breaks")
+                 "decklists", "next_uid", "cards", "deck_out_noted", "exited", "drew", "turn_over", "breaks", "deck_checks")
 
     def __init__(self) -> None:
         self.deck: dict[str, list[Card]] = {p: [] for p in PLAYERS}
@@ -129,6 +129,7 @@ class State:
         self.drew = False                       # the turn-start draw is done
         self.turn_over = False                  # the turn has ended
         self.breaks: list[int] = []             # uids of point cards whose break ability was used
+        self.deck_checks: dict[str, tuple] = {}  # player → (total, problems) of their deck list
 
     def name_of(self, card: Card) -> str:
         return self.names.get(card.code, card.name)

@@ -22,11 +22,9 @@ def start_game(ctx: Context, st: State) -> None:
         ctx.step(f"{p}は自分のデッキをシャッフルし、相手がそれを軽くカットする（シャッフル後の順番は場面の指定どおりとする）",
                  ctx.section("pm/start/shuffle"), assumed(f"{p}のデッキの順番"))
     if st.first is None:
-        winner = PLAYERS[choose(ctx, None, "じゃんけんの勝者", list(PLAYERS), ctx.section("pm/start/first-player"))]
-        goes = choose(ctx, winner, "先攻・後攻", ["先攻", "後攻"], ctx.section("pm/start/first-player"))
-        st.first = winner if goes == 0 else other(winner)
-        ctx.step(f"じゃんけんの勝者{winner}が{'先攻' if goes == 0 else '後攻'}を選ぶ：先攻は{st.first}",
-                 ctx.section("pm/start/first-player"))
+        # the winner of じゃんけん is not known before the game: whoever it is decides
+        st.first = PLAYERS[choose(ctx, "じゃんけんの勝者", "先攻・後攻", [f"{p}が先攻" for p in PLAYERS],
+                                  ctx.section("pm/start/first-player"))]
     else:
         ctx.step(f"じゃんけんの勝者が先攻・後攻を決め、先攻は{st.first}（場面の指定）", ctx.section("pm/start/first-player"),
                  assumed("先攻のプレイヤー"))
