@@ -69,14 +69,37 @@ def problems(entries: list[tuple[Desc, int, object]], work_variant: Callable[[],
     found: list[Problem] = []
     if total != DECK_SIZE:
         found.append(Problem("size", total, (), ()))
-    groups: list[list[tuple[Desc, int, object]]] = []
-    for entry in entries:
-        for g in groups:
-            if any(same(entry[0], other[0], work_variant) for other in g):
-                g.append(entry)
-                break
-        else:
-            groups.append([entry])
+    # cards are grouped by what makes them the same: their code, their number without a
+    # trailing letter, and (a reading) their name across different works
+    parent = list(range(len(entries)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    seen: dict[tuple, int] = {}
+    by_name: dict[str, list[int]] = {}
+    for i, (d, _, _) in enumerate(entries):
+        number = normalize(d.number)
+        for key in (("code", d.key), ("number", number) if number is not None else None):
+            if key is None:
+                continue
+            if key in seen:
+                parent[root(i)] = root(seen[key])
+            else:
+                seen[key] = i
+        by_name.setdefault(d.name, []).append(i)
+    for same_name in by_name.values():
+        for a in same_name:
+            for b in same_name:
+                if a < b and root(a) != root(b) and same(entries[a][0], entries[b][0], work_variant):
+                    parent[root(b)] = root(a)
+    grouped: dict[int, list[tuple[Desc, int, object]]] = {}
+    for i, entry in enumerate(entries):
+        grouped.setdefault(root(i), []).append(entry)
+    groups = list(grouped.values())
     for g in groups:
         n = sum(x for _, x, _ in g)
         if n > MAX_COPIES:
