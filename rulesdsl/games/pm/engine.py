@@ -318,7 +318,7 @@ class PmEngine(GameEngine):
             return card.face == p["face"], f"{card.label}は{'表向き' if card.face == 'up' else '裏向き'}"
         if name == "state":
             if not st.on_field(card):
-                return False, f"{card.label}は場にない（{PLACE_JA[st.place_of(card)]}）"
+                return False, f"{card.label}は場にない（{PLACE_JA[st.place_of(card)]}にある）"
             state = "resting" if card.resting else "active"
             return state == p["state"], f"{card.label}は{'休息状態' if card.resting else '活動状態'}"
         if name == "value":
