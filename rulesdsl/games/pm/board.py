@@ -76,6 +76,7 @@ def build(st: State) -> dict[str, Any]:
     for p in PLAYERS:
         up = sum(1 for c in st.points[p] if c.face == "up")
         info.append([f"{p} ポイント", f"{len(st.points[p])}枚（表{up}・裏{len(st.points[p]) - up}）"])
+        info.append([f"{p} デッキ", f"{len(st.deck[p])}枚" if st.deck_known[p] else "不明（場面にない）"])
     if st.result:
         info.append(["勝敗", result_words(st)])
     return {
@@ -147,7 +148,7 @@ def render(board: dict[str, Any]) -> str:
     for a in board["areas"]:
         if a["label"].startswith(("解決待ち", "アプローチ中", "場・手札を離れた")):
             lines.append(f"{a['label']}: {_row(a['cards'])}")
-    info = "  ".join(f"{k}: {v}" for k, v in board["info"] if not k.endswith("ポイント"))
+    info = "  ".join(f"{k}: {v}" for k, v in board["info"] if not k.endswith(("ポイント", "デッキ")))
     if info:
         lines.append(info)
     return "\n".join("    " + _fit(line) for line in lines)
