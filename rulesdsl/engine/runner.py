@@ -171,7 +171,7 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
                 engine.act(ctx, state, call)
         except IllegalAction as e:
             illegal = e
-            ctx.steps.append(Step(f"ルール上できない: {e.message}", (e.cite,) if e.cite else (), "illegal"))
+            ctx.steps.append(Step(f"ルール上できない: {e.message}", e.cites, "illegal"))
             before = locals().get("before")
         except StepLimit:
             tail = "\n".join(f"  {s.text}" for s in ctx.steps[-5:])
@@ -195,7 +195,8 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     runs.sort(key=lambda r: [c.picked for c in r[0]])
     branches = [b for _, (b, _) in runs]
     contexts = [ctx for _, (_, ctx) in runs]
-    _unused_fixed(contexts, sc)
+    if not reading:  # under another reading a choice the scenario fixes may not arise at all
+        _unused_fixed(contexts, sc)
 
     expectations = []
     for i, (e, call) in enumerate(info.expects):
