@@ -171,6 +171,8 @@ def _zones(board: dict, href: Href) -> str:
         for player, content in zone.items():
             if isinstance(content, (list, tuple)):
                 value = "、".join(esc(f"《{x}》") for x in content) or "なし"
+            elif content is None:
+                value = "不明"
             else:
                 value = f"{esc(content)}枚"
             rows.append(f"<tr><th>{esc(player)}の{label}</th><td>{value}</td></tr>")
