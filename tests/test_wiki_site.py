@@ -665,7 +665,7 @@ def test_the_answer_is_on_the_first_phone_screen(phone, bundled_url, sid):
         box = pg.locator(f"article {selector}").first.bounding_box()
         assert box and box["y"] + box["height"] <= PHONE["height"], (selector, box)
     assert pg.locator("article .rd-answer .rd-sentence").first.inner_text()
-    assert pg.locator("article h2").first.bounding_box()["y"] > pg.locator("article .rd-answer").bounding_box()["y"]
+    assert pg.locator("article h2").first.bounding_box()["y"] > pg.locator("article .rd-answer").first.bounding_box()["y"]
 
 
 @browser
