@@ -359,7 +359,7 @@ def force(ctx: Context, st: State, card: Card, trace: bool = True) -> int:
         raise EngineError(f"the force of {card.label} is not given", card.loc,
                           f"add it to the card: card \"{card.name}\" {{ force N }}")
     total = base
-    for royal in st.faced_up_royals(card.owner) + st.faced_up_royals(other(card.owner)):
+    for royal in st.cards(card.owner, "royal_zone") + st.cards(other(card.owner), "royal_zone"):
         e = royal.effect("eternal_function")
         for v in (e.body if e else ()) or ():
             if v.name != "force_plus":
@@ -367,10 +367,17 @@ def force(ctx: Context, st: State, card: Card, trace: bool = True) -> int:
             target = v.params["target"]
             applies = (target == "own_guardian" and royal.owner == card.owner) or \
                       (target == "opponent_guardian" and royal.owner != card.owner)
-            if applies:
-                total += v.params["amount"]
+            if not applies:
+                continue
+            if royal.face != "up":
                 if trace:
-                    ctx.step(f"{royal.owner}の{royal.label}はクリアーされているため、そのエターナルファンクションにより"
-                             f"{card.label}のフォースは{v.params['amount']:+d}（{base}→{total}）",
+                    ctx.step(f"{royal.owner}の{royal.label}はクリアーされていない（裏側）ため、そのエターナルファンクション"
+                             f"（{card.label}のフォース{v.params['amount']:+d}）は働かない",
                              ctx.section("royal/royal/eternal-function"), card_cite(ctx, royal))
+                continue
+            total += v.params["amount"]
+            if trace:
+                ctx.step(f"{royal.owner}の{royal.label}はクリアーされているため、そのエターナルファンクションにより"
+                         f"{card.label}のフォースは{v.params['amount']:+d}（{base}→{total}）",
+                         ctx.section("royal/royal/eternal-function"), card_cite(ctx, royal))
     return total
