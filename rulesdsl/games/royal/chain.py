@@ -10,7 +10,7 @@ from ...engine.context import Context, EngineError, IllegalAction
 from ...engine.trace import Cite
 from ...vocab import CardRef
 from . import effects as fx
-from .points import choose, reading
+from .points import reading
 from .state import ABILITY_JA, PHASE_JA, SKILL_ZONE_MAX, Card, Link, State, other
 
 MAGIC = ("magic_skill", "magic_effect", "magic_function")
@@ -326,7 +326,7 @@ def close(ctx: Context, st: State) -> None:
                 st.passed.add(p)
                 continue
             labels = ["応答しない"] + [_option(c, ab, u) for c, ab, u in options]
-            i = choose(ctx, p, f"チェーン{len(st.chain)}（{st.chain[-1].words}）に応答するか", labels,
+            i = ctx.choose(p, f"チェーン{len(st.chain)}（{st.chain[-1].words}）に応答するか", labels,
                        ctx.section("royal/speed/levels"))
             if i == 0:
                 st.passed.add(p)

@@ -7,7 +7,7 @@ from typing import Callable, Optional
 
 from ...engine.context import Context, EngineError, IllegalAction
 from ...vocab import UNKNOWN, Call, CardRef
-from .points import choose, reading
+from .points import reading
 from .state import ZONE_JA, Card, Link, State, other
 
 # selector -> (whose, zone); "self" and "responded" are handled apart
@@ -95,7 +95,7 @@ def declare_targets(ctx: Context, st: State, link: Link, refs: list[CardRef], ef
                 ctx.step(f"{link.text_card.label}の効果の対象となるカード（{_selector_words(ctx, target)}）がない",
                          card_cite(ctx, link.text_card), *_no_target_cites(ctx))
             else:
-                i = choose(ctx, link.player, f"{link.text_card.label}の効果の対象", [c.label for c in pool],
+                i = ctx.choose(link.player, f"{link.text_card.label}の効果の対象", [c.label for c in pool],
                            card_cite(ctx, link.text_card))
                 card = pool[i]
             link.targets.append((card, card.zone, None) if card else None)
@@ -290,7 +290,7 @@ def _set(ctx, st, link, v, target):
     if len(st.cards(link.player, "skill_zone")) >= 5:
         ctx.step(f"{link.player}のスキルゾーンはすでに5枚あるため、セットできない", ctx.section("royal/zones/skill-zone"), cite)
         return
-    i = choose(ctx, link.player, f"{ZONE_JA[source]}からセットするカード", [c.label for c in pool], cite)
+    i = ctx.choose(link.player, f"{ZONE_JA[source]}からセットするカード", [c.label for c in pool], cite)
     card = pool[i]
     st.move(card, "skill_zone")
     ctx.step(f"{link.player}は{ZONE_JA[source]}の{card.label}をスキルゾーンにセットする（効果は発動されない）",

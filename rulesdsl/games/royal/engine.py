@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ...engine.context import Context, EngineError, IllegalAction
+from ...engine.context import Context, EngineError, Fixed, IllegalAction
 from ...engine.registry import GameEngine
 from ...kb import ScenarioInfo
 from ...vocab import Call, CardRef
@@ -27,11 +27,11 @@ class RoyalEngine(GameEngine):
     game_id = "royal"
 
     # -- set-up -------------------------------------------------------------------------
-    def fixed_choices(self, info: ScenarioInfo) -> dict[str, list[str]]:
-        fixed: dict[str, list[str]] = {}
+    def fixed_choices(self, info: ScenarioInfo) -> dict[str, list[Fixed]]:
+        fixed: dict[str, list[Fixed]] = {}
         for c in info.calls:
             if c.kind == "action" and c.name == "choose":
-                fixed.setdefault(c.params["player"], []).extend(str(x) for x in c.params["choice"])
+                fixed.setdefault(c.params["player"], []).extend(Fixed(str(x), c.loc) for x in c.params["choice"])
         return fixed
 
     def actions(self, info: ScenarioInfo):
@@ -328,7 +328,7 @@ class RoyalEngine(GameEngine):
             card = self.anywhere(st, p["card"])
             if card is None:
                 return False, f"《{p['card'].text}》は場面にない"
-            words = "表向き（クリアー）" if card.face == "up" else "裏向き"
+            words = "クリアーされて表向き" if card.face == "up" else "裏向き"
             return card.face == p["face"], f"{card.label}は{words}"
         if name == "battle_winner":
             won = any(fx.matches(c, p["card"]) for c in st.battle_winners)
@@ -345,7 +345,7 @@ class RoyalEngine(GameEngine):
             value = fx.force(ctx, st, card, trace=False)
             return value == p["value"], f"{card.label}のフォースは{value}"
         if name == "chain_size":
-            return len(st.chain) == p["count"], f"チェーンは{len(st.chain)}つ"
+            return len(st.chain) == p["count"], f"処理を待つ発動は{len(st.chain)}件"
         raise EngineError(f"the royal interpreter cannot check the expectation {name}", call.loc)
 
     def anywhere(self, st: State, ref: CardRef) -> Optional[Card]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...engine.context import Context, EngineError, IllegalAction
 from . import chain
 from . import effects as fx
-from .points import choose, reading
+from .points import reading
 from .state import PHASE_JA, PHASE_SECTION, Card, State, other
 
 OPENING_HAND = 5
@@ -190,7 +190,7 @@ def soul(ctx: Context, st: State, p: str) -> None:
         souls = [c for c in st.cards(p, "blank_zone") if c.effect("soul_skill") or c.effect("soul_effect")]
         if not souls:
             break
-        i = choose(ctx, p, "次にキャストするソウルの効果", [c.label for c in souls], ctx.section("royal/phase/soul"))
+        i = ctx.choose(p, "次にキャストするソウルの効果", [c.label for c in souls], ctx.section("royal/phase/soul"))
         card = souls[i]
         chain.activate(ctx, st, p, card, "soul_skill" if card.effect("soul_skill") else "soul_effect", "cast", [])
         chain.close(ctx, st)
@@ -292,7 +292,7 @@ def clear_check(ctx: Context, st: State, when: str, *cites) -> None:
         elif st.passive:
             do = False
         else:
-            do = choose(ctx, p, f"{when}のクリアーチェック: ミッションを達成した{r.label}をクリアーするか",
+            do = ctx.choose(p, f"{when}のクリアーチェック: ミッションを達成した{r.label}をクリアーするか",
                         ["クリアーする", "クリアーしない"], ctx.section("royal/royal/clear-check")) == 0
         if do:
             clear(ctx, st, r, f"{when}のクリアーチェックで、{p}はミッションを達成した{r.label}をクリアーする（公開する）",

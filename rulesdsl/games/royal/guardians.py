@@ -9,7 +9,7 @@ from ...engine.context import Context, EngineError, IllegalAction
 from ...vocab import UNKNOWN
 from . import effects as fx
 from . import flow
-from .points import choose, reading
+from .points import reading
 from .state import KIND_JA, PHASE_JA, SKILL_ZONE_MAX, ZONE_JA, Card, State, other
 
 
@@ -189,11 +189,6 @@ def attack(ctx: Context, st: State, player: str, card: Card) -> None:
     st.attacker = card
     st.step = "block"
     ctx.step(f"アタックステップ: {player}が{card.label}を戦わせることを宣言する", sec, ctx.section("royal/phase/battle"))
-    if target is None:
-        _, cite = ctx.point("battle.no_defender")
-        ctx.step(f"ブロックステップ: {defender}のガーディアンゾーンにガーディアンがいないため、バトルを受けることはできない",
-                 ctx.section("royal/battle/block-step"), cite)
-        battle_step(ctx, st, accepted=False)
 
 
 def block(ctx: Context, st: State, player: str, accept: bool) -> None:
@@ -203,9 +198,14 @@ def block(ctx: Context, st: State, player: str, accept: bool) -> None:
         raise IllegalAction("アタックが宣言されていない: バトルを受けるか選ぶのはアタックステップの後のブロックステップである", sec)
     if player != other(st.active):
         raise IllegalAction("バトルを受けるか選ぶのは非ターンプレイヤーである", sec)
-    if accept and st.guardian(player) is None:
-        raise IllegalAction(f"{player}のガーディアンゾーンにバトルを受けるガーディアンがいない", sec)
-    ctx.step(f"ブロックステップ: {player}はバトルを{'受ける' if accept else '受けない'}", sec, kind="choice")
+    if st.guardian(player) is None:
+        _, cite = ctx.point("battle.no_defender")
+        if accept:
+            raise IllegalAction(f"{player}のガーディアンゾーンにバトルを受けるガーディアンがいない", cite)
+        ctx.step(f"ブロックステップ: {player}のガーディアンゾーンにガーディアンがいないため、バトルを受けることはできない",
+                 sec, cite)
+    else:
+        ctx.step(f"ブロックステップ: {player}はバトルを{'受ける' if accept else '受けない'}", sec, kind="choice")
     battle_step(ctx, st, accept)
 
 
@@ -214,9 +214,12 @@ def block_choice(ctx: Context, st: State) -> None:
     defender = other(st.active)
     sec = ctx.section("royal/battle/block-step")
     if st.guardian(defender) is None:
+        _, cite = ctx.point("battle.no_defender")
+        ctx.step(f"ブロックステップ: {defender}のガーディアンゾーンにガーディアンがいないため、バトルを受けることはできない",
+                 sec, cite)
         battle_step(ctx, st, accepted=False)
         return
-    accept = choose(ctx, defender, f"{st.attacker.label}のアタックに対してバトルを受けるか", ["受ける", "受けない"], sec) == 0
+    accept = ctx.choose(defender, f"{st.attacker.label}のアタックに対してバトルを受けるか", ["受ける", "受けない"], sec) == 0
     battle_step(ctx, st, accept)
 
 

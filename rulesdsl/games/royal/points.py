@@ -7,27 +7,9 @@ no reading), and then each alternative value is a branch that nobody chooses.
 
 from __future__ import annotations
 
-import inspect
-from typing import Optional, Sequence
 
 from ...engine.context import Context
 from ...engine.trace import Cite
-
-# TODO(contract 2): ctx.choose takes the citation of the rule that gives the choice once the lead's
-# change is on main; until then the citation is given in a step before the choice.
-_CHOOSE_CITES = "cite" in inspect.signature(Context.choose).parameters
-
-
-def choose(ctx: Context, chooser: Optional[str], label: str, options: Sequence[str], cite: Optional[Cite]) -> int:
-    """Index of the option taken; `cite` is the rule that gives `chooser` the choice."""
-    if len(options) <= 1:
-        return 0
-    if _CHOOSE_CITES:
-        return ctx.choose(chooser, label, options, cite=cite)
-    if cite is not None:
-        who = chooser or "資料が決めていないため、選ぶ者はいない"
-        ctx.step(f"「{label}」（{who}）", cite, kind="choice")
-    return ctx.choose(chooser, label, options)
 
 
 def reading(ctx: Context, taken: dict, name: str) -> tuple[str, Cite]:
@@ -41,7 +23,7 @@ def reading(ctx: Context, taken: dict, name: str) -> tuple[str, Cite]:
         return taken[name], cite
     point = ctx.kb.games[ctx.game].points[name]
     alternatives = [v for v in point.values if v.name != "unspecified"]
-    picked = choose(ctx, None, f"{point.label or name}（資料が決めていない）",
+    picked = ctx.choose(None, f"{point.label or name}（資料が決めていない）",
                     [v.label or v.name for v in alternatives], cite)
     taken[name] = alternatives[picked].name
     return taken[name], cite
