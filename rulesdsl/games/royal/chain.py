@@ -187,7 +187,7 @@ def check(ctx: Context, st: State, player: str, card: Card, ability: str, how: s
             refuse.append((f"トリガースキルは相手ターンのキャストフェイズに（ソウルスキルをキャストオフする場合はソウルフェイズに）キャストする"
                            f"（いまは{PHASE_JA.get(st.phase or '', 'フェイズの外')}）", ctx.section("royal/skill/trigger-skill")))
         if ability == "trigger_skill" and st.phase == "cast":
-            cites.append(ctx.ruling("royal/gap/cast-turn"))
+            cites.append(ctx.gap("royal/gap/cast-turn"))
 
     # once per turn, same names, the skill zone's room
     name_key = card.name
