@@ -238,7 +238,7 @@ def activate(ctx: Context, st: State, player: str, card: Card, ability: str, how
     if refuse:
         raise IllegalAction("；".join(m for m, _ in refuse), refuse[0][1])
     text_card = unit or card
-    link = Link(st.links_made + 1, player, card, text_card, ability, how, (speed, ability), answers=answered)
+    link = Link(len(st.chain) + 1, player, card, text_card, ability, how, (speed, ability), answers=answered)
     effect = text_card.effect(ability)
     if unit is not None:
         fx.send_units(ctx, st, [unit], f"{card.label}はユニット")
@@ -247,7 +247,6 @@ def activate(ctx: Context, st: State, player: str, card: Card, ability: str, how
         st.move(card, "skill_zone")
         card.lasting = ability == "trigger_skill"
     link.origin = card.zone
-    st.links_made += 1
     if ability in ("magic_skill", "trigger_skill"):
         st.used.add((player, ability, card.name))
     elif ability not in SOUL:
@@ -258,7 +257,7 @@ def activate(ctx: Context, st: State, player: str, card: Card, ability: str, how
     verb = "キャスト" if how == "cast" else "スタンド"
     against = (f"{answered.words}（チェーン{answered.n}・スピード{answered.speed[0]}）に対して" if answered else "")
     where = "（スキルゾーンに置く）" if ability in ("magic_skill", "trigger_skill") else ""
-    ctx.step(f"チェーン{len(st.chain)}: {player}が{against}{link.what}（スピード{speed}）を{verb}する{where}",
+    ctx.step(f"チェーン{link.n}: {player}が{against}{link.what}（スピード{speed}）を{verb}する{where}",
              *cites, fx.card_cite(ctx, text_card))
     if ability == "trigger_skill":
         ctx.step(f"{card.label}はキャストした後、次の{player}のターンのエンドフェイズまでスキルゾーンに残る",

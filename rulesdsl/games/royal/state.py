@@ -127,7 +127,6 @@ class State:
         self.phases_seen: dict[str, list[str]] = {p: [] for p in PLAYERS}
         self.chain: list[Link] = []
         self.passed: set[str] = set()
-        self.links_made = 0
         self.resolved: list[Card] = []  # cards whose effect was processed, in order
         self.used: set[tuple] = set()   # once-per-turn uses: (player, kind, key)
         self.cleared_names: set[tuple[str, str]] = set()   # (player, name) cleared this turn
