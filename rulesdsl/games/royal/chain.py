@@ -302,7 +302,7 @@ def responses(ctx: Context, st: State, player: str) -> list[tuple[Card, str, Opt
 
 def pass_(ctx: Context, st: State, player: str) -> None:
     if not st.chain:
-        ctx.step(f"{player}は応答しない（応答する発動はない）", ctx.section("royal/speed/levels"), kind="choice")
+        ctx.step(f"{player}は応答しない（処理を待つ発動はない）", ctx.section("royal/speed/levels"), kind="choice")
         return
     st.passed.add(player)
     ctx.step(f"{player}はチェーン{len(st.chain)}（{st.chain[-1].words}）に応答しない", ctx.section("royal/speed/levels"),

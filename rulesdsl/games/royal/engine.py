@@ -193,6 +193,14 @@ class RoyalEngine(GameEngine):
 
     # -- actions ------------------------------------------------------------------------
     def act(self, ctx: Context, st: State, call: Call) -> None:
+        try:
+            self._act(ctx, st, call)
+        except EngineError as e:
+            if e.loc is None:   # raised by the rules without knowing the scenario's line
+                e.loc = call.loc
+            raise
+
+    def _act(self, ctx: Context, st: State, call: Call) -> None:
         p = call.params
         name = call.name
         if name == "_check":
