@@ -12,7 +12,7 @@ from typing import Any, Iterable, Optional, Union
 
 from pydantic import BaseModel, ConfigDict
 
-from .dates import PartialDate
+from .dates import CALENDARS, DEFAULT_CALENDAR, PartialDate
 from .fastpath import KB_DIRS, find_root  # noqa: F401  (find_root is part of this module's API)
 from .diagnostics import Diagnostic, Related, did_you_mean
 from .model import (Atom, Card, Clause, Deck, Document, Errata, Expectation, Game, Loc, Point,
@@ -162,6 +162,8 @@ class KnowledgeBase:
     _active_memo: dict[tuple, list] = field(default_factory=dict, repr=False)
     _fuzzy_memo: dict[tuple, Optional[str]] = field(default_factory=dict, repr=False)
     memo: dict[tuple, object] = field(default_factory=dict, repr=False)
+    calendar: Optional[str] = None          # how season dates are read (dates.CALENDARS; None: the default)
+    _calendars: dict[str, "KnowledgeBase"] = field(default_factory=dict, repr=False)
 
     # -- lookups ------------------------------------------------------------------------
     def game_of(self, ident: str) -> str:
@@ -196,6 +198,30 @@ class KnowledgeBase:
     # -- time ---------------------------------------------------------------------------
     def in_force(self, ruling: str, day: _dt.date) -> Optional[Revision]:
         return self.timelines.in_force(ruling, day)
+
+    def under_calendar(self, reading: str) -> "KnowledgeBase":
+        """The same knowledge base with season dates read another way (dates.CALENDARS): its
+        timelines rebuilt, everything else shared, nothing memoised carried over."""
+        if reading == (self.calendar or DEFAULT_CALENDAR):
+            return self
+        other = self._calendars.get(reading)
+        if other is None:
+            import dataclasses
+            other = dataclasses.replace(
+                self, timelines=Timelines(self.rulings.values(), reading), calendar=reading,
+                _values={}, _active_memo={}, _fuzzy_memo={}, memo={}, _calendars={})
+            self._calendars[reading] = other
+        return other
+
+    def season_revisions(self, game: str) -> list[tuple[str, Revision]]:
+        """The revisions of a game's rulings dated to a season (their first day depends on how
+        seasons are read)."""
+        key = ("season-revisions", game)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = [(r.id, rev) for r in self.rulings.values() if r.game == game
+                                      for rev in r.revisions if rev.date is not None and rev.date.season]
+        return found  # type: ignore[return-value]
 
     def as_of(self, day: _dt.date, game: Optional[str] = None) -> list[tuple[Ruling, Revision]]:
         """Every ruling revision in force on `day` (optionally for one game)."""
@@ -273,10 +299,19 @@ class KnowledgeBase:
             return self._fuzzy_memo[key]
         note = None
         for rid, rev, setting in self.settings_by_card.get((game, point, card), []):
-            if rev.date is not None and not rev.date.is_exact and rev.date.contains(day):
-                note = (f"{day.isoformat()} falls within {rev.date.ja()} ({rid}); the exact day of "
-                        f"that ruling is unknown, so it is treated as in force from {rev.date.start().isoformat()}")
-                break
+            if rev.date is None or rev.date.is_exact:
+                continue
+            first, last = rev.date.window()
+            if not first <= day <= last:
+                continue
+            begins = rev.date.start(self.calendar)
+            note = (f"{day.isoformat()}は{rev.date.ja()}（{rid}）の期間にかかる。資料は裁定の正確な日を"
+                    f"書いていないため、{begins.isoformat()}から有効として扱う")
+            if rev.date.season:
+                earliest, latest = rev.date.starts()
+                note += (f"。{rev.date.ja()}がいつ始まるかも資料にない: {CALENDARS[self.calendar or DEFAULT_CALENDAR][0]}"
+                         f"で読む。別の読みでは{earliest.isoformat()}〜{latest.isoformat()}に始まる（ask --readings）")
+            break
         self._fuzzy_memo[key] = note
         return note
 

@@ -251,12 +251,15 @@ class Change:
     because: list[str]
     state_before: str = ""          # the final state(s) in full, when the words do not show all of it
     state_after: str = ""
+    readings_before: Optional[bool] = None   # True: every reading gives that answer; False: not; None: no reading
+    readings_after: Optional[bool] = None
 
     def as_dict(self) -> dict:
         return {"scenario": self.scenario, "title": self.title, "before": self.before, "after": self.after,
                 "ok_before": self.ok_before, "ok_after": self.ok_after, "status_before": self.status_before,
                 "status_after": self.status_after, "because": self.because,
-                "state_before": self.state_before, "state_after": self.state_after}
+                "state_before": self.state_before, "state_after": self.state_after,
+                "readings_before": self.readings_before, "readings_after": self.readings_after}
 
 
 @dataclass
@@ -315,10 +318,23 @@ def impact(old: KnowledgeBase, new: KnowledgeBase, memo: Optional[Memo] = None, 
             ok_before=None if rec_old.error else rec_old.ok, ok_after=None if rec_new.error else rec_new.ok,
             status_before=rec_old.status, status_after=rec_new.status,
             because=reasons(old, new, n, rec_old, rec_new, day),
-            state_before=rec_old.verdict, state_after=rec_new.verdict))
+            state_before=rec_old.verdict, state_after=rec_new.verdict,
+            readings_before=readings_agree(old, o, day), readings_after=readings_agree(new, n, day)))
     if memo is not None:
         memo.save()
     return result
+
+
+def readings_agree(kb: KnowledgeBase, info: ScenarioInfo, day: Optional[_dt.date]) -> Optional[bool]:
+    """Whether every reading of the unsettled points the answer rests on gives the same answer
+    (None: it rests on none, or the scenario cannot be answered)."""
+    from .engine.readings import try_readings
+    try:
+        a = answer(kb, info, as_of=day)
+        r = try_readings(kb, info, a, as_of=day)
+    except EngineError:
+        return None
+    return None if len(r.answers) <= 1 else r.same
 
 
 def reasons(old: KnowledgeBase, new: KnowledgeBase, info: ScenarioInfo, rec_old: Record, rec_new: Record,
@@ -383,6 +399,12 @@ def answers_by_day(kb: KnowledgeBase, info: ScenarioInfo, first: set, cache: dic
 def boundaries(kb: KnowledgeBase, game: str, rec: Record) -> set[_dt.date]:
     """Days on which something this answer depended on can change."""
     days: set[_dt.date] = set()
+
+    def season(rev) -> None:
+        # how a season is read moves its first day: the answer may change where readings part
+        if rev.date is not None and rev.date.season:
+            days.update(rev.date.starts())
+
     for d in rec.deps:
         if d.kind == "point":
             for rid, rev, s in kb.settings_index.get((game, d.key[0]), ()):
@@ -390,9 +412,13 @@ def boundaries(kb: KnowledgeBase, game: str, rec: Record) -> set[_dt.date]:
                 if iv is not None:
                     days.add(iv.begin)
                     days.add(iv.end)
+                season(rev)
         elif d.kind == "ruling":
             for iv in kb.timelines.intervals.get(d.key[0], ()):
                 days.update((iv.begin, iv.end))
+            ruling = kb.rulings.get(d.key[0])
+            for rev in ruling.revisions if ruling else ():
+                season(rev)
     return {x for x in days if x not in (_dt.date.min, _dt.date.max)}
 
 
@@ -409,7 +435,7 @@ def timeline(kb: KnowledgeBase, info: ScenarioInfo, until: Optional[_dt.date] = 
         rec = answers[d]
         # a period ends where the answer, its status or what it rests on changes: a revision that
         # moves a rule point the answer consulted is a new period even if the words stay the same
-        if periods and periods[-1].record.same_answer(rec) and periods[-1].record.points() == rec.points():
+        if periods and periods[-1].record.same_answer(rec) and periods[-1].record.deps == rec.deps:
             periods[-1].end = end
             continue
         periods.append(Period(None if d == start_day else d, end, rec, found[d][1]))

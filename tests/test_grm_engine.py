@@ -173,7 +173,7 @@ def test_a_choice_explosion_is_stopped_by_the_branch_bound(ask):
     ('field b2 P1 "x" up\n  field b2 P1 "x" up', "already holds", 5),
     ('card "EX" { weight 1kg; ex yes }\n  field a1 P1 "EX" up\n  field a2 P1 "EX" up', "EX cards on the field", 6),
     ('hand P2 PROMO018\n  field b2 P1 "x" up\n  play P2 PROMO018 c2', "weight of PROMO018", 4),
-    ('hand P2 No.054\n  card No.054 { weight 20kg }\n  field b2 P1 "x" up\n  play P2 No.054 c2', "the target of No.054", 5),
+    ('hand P2 No.054\n  assume card No.054 { weight 20kg }\n  field b2 P1 "x" up\n  play P2 No.054 c2', "the target of No.054", 5),
     ('hand P2 "y"\n  play P2 "y" c2', "unknown card", 4),
     ('hand P2 "x"\n  play P1 "x" c2', "not in P1's hand", 5),
 ])

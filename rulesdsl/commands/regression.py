@@ -211,6 +211,9 @@ def render_impact(title: str, result) -> str:
             lines.append(f"  - expectations: {_ok(c.ok_before)} → {_ok(c.ok_after)}")
         if c.status_before != c.status_after:
             lines.append(f"  - status: {c.status_before} → {c.status_after}")
+        if c.readings_after is False or c.readings_before is False:
+            words = {True: "どの読みでも同じ", False: "読みによって変わる", None: "読みは一通り"}
+            lines.append(f"  - readings: {words[c.readings_before]} → {words[c.readings_after]}")
         for b in c.because:
             lines.append(f"  - because {b}")
     if result.added:

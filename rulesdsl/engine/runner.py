@@ -156,6 +156,9 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     mode = "tournament" if tournament else (sc.mode or next(iter(modes)))
     bounds = bounds or Bounds()
     cache = point_cache if point_cache is not None else {}
+    if reading and SEASON_POINT in reading:         # season dates read another way
+        kb = kb.under_calendar(reading[SEASON_POINT])
+        cache = {}
     fixed = engine.fixed_choices(info)
 
     def run(script):
@@ -245,6 +248,18 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
             if r.unsettled:
                 unsettled[key] = {"point": name, "card": card, "value": r.value, "gap": r.unsettled,
                                   "readings": list(r.readings), "status": r.status.value}
+    season = _season_reading(kb, game, day, rulings, {k[0] for ctx in contexts for k in ctx.points})
+    if season is not None:
+        unsettled[SEASON_POINT] = season
+        decl = kb.games[game].points[SEASON_POINT]
+        label = next((v.label for v in decl.values if v.name == season["value"]), season["value"])
+        cite = Cite("ruling", f"{decl.unsettled}@undated", Status.unconfirmed, None, decl.reason)
+        for b in branches:   # the answer rests on how a season is read: say so, and weaken its status
+            b.steps.insert(0, Step(f"季節で日付が示された裁定の始まる日は、季節を{label}で読んで決める",
+                                   (cite,), "rule"))
+        statuses.append(Status.unconfirmed)
+        cautions = sorted([*cautions, cite], key=lambda c: (-c.status.rank, c.ref))
+        rulings.add(f"{decl.unsettled}@undated")
     illegal = None
     if branches and all(b.illegal for b in branches):
         first = branches[0]
@@ -262,6 +277,31 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     from .sentences import answer_sentences
     a.sentences = engine.answer_sentences(a) or answer_sentences(kb, a, info)
     return a
+
+
+# A game that dates rulings to seasons declares this rule point: its values are the ways of
+# reading a season (dates.CALENDARS), its default the one the knowledge base uses.
+SEASON_POINT = "dates.season"
+
+
+def _season_reading(kb: KnowledgeBase, game: str, day: _dt.date, rulings: set[str],
+                    points: set[str]) -> Optional[dict]:
+    """The season reading as an unsettled point of this answer, when the answer rests on a
+    revision dated to a season whose first day, under some reading, falls after `day` and,
+    under another, on or before it."""
+    decl = kb.games[game].points.get(SEASON_POINT)
+    if decl is None or decl.unsettled is None:
+        return None
+    consulted = {r.split("@", 1)[0] for r in rulings}
+    for rid, rev in kb.season_revisions(game):
+        first, last = rev.date.starts()
+        if not first <= day < last:
+            continue
+        ruling = kb.rulings[rid]
+        if rid in consulted or any(s.point in points for x in ruling.revisions for s in x.settings):
+            return {"point": SEASON_POINT, "card": None, "value": kb.calendar or decl.readings[0],
+                    "gap": decl.unsettled, "readings": list(decl.readings), "status": "unconfirmed"}
+    return None
 
 
 def _unused_fixed(contexts: list[Context], sc) -> None:
