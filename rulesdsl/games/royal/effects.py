@@ -175,11 +175,14 @@ def _condition(ctx, st, link, v, target):
              card_cite(ctx, link.text_card))
 
 
+def _players(link: Link, who: str) -> list[str]:
+    """The players a verb's `who` (you / opponent / each) names, from the activating player."""
+    return {"you": [link.player], "opponent": [other(link.player)], "each": [link.player, other(link.player)]}[who]
+
+
 @verb("draw")
 def _draw(ctx, st, link, v, target):
-    who = v.params.get("who") or "you"
-    players = {"you": [link.player], "opponent": [other(link.player)], "each": [link.player, other(link.player)]}[who]
-    for p in players:
+    for p in _players(link, v.params.get("who") or "you"):
         draw(ctx, st, p, v.params["count"], card_cite(ctx, link.text_card))
 
 
@@ -299,9 +302,7 @@ def _set(ctx, st, link, v, target):
 
 @verb("damage")
 def _damage(ctx, st, link, v, target):
-    who = v.params.get("who") or "opponent"
-    players = {"you": [link.player], "opponent": [other(link.player)], "each": [link.player, other(link.player)]}[who]
-    for p in players:
+    for p in _players(link, v.params["who"]):
         damage(ctx, st, p, v.params["amount"], card_cite(ctx, link.text_card))
 
 

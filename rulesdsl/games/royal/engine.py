@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ...engine.context import Context, EngineError, Fixed, IllegalAction
+from ...engine.context import Context, EngineError, IllegalAction
 from ...engine.registry import GameEngine
 from ...kb import ScenarioInfo
 from ...vocab import Call, CardRef
@@ -27,15 +27,8 @@ class RoyalEngine(GameEngine):
     game_id = "royal"
 
     # -- set-up -------------------------------------------------------------------------
-    def fixed_choices(self, info: ScenarioInfo) -> dict[str, list[Fixed]]:
-        fixed: dict[str, list[Fixed]] = {}
-        for c in info.calls:
-            if c.kind == "action" and c.name == "choose":
-                fixed.setdefault(c.params["player"], []).extend(Fixed(str(x), c.loc) for x in c.params["choice"])
-        return fixed
-
     def actions(self, info: ScenarioInfo):
-        acts = [c for c in info.calls if c.kind == "action" and c.name != "choose"]
+        acts = list(super().actions(info))
         return [CHECK, *acts, SETTLE] if acts else [CHECK]
 
     def setup(self, ctx: Context, info: ScenarioInfo) -> State:
