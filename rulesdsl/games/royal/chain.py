@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ...engine.context import Context, EngineError, IllegalAction
+from ...engine.context import Context, IllegalAction
 from ...engine.trace import Cite
 from ...vocab import CardRef
 from . import effects as fx
 from .points import reading
-from .state import ABILITY_JA, PHASE_JA, SKILL_ZONE_MAX, Card, Link, State, other
+from .royals import clear_candidates, clear_check
+from .state import ABILITY_JA, KIND_JA, PHASE_JA, SKILL_ZONE_MAX, ZONE_JA, Card, Link, State, other
 
 MAGIC = ("magic_skill", "magic_effect", "magic_function")
 TRIGGER = ("trigger_skill", "trigger_effect", "trigger_function")
@@ -96,11 +97,11 @@ def check(ctx: Context, st: State, player: str, card: Card, ability: str, how: s
         if kind == "equip" and need == "skill":
             refuse.append((f"{card.label}はイグイップカード: キャストするのではなく手札からセットする", ctx.section("royal/cards/equip")))
         elif kind is not None and isinstance(kind, str):
-            refuse.append((f"{card.label}は{_kind_ja(kind)}であり、{ABILITY_JA[ability]}を持たない", ctx.section("royal/play/cast-vs-stand")))
+            refuse.append((f"{card.label}は{KIND_JA.get(kind, kind)}であり、{ABILITY_JA[ability]}を持たない", ctx.section("royal/play/cast-vs-stand")))
     home = {"magic_skill": "hand", "trigger_skill": "hand", "soul_skill": "blank_zone", "soul_effect": "blank_zone"}.get(ability)
     if home and card.zone != home:
         where = "手札" if home == "hand" else "ブランクゾーン"
-        refuse.append((f"{what}は{where}からキャストする（{card.label}は{_zone_ja(card.zone)}にある）",
+        refuse.append((f"{what}は{where}からキャストする（{card.label}は{ZONE_JA[card.zone]}にある）",
                        ctx.section("royal/play/cast-vs-stand")))
     if need == "guardian" and ability != "soul_effect" and card.zone not in ("guardian_zone", "skill_zone"):
         refuse.append((f"{card.label}は場に出ていない: スタンドできるのは場に出ているガーディアンの効果である",
@@ -220,16 +221,6 @@ def _unique(cites: list[Cite]) -> list[Cite]:
     return out
 
 
-def _kind_ja(kind: str) -> str:
-    from .state import KIND_JA
-    return KIND_JA.get(kind, kind)
-
-
-def _zone_ja(zone: str) -> str:
-    from .state import ZONE_JA
-    return ZONE_JA.get(zone, zone)
-
-
 # ----------------------------------------------------------------------------- activating
 
 def activate(ctx: Context, st: State, player: str, card: Card, ability: str, how: str,
@@ -346,7 +337,6 @@ def _option(card: Card, ability: str, unit: Optional[Card]) -> str:
 # ----------------------------------------------------------------------------- resolving
 
 def resolve(ctx: Context, st: State) -> None:
-    from .flow import clear_check, clear_candidates
     links = list(reversed(st.chain))
     stack = "／".join(f"{l.n}. {l.words}（スピード{l.speed[0]}）" for l in links)
     cites = [ctx.section("royal/chain/lifo")]
@@ -378,11 +368,11 @@ def resolve_link(ctx: Context, st: State, link: Link) -> None:
     if left:
         how, cite = reading(ctx, st.readings, "chain.source_left")
         if how == "no_effect":
-            ctx.step(f"チェーン{link.n}: {link.words}は、発動した{card.label}が処理までに{_zone_ja(link.origin)}を離れたため処理されない",
+            ctx.step(f"チェーン{link.n}: {link.words}は、発動した{card.label}が処理までに{ZONE_JA[link.origin]}を離れたため処理されない",
                      cite)
             _after(ctx, st, link)
             return
-        ctx.step(f"チェーン{link.n}: {card.label}は{_zone_ja(link.origin)}を離れたが、発動した効果は処理される", cite)
+        ctx.step(f"チェーン{link.n}: {card.label}は{ZONE_JA[link.origin]}を離れたが、発動した効果は処理される", cite)
     ctx.step(f"チェーン{link.n}: {link.words}を処理する", ctx.section("royal/chain/lifo"))
     fx.resolve_effect(ctx, st, link, link.text_card.effect(link.ability))
     st.resolved.append(link.text_card)
@@ -402,17 +392,3 @@ def _after(ctx: Context, st: State, link: Link) -> None:
             ctx.step(f"ソウルエフェクトをキャストした{card.label}をバニッシュする（ロストゾーンに置く）", cite)
         else:
             ctx.step(f"ソウルエフェクトをキャストした{card.label}はブランクゾーンに残る", cite)
-
-
-def find_in_chain(st: State, ref: CardRef) -> Optional[Link]:
-    for l in reversed(st.chain):
-        if fx.matches(l.card, ref) or fx.matches(l.text_card, ref):
-            return l
-    return None
-
-
-def require_card(card: Optional[Card], ref: CardRef, player: str, where: str, loc) -> Card:
-    if card is None:
-        raise EngineError(f"《{ref.text}》 is not among {player}'s cards ({where})", loc,
-                          f'add it to the set-up, e.g.: hand {player} "{ref.text}"')
-    return card

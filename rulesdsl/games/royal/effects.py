@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from ...engine.context import Context, EngineError, IllegalAction
-from ...vocab import UNKNOWN, Call, CardRef
+from ...vocab import UNKNOWN, Call, CardRef, in_words
 from .points import reading
 from .state import ZONE_JA, Card, Link, State, other
+from .victory import check_now
 
 # selector -> (whose, zone); "self" and "responded" are handled apart
 SELECTORS = {
@@ -154,7 +155,6 @@ def _present(st: State, target: tuple) -> bool:
 
 
 def _words(ctx: Context, v: Call) -> str:
-    from ...vocab import in_words
     return in_words(v, ctx.kb.games[ctx.game].vocab, card_name=lambda r: f"《{r.text}》")
 
 
@@ -315,7 +315,6 @@ def damage(ctx: Context, st: State, player: str, amount: int, *cites) -> None:
     st.damage[player] += amount
     st.life[player] = before - amount if how == "by_amount" else max(0, before - amount)
     ctx.step(f"{player}は{amount}ダメージを受ける: ライフポイント{before}→{st.life[player]}", *cites, cite)
-    from .flow import check_now
     check_now(ctx, st)
 
 

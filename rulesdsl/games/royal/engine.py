@@ -9,7 +9,7 @@ from ...engine.context import Context, EngineError, IllegalAction
 from ...engine.registry import GameEngine
 from ...kb import ScenarioInfo
 from ...vocab import Call, CardRef
-from . import chain, flow, guardians
+from . import board, chain, flow, guardians, victory
 from . import deck as decks
 from . import effects as fx
 from .state import ABILITY_JA, PHASE_JA, PLAYERS, ZONE_JA, ZONES, Card, State, other
@@ -80,8 +80,7 @@ class RoyalEngine(GameEngine):
             elif name == "mission_met":
                 met.append(call)
             elif name == "used":
-                card = self.find(st, p["player"], p["card"], ())
-                card = chain.require_card(card, p["card"], p["player"], "any zone", call.loc)
+                card = self.need(st, p["player"], p["card"], name, call)
                 ab = p["ability"]
                 key = card.name if ab in ("magic_skill", "trigger_skill") else card.uid
                 st.used.add((p["player"], ab, key))
@@ -221,14 +220,14 @@ class RoyalEngine(GameEngine):
         elif name == "take_turn":
             flow.take_turn(ctx, st, player)
         elif name == "advance":
-            flow.not_over(ctx, st)
+            victory.not_over(ctx, st)
             flow.advance(ctx, st, p["phase"])
         elif name in ("cast", "stand"):
-            flow.not_over(ctx, st)
+            victory.not_over(ctx, st)
             card = self.need(st, player, p["card"], name, call)
             chain.activate(ctx, st, player, card, p["ability"], name, list(p.get("targets", ())))
         elif name == "remove_unit":
-            flow.not_over(ctx, st)
+            victory.not_over(ctx, st)
             guard = self.need(st, player, p["card"], name, call)
             unit = next((u for u in st.cards(player, "unit") if fx.matches(u, p["unit"])), None)
             if unit is None:
@@ -358,18 +357,15 @@ class RoyalEngine(GameEngine):
 
     # -- describing the state -----------------------------------------------------------
     def board(self, st: State) -> dict[str, Any]:
-        from .board import board
-        return board(st)
+        return board.board(st)
 
     def outcome(self, st: State, illegal: Optional[str]) -> str:
         if illegal:
             return f"ルール上できない: {illegal}"
-        from .board import summary
-        return f"{_result_words(st)}; {summary(st)}"
+        return f"{_result_words(st)}; {board.summary(st)}"
 
-    def render_board(self, board: dict[str, Any]) -> str:
-        from .board import render
-        return render(board)
+    def render_board(self, picture: dict[str, Any]) -> str:
+        return board.render(picture)
 
     def validate_deck(self, kb, deck):
         return decks.validate(kb, deck)

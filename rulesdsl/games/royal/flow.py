@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
-from ...engine.context import Context, EngineError, IllegalAction
+from ...engine.context import Context, EngineError
 from . import chain
 from . import effects as fx
+from .guardians import block_choice, mandatory_attack
 from .points import reading
-from .state import PHASE_JA, PHASE_SECTION, Card, State, other
+from .royals import clear_check
+from .state import PHASE_JA, PHASE_SECTION, State, other
+from .victory import life_zero, lose, win
 
 OPENING_HAND = 5
 HAND_TARGET = 7
@@ -72,7 +75,6 @@ def leave_phase(ctx: Context, st: State) -> None:
     if not st.procedure_done:
         procedure(ctx, st)
     if st.phase == "battle" and not st.attacked and not st.result:
-        from .guardians import mandatory_attack
         mandatory_attack(ctx, st)
         settle(ctx, st)
     if st.result:
@@ -101,7 +103,6 @@ def procedure(ctx: Context, st: State) -> None:
 def settle(ctx: Context, st: State) -> None:
     """Close what is waiting for a decision: an attack waiting for the block, an open chain."""
     if st.step == "block" and st.attacker is not None:
-        from .guardians import block_choice
         block_choice(ctx, st)
     if st.chain:
         chain.close(ctx, st)
@@ -215,14 +216,6 @@ def judge(ctx: Context, st: State, p: str) -> None:
         ctx.step(f"{p}のロイヤルカードの公開は{len(st.faced_up_royals(p))}枚、ライフポイントは{st.life[p]}: 勝敗は決まらない", *cites)
 
 
-def life_zero(ctx: Context, st: State, p: str):
-    how, cite = reading(ctx, st.readings, "life.zero")
-    life = st.life[p]
-    if life > 0:
-        return False, cite
-    return (life <= 0 if how == "zero_or_less" else life == 0), cite
-
-
 def end_phase(ctx: Context, st: State, p: str) -> None:
     zone = st.cards(p, "skill_zone")
     gone, kept = [], []
@@ -249,110 +242,3 @@ def end_phase(ctx: Context, st: State, p: str) -> None:
     if theirs:
         ctx.step(f"{other(p)}がこのターンにキャストしたトリガースキル{'・'.join(c.label for c in theirs)}は、"
                  f"次の{other(p)}のターンのエンドフェイズまで残る", ctx.section("royal/skill/trigger-skill-duration"))
-
-
-# ----------------------------------------------------------------------------- royal cards
-
-def mission_met(ctx: Context, st: State, card: Card) -> bool:
-    if card.uid in st.mission_met:
-        return True
-    n = card.fact("mission_skill_zone")
-    return isinstance(n, int) and not isinstance(n, bool) and len(st.cards(card.owner, "skill_zone")) >= n
-
-
-def clear_candidates(ctx: Context, st: State) -> list[Card]:
-    out = []
-    for p in _order(st):
-        for r in st.cards(p, "royal_zone"):
-            if r.face == "down" and r.fact("mission_type") != "cost" and mission_met(ctx, st, r):
-                out.append(r)
-    return out
-
-
-def _order(st: State):
-    a = st.active or "P1"
-    return (a, other(a))
-
-
-def clear_check(ctx: Context, st: State, when: str, *cites) -> None:
-    """クリアーチェック: each player may clear the royal cards whose mission is met (trial
-    missions; cost missions are cleared by paying, see guardians.clear)."""
-    if st.result:
-        return
-    for r in clear_candidates(ctx, st):
-        p = r.owner
-        base = [ctx.section("royal/royal/clear-check"), ctx.section("royal/royal/clear-timing"), *cites]
-        if (p, r.name) in st.cleared_names:
-            ctx.step(f"{when}のクリアーチェック: {p}の{r.label}はこのターンすでにクリアーしているため、再びクリアーできない",
-                     ctx.section("royal/royal/clear-once"), *base)
-            continue
-        how, cite = reading(ctx, st.readings, "mission.trial_clear")
-        if how == "automatic":
-            do = True
-        elif st.passive:
-            do = False
-        else:
-            do = ctx.choose(p, f"{when}のクリアーチェック: ミッションを達成した{r.label}をクリアーするか",
-                        ["クリアーする", "クリアーしない"], ctx.section("royal/royal/clear-check")) == 0
-        if do:
-            clear(ctx, st, r, f"{when}のクリアーチェックで、{p}はミッションを達成した{r.label}をクリアーする（公開する）",
-                  *base, ctx.section("royal/royal/trial-mission"), cite)
-        else:
-            ctx.step(f"{when}のクリアーチェックで、{p}は{r.label}をクリアーしない", *base, cite, kind="choice")
-        if st.result:
-            return
-
-
-def clear(ctx: Context, st: State, royal: Card, text: str, *cites) -> None:
-    royal.face = "up"
-    st.cleared_names.add((royal.owner, royal.name))
-    ctx.step(text, ctx.section("royal/terms/clear"), *cites)
-    check_now(ctx, st)
-
-
-# ----------------------------------------------------------------------------- victory
-
-def check_now(ctx: Context, st: State) -> None:
-    """After life or royal cards change: is the game decided now, or at the judge phase?"""
-    if st.result:
-        return
-    for p in _order(st):
-        five = len(st.faced_up_royals(p)) >= 5
-        zero = st.life[p] <= 0
-        if not five and not zero:
-            continue
-        timing, cite = reading(ctx, st.readings, "victory.timing")
-        if timing == "judge_phase":
-            what = "ロイヤルカード5枚が公開されている" if five else f"ライフポイントが{st.life[p]}になった"
-            ctx.step(f"{p}は{what}が、勝敗は{p}自身の次のジャッジフェイズに判定する", cite,
-                     ctx.section("royal/phase/judge"))
-            continue
-        zero, zero_cite = life_zero(ctx, st, p) if zero else (False, None)
-        if five and zero:
-            result, cite2 = reading(ctx, st.readings, "judge.both_conditions")
-            if result == "win":
-                win(ctx, st, p, "ロイヤルカード5枚を公開した", cite, cite2)
-            else:
-                lose(ctx, st, p, f"ライフポイントが{st.life[p]}になった", cite, cite2)
-        elif five:
-            win(ctx, st, p, "ロイヤルカード5枚を公開した", cite, ctx.section("royal/victory/conditions"))
-        elif zero:
-            lose(ctx, st, p, f"ライフポイントが{st.life[p]}になった", cite, zero_cite, ctx.section("royal/victory/life"))
-        if st.result:
-            return
-
-
-def win(ctx: Context, st: State, p: str, why: str, *cites) -> None:
-    st.result, st.winner, st.loser, st.result_note = "win", p, other(p), f"{p}の勝利: {why}"
-    ctx.step(f"{p}の勝利（{why}）", *cites)
-
-
-def lose(ctx: Context, st: State, p: str, why: str, *cites) -> None:
-    st.result, st.winner, st.loser, st.result_note = "win", other(p), p, f"{p}の強制敗北: {why}"
-    ctx.step(f"{p}の強制敗北、{other(p)}の勝利（{why}）", *cites)
-
-
-def not_over(ctx: Context, st: State) -> None:
-    if st.result:
-        raise IllegalAction(f"ゲームはすでに終了している（{st.result_note}）", ctx.section("royal/victory/conditions"))
-

@@ -8,8 +8,9 @@ from typing import Optional
 from ...engine.context import Context, EngineError, IllegalAction
 from ...vocab import UNKNOWN
 from . import effects as fx
-from . import flow
 from .points import reading
+from .royals import clear as reveal, mission_met
+from .victory import not_over
 from .state import KIND_JA, PHASE_JA, SKILL_ZONE_MAX, ZONE_JA, Card, State, other
 
 
@@ -29,7 +30,7 @@ def _int_fact(card: Card, fact: str, hint: str) -> int:
 # ----------------------------------------------------------------------------- summon
 
 def summon(ctx: Context, st: State, player: str, card: Card, costs: list[Card]) -> None:
-    flow.not_over(ctx, st)
+    not_over(ctx, st)
     refuse = []
     sec = ctx.section("royal/guardian/summon")
     if card.kind != "guardian":
@@ -88,7 +89,7 @@ def summon(ctx: Context, st: State, player: str, card: Card, costs: list[Card]) 
 # ----------------------------------------------------------------------------- equip cards
 
 def set_equip(ctx: Context, st: State, player: str, card: Card) -> None:
-    flow.not_over(ctx, st)
+    not_over(ctx, st)
     refuse = []
     sec = ctx.section("royal/cards/equip")
     if card.kind != "equip":
@@ -113,7 +114,7 @@ def set_equip(ctx: Context, st: State, player: str, card: Card) -> None:
 # ----------------------------------------------------------------------------- clearing by paying
 
 def clear(ctx: Context, st: State, player: str, royal: Card, costs: list[Card]) -> None:
-    flow.not_over(ctx, st)
+    not_over(ctx, st)
     refuse = []
     if royal.kind != "royal" or royal.zone != "royal_zone" or royal.owner != player:
         refuse.append((f"{royal.label}は{player}のロイヤルゾーンのロイヤルカードではない", ctx.section("royal/terms/clear")))
@@ -141,17 +142,17 @@ def clear(ctx: Context, st: State, player: str, royal: Card, costs: list[Card]) 
         for c in costs:
             st.move(c, "blank_zone")
         names = "・".join(c.label for c in costs)
-        flow.clear(ctx, st, royal, f"{player}はスキルゾーンの{names}をコストにして（ブランクゾーンに送り）、"
+        reveal(ctx, st, royal, f"{player}はスキルゾーンの{names}をコストにして（ブランクゾーンに送り）、"
                                    f"コストミッションの{royal.label}をクリアーする（公開する）",
                    sec, ctx.section("royal/terms/cost"), fx.card_cite(ctx, royal))
     elif kind == "trial":
         sec = ctx.section("royal/royal/trial-mission")
         if costs:
             refuse.append(("トライヤルミッションはコストを支払わず、条件を満たすとクリアーする", sec))
-        if not flow.mission_met(ctx, st, royal):
+        if not mission_met(ctx, st, royal):
             refuse.append((f"{royal.label}のミッション（{_mission(royal)}）は達成されていない", sec))
         _illegal(refuse)
-        flow.clear(ctx, st, royal, f"{player}はミッションを達成した{royal.label}をクリアーする（公開する）",
+        reveal(ctx, st, royal, f"{player}はミッションを達成した{royal.label}をクリアーする（公開する）",
                    sec, ctx.section("royal/royal/clear-check"), fx.card_cite(ctx, royal))
     else:
         raise EngineError(f"the mission type of {royal.label} is not given", royal.loc,
@@ -166,7 +167,7 @@ def _mission(royal: Card) -> str:
 # ----------------------------------------------------------------------------- battle
 
 def attack(ctx: Context, st: State, player: str, card: Card) -> None:
-    flow.not_over(ctx, st)
+    not_over(ctx, st)
     refuse = []
     sec = ctx.section("royal/battle/attack-step")
     if st.active != player or st.phase != "battle":
@@ -192,7 +193,7 @@ def attack(ctx: Context, st: State, player: str, card: Card) -> None:
 
 
 def block(ctx: Context, st: State, player: str, accept: bool) -> None:
-    flow.not_over(ctx, st)
+    not_over(ctx, st)
     sec = ctx.section("royal/battle/block-step")
     if st.step != "block" or st.attacker is None:
         raise IllegalAction("アタックが宣言されていない: バトルを受けるか選ぶのはアタックステップの後のブロックステップである", sec)
