@@ -194,6 +194,20 @@ def test_a_card_not_in_play_is_a_located_error_with_exit_two(ask):
     assert "hint:" in err and "Traceback" not in err
 
 
+def test_an_action_without_a_turn_in_the_set_up_is_a_located_error(ask):
+    code, out, err = ask("""\
+    scenario royal/judge/noturn "ターンのない場面" {
+      as of 2026-11-30
+      card "魔法A" { kind skill; effect magic_skill { draw 1 } }
+      hand P1 "魔法A"
+      cast P1 "魔法A" magic_skill
+      expect legal
+    }
+    """)
+    assert code == 2
+    assert "q.rules:5:" in err and "cast needs to know whose turn it is" in err and "turn P1 2" in err
+
+
 def test_a_battle_without_a_force_asks_for_it_at_the_card(ask):
     code, out, err = ask("""\
     scenario royal/judge/force "フォースのないガーディアン" {

@@ -19,6 +19,7 @@ LOOK = {"cast": ("hand", "blank_zone"), "stand": ("guardian_zone", "royal_zone",
         "set": ("hand",), "summon": ("extra_deck",), "clear": ("royal_zone",), "attack": ("guardian_zone",),
         "remove_unit": ("guardian_zone", "skill_zone"), "cost": ("skill_zone",)}
 RESPONSES = ("cast", "stand", "remove_unit", "pass")
+IN_A_PHASE = ("cast", "stand", "remove_unit", "pass", "set", "summon", "clear", "attack", "block", "no_block")
 CHECK = Call(kind="action", name="_check", params={}, loc=None)     # the set-up's own legality
 SETTLE = Call(kind="action", name="_settle", params={}, loc=None)   # what is still open at the end
 
@@ -210,6 +211,11 @@ class RoyalEngine(GameEngine):
             # not an answer to anything of the opponent's: the open chain is answered or resolves first
             flow.settle(ctx, st)
         player = p.get("player")
+        if name in IN_A_PHASE and (st.active is None or st.phase is None):
+            what = "whose turn it is" if st.active is None else "which phase it is"
+            raise EngineError(f"{name} needs to know {what}", call.loc,
+                              "add the turn and the phase to the set-up, e.g. `turn P1 2` and `phase cast` "
+                              "(or begin with `start_game`)")
         if name == "start_game":
             bad = [(q, pr) for q in PLAYERS for pr in st.deck_problems[q]]
             if bad:
