@@ -20,8 +20,6 @@ LOOK = {"cast": ("hand", "blank_zone"), "stand": ("guardian_zone", "royal_zone",
         "remove_unit": ("guardian_zone", "skill_zone"), "cost": ("skill_zone",)}
 RESPONSES = ("cast", "stand", "remove_unit", "pass")
 IN_A_PHASE = ("cast", "stand", "remove_unit", "pass", "set", "summon", "clear", "attack", "block", "no_block")
-CHECK = Call(kind="action", name="_check", params={}, loc=None)     # the set-up's own legality
-SETTLE = Call(kind="action", name="_settle", params={}, loc=None)   # what is still open at the end
 
 
 class RoyalEngine(GameEngine):
@@ -29,8 +27,14 @@ class RoyalEngine(GameEngine):
 
     # -- set-up -------------------------------------------------------------------------
     def actions(self, info: ScenarioInfo):
+        """The scenario's actions between two of the engine's own: a check of what the set-up
+        puts in play (a fifth copy, a second royal of one name) and, after the last action,
+        what is still open (a chain, an attack waiting for the block)."""
         acts = list(super().actions(info))
-        return [CHECK, *acts, SETTLE] if acts else [CHECK]
+        check = Call(kind="action", name="_check", params={}, loc=info.scenario.loc)
+        if not acts:
+            return [check]
+        return [check, *acts, Call(kind="action", name="_settle", params={}, loc=acts[-1].loc)]
 
     def setup(self, ctx: Context, info: ScenarioInfo) -> State:
         st = State()
