@@ -64,12 +64,12 @@ def lunr_site(out: Path) -> Path:
     text = MKDOCS_YML.read_text(encoding="utf-8")
     text = text.replace("custom_dir: site/overrides", f"custom_dir: {overrides}")
     text = text.replace("plugins: []", "plugins:\n  - search:\n      lang: ja")
-    text = text.replace("  - assets/rdsearch.js\n", "")
+    text = text.replace("extra_javascript:\n  - assets/rdsearch.js\n", "")
     text = text.replace("docs_dir: site/docs", f"docs_dir: {REPO / 'site' / 'docs'}")
     text = text.replace("  - rulesdsl/wiki/hook.py", f"  - {REPO / 'rulesdsl' / 'wiki' / 'hook.py'}")
     config = work / "mkdocs.yml"
     config.write_text(text, encoding="utf-8")
-    r = build_site(REPO, out, config=config)
+    r = build_site(REPO, out, config=config, keep_going=True)
     if r.returncode != 0:
         raise SystemExit(f"lunr build failed:\n{r.output[-2000:]}")
     index_path = out / "search" / "search_index.json"
@@ -221,7 +221,7 @@ def main() -> int:
     results: dict = {}
     try:
         site = work / "site"
-        r = build_site(REPO, site)
+        r = build_site(REPO, site, keep_going=True)
         if r.returncode != 0:
             raise SystemExit(r.output[-2000:])
         results["pagefind_index_bundled"] = run_pagefind(site)
