@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..cli import EXIT_FINDINGS, EXIT_OK, Output, command, dump_json, exit_code
 from ..diagnostics import Diagnostic, DslError
+from ..engine.chance import expectation_odds, render_odds
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
 from ..engine.runner import Answer, answer
@@ -126,13 +127,19 @@ def render_answer(a: Answer, traces: str = "first") -> str:
                 continue
             tick = "✓" if e.ok else "✗"
             detail = f"{e.modality}: holds in {e.holds_in} of {e.branches} branch{'es' if e.branches != 1 else ''}"
+            chance = expectation_odds(a.odds, a.expectations.index(e)) if a.odds and a.odds.chance_points else None
+            if chance:
+                detail = f"{e.modality}; {chance}"
             add(f"  {tick}  {e.text}  ({detail})")
             if not e.ok:
                 for f in e.found:
                     add(f"       found: {f}")
                 add(f"       at {e.loc}")
     outcomes = a.outcomes
-    if len(a.branches) > 1:
+    if a.odds is not None and a.odds.chance_points:
+        add("")
+        lines += render_odds(a.odds, len(a.branches))
+    elif len(a.branches) > 1:
         add("")
         add(f"choices: {len(a.branches)} branches explored, {len(outcomes)} distinct outcome(s)")
         for outcome, bs in outcomes.items():

@@ -12,6 +12,7 @@ from typing import Any, Optional
 
 from ..kb import KnowledgeBase, ScenarioInfo
 from ..model import Status, weakest
+from .chance import ChanceLimit, Odds, is_chance, odds_text, probability_of, summarize
 from .context import (BranchLimit, Bounds, ChoicePoint, Context, EngineError, IllegalAction, StepLimit,
                       explore)
 from .registry import engine_for
@@ -34,7 +35,13 @@ class Branch:
     def path(self) -> str:
         if not self.choices:
             return "（選択なし）"
-        return " → ".join(f"{c.chooser or '—'}: {c.options[c.picked]}" for c in self.choices)
+        return " → ".join(f"{'出目' if is_chance(c) else c.chooser or '—'}: {c.options[c.picked]}"
+                          for c in self.choices)
+
+    @property
+    def probability(self):
+        """The exact probability of this branch given its choices (1 without chance points)."""
+        return probability_of(self.choices)
 
 
 @dataclass
@@ -47,6 +54,8 @@ class ExpectationResult:
     branches: int
     found: list[str]                    # what each branch found, when it did not hold
     loc: str
+    probability: Optional[str] = None   # the bound of a probability expectation (`>= 1/2`)
+    odds: Optional[list] = None         # with chance: per plan, the exact probability it holds
 
 
 @dataclass
@@ -66,6 +75,7 @@ class Answer:
     sections: list[str]
     cards: list[str]
     rulings: list[str]
+    odds: Optional[Odds] = None         # with chance (or a probability expectation): see chance.summarize
 
     @property
     def ok(self) -> bool:
@@ -82,7 +92,11 @@ class Answer:
         applicable = [e for e in self.expectations if e.applies]
         failed = [e for e in applicable if not e.ok]
         outcomes = self.outcomes
-        if len(outcomes) == 1:
+        if self.odds is not None and self.odds.chance_points and len(self.odds.plans) == 1:
+            head = " / ".join(f"{o.split('; ')[0]} {odds_text(p)}" for o, p in self.odds.plans[0].outcomes)
+        elif self.odds is not None and self.odds.chance_points:
+            head = f"{len(outcomes)} outcomes are possible, depending on the dice and {len(self.odds.plans) or 'the'} choices"
+        elif len(outcomes) == 1:
             head = next(iter(outcomes))
         else:
             head = f"{len(outcomes)} outcomes are possible, depending on the choices"
@@ -100,14 +114,20 @@ class Answer:
             "cautions": [c.as_dict() for c in self.cautions], "fuzzy": self.fuzzy,
             "expectations": [{
                 "text": e.text, "modality": e.modality, "ok": e.ok, "applies": e.applies,
-                "holds_in": e.holds_in, "branches": e.branches, "found": e.found, "loc": e.loc}
+                "holds_in": e.holds_in, "branches": e.branches, "found": e.found, "loc": e.loc,
+                **({"probability": e.probability} if e.probability else {}),
+                **({"odds": e.odds} if e.odds is not None else {})}
                 for e in self.expectations],
             "outcomes": [{
                 "outcome": outcome, "branches": [b.path for b in bs]}
                 for outcome, bs in self.outcomes.items()],
+            **({"odds": self.odds.as_dict()} if self.odds is not None else {}),
             "branches": [{
                 "choices": [{"chooser": c.chooser, "label": c.label, "options": list(c.options),
-                             "picked": c.options[c.picked]} for c in b.choices],
+                             "picked": c.options[c.picked],
+                             **({"chance": True, "probabilities": [str(w) for w in c.weights]} if is_chance(c) else {})}
+                            for c in b.choices],
+                **({"probability": str(b.probability)} if self.odds is not None else {}),
                 "outcome": b.outcome, "illegal": b.illegal, "before": b.before, "after": b.after,
                 "trace": [s.as_dict() for s in b.steps]} for b in self.branches],
             "depends_on": {"points": self.points, "sections": self.sections, "cards": self.cards,
@@ -150,21 +170,27 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
                               f"the last steps were:\n{tail}",
                               sc.loc, "check effects that trigger each other, e.g. two on_flipped effects that flip each other",
                               code="step-limit") from None
-        results = [engine.expect(ctx, state, call, illegal) for _, call in info.expects]
+        results = [_evaluated(engine.expect(ctx, state, call, illegal), illegal) for _, call in info.expects]
         branch = Branch(list(ctx.choices), ctx.steps, engine.outcome(state, illegal), illegal,
                         before, engine.board(state), results)
         return ctx.choices, (branch, ctx)
 
     try:
         runs = explore(run, bounds)
-    except BranchLimit:
-        raise EngineError(f"more than {bounds.max_branches} combinations of choices; stopped exploring",
-                          sc.loc, "fix some choices in the scenario with `choose PLAYER OPTION`",
-                          code="branch-limit") from None
+    except BranchLimit as e:
+        raise branch_limit_error(e, bounds, sc.loc) from None
+    except ChanceLimit as e:
+        raise EngineError(f"the chance point 「{e.label}」 has {e.outcomes:,} outcomes, more than the limit of "
+                          f"{e.limit:,}; stopped before enumerating them", e.loc or sc.loc,
+                          "fix the dice in the scenario, or raise the limit with --max-outcomes N",
+                          code="chance-limit") from None
     runs.sort(key=lambda r: [c.picked for c in r[0]])
     branches = [b for _, (b, _) in runs]
     contexts = [ctx for _, (_, ctx) in runs]
 
+    odds = None
+    if any(is_chance(c) for b in branches for c in b.choices) or any(e.probability for e, _ in info.expects):
+        odds = summarize(branches, len(info.expects))
     expectations = []
     for i, (e, call) in enumerate(info.expects):
         applies = (e.valid_from is None or e.valid_from.start() <= day) and \
@@ -173,9 +199,17 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         modality = e.modality or "always"
         ok = {"always": all(holds), "possible": any(holds), "never": not any(holds)}[modality]
         found = sorted({b.results[i][1] for b in branches if b.results[i][0] != (modality != "never")})
+        per_plan = None if odds is None else [(p.label, p.holds[i]) for p in odds.plans]
+        if e.probability is not None:
+            ok, found = probability_expectation(e, modality, per_plan or [])
+        text = engine.describe(kb, call)
+        if e.probability is not None:
+            text += f"（その確率 {e.probability.op} {e.probability.value}）"
         expectations.append(ExpectationResult(
-            text=engine.describe(kb, call), modality=modality, ok=ok, applies=applies,
-            holds_in=sum(holds), branches=len(branches), found=found, loc=str(e.loc)))
+            text=text, modality=modality, ok=ok, applies=applies,
+            holds_in=sum(holds), branches=len(branches), found=found, loc=str(e.loc),
+            probability=f"{e.probability.op} {e.probability.value}" if e.probability else None,
+            odds=None if per_plan is None else [{"plan": label, "probability": str(p)} for label, p in per_plan]))
 
     cites: dict[tuple, Cite] = {}
     for b in branches:
@@ -204,4 +238,40 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         scenario=sc.id, title=sc.title, question=sc.question, game=game, as_of=day, mode=mode,
         branches=branches, expectations=expectations, status=weakest(statuses), cautions=cautions,
         fuzzy=fuzzy, points=dict(sorted(points.items())), sections=sorted(sections),
-        cards=sorted(cards), rulings=sorted(rulings))
+        cards=sorted(cards), rulings=sorted(rulings), odds=odds)
+
+
+def _evaluated(result, illegal: Optional[str]) -> tuple[bool, str]:
+    """An expectation an engine did not evaluate (None: an action before it was illegal)."""
+    if result is None:
+        return False, f"評価しない（ルール上できない操作があった: {illegal}）"
+    return result
+
+
+def probability_expectation(e, modality: str, per_plan: list) -> tuple[bool, list[str]]:
+    """A bound on a probability holds for every plan (always), some plan (possible) or none
+    (never); `found` gives the probability each plan that breaks it reaches."""
+    meets = [(label, p, e.probability.holds(p)) for label, p in per_plan]
+    ok = {"always": all(m for _, _, m in meets), "possible": any(m for _, _, m in meets),
+          "never": not any(m for _, _, m in meets)}[modality]
+    several = len(meets) > 1
+    found = [f"確率は{odds_text(p)}" + (f"（{label}）" if several else "")
+             for label, p, m in meets if m != (modality != "never")]
+    return ok, found
+
+
+def branch_limit_error(e: BranchLimit, bounds: Bounds, loc) -> EngineError:
+    """Name the branch point that multiplies the runs most: a chance point (with where the
+    scenario leaves it open) or a player's choice."""
+    widest = max(e.choices, key=lambda c: len(c.options), default=None)
+    if widest is None:
+        where = ""
+    elif is_chance(widest):
+        where = f"; the widest branch point is the chance point 「{widest.label}」 ({len(widest.options)} outcomes)"
+        loc = widest.loc or loc
+    else:
+        where = f"; the widest branch point is {widest.chooser or 'nobody'}'s choice 「{widest.label}」 " \
+                f"({len(widest.options)} options)"
+    return EngineError(f"more than {bounds.max_branches} branches of choices and chance; stopped exploring{where}",
+                       loc, "fix some choices (`choose PLAYER OPTION`) or dice in the scenario, "
+                            "or raise the limit with --max-branches N", code="branch-limit")
