@@ -14,7 +14,7 @@ from pathlib import Path
 from ..cli import EXIT_FINDINGS, EXIT_OK, Output, command, dump_json, exit_code
 from ..diagnostics import Diagnostic, DslError
 from ..engine.chance import expectation_odds, render_odds
-from ..engine.context import EngineError
+from ..engine.context import Bounds, EngineError
 from ..engine.registry import engine_for
 from ..engine.runner import Answer, answer
 from ..kb import KnowledgeBase, display_path, find_root, load
@@ -30,6 +30,10 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output (see README: ask --json)")
     p.add_argument("--trace", choices=("first", "all", "none"), default="first",
                    help="traces to print: of one branch per outcome (default), of every branch, or none")
+    p.add_argument("--max-branches", type=int, metavar="N", default=Bounds.max_branches,
+                   help=f"stop exploring past N branches of choices and chance (default {Bounds.max_branches})")
+    p.add_argument("--max-outcomes", type=int, metavar="N", default=Bounds.max_outcomes,
+                   help=f"refuse a chance point (e.g. a roll) with more than N outcomes (default {Bounds.max_outcomes:,})")
 
 
 def engine_diagnostic(e: EngineError) -> Diagnostic:
@@ -67,7 +71,8 @@ def run(args, out: Output) -> int:
     for info in scenarios_of(kb, args.file):
         try:
             answers.append(answer(kb, info, as_of=as_of.start() if as_of else None,
-                                  tournament=True if args.tournament else None))
+                                  tournament=True if args.tournament else None,
+                                  bounds=Bounds(max_branches=args.max_branches, max_outcomes=args.max_outcomes)))
         except EngineError as e:
             errors.append(engine_diagnostic(e))
     if args.json:

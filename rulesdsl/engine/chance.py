@@ -36,11 +36,12 @@ class Distribution:
     """A finite distribution with integer weights: `pairs` of (value, weight > 0) and their
     `total`. Integers keep partitioning cheap; probabilities come out as Fractions."""
 
-    __slots__ = ("pairs", "total")
+    __slots__ = ("pairs", "total", "_classes")
 
     def __init__(self, pairs: Iterable[tuple[Any, int]]) -> None:
         self.pairs = tuple((v, w) for v, w in pairs if w)
         self.total = sum(w for _, w in self.pairs)
+        self._classes: Optional[dict] = None
         if not self.total:
             raise ValueError("a distribution needs at least one outcome of positive weight")
 
@@ -74,13 +75,21 @@ class Distribution:
             merged[k] = merged.get(k, 0) + w
         return Distribution(merged.items())
 
-    def partition(self, key: Callable[[Any], Hashable]) -> list[tuple[Hashable, "Distribution"]]:
+    def partition(self, key: Callable[[Any], Hashable], memo: Hashable = None) -> list[tuple[Hashable, "Distribution"]]:
         """The classes of values with the same key, in order of first appearance, each with
-        its conditional distribution."""
+        its conditional distribution. With `memo` (a name for the question `key` asks), the
+        answer is kept with the distribution: a replayed run asks the same question again."""
+        if memo is not None and self._classes is not None and memo in self._classes:
+            return self._classes[memo]
         classes: dict = {}
         for pair in self.pairs:
             classes.setdefault(key(pair[0]), []).append(pair)
-        return [(k, Distribution(ps)) for k, ps in classes.items()]
+        out = [(k, Distribution(ps)) for k, ps in classes.items()]
+        if memo is not None:
+            if self._classes is None:
+                self._classes = {}
+            self._classes[memo] = out
+        return out
 
 
 def combine(a: Distribution, b: Distribution, f: Callable[[Any, Any], Hashable]) -> Distribution:
@@ -166,11 +175,11 @@ def check_size(ctx, outcomes: int, label: str, loc: Any = None) -> None:
 
 def branch(ctx, label: str, dist: Distribution, key: Callable[[Any], Hashable],
            describe: Callable[[Hashable, Distribution], str], loc: Any = None,
-           cites: Sequence = ()) -> tuple[Hashable, Distribution]:
+           cites: Sequence = (), memo: Hashable = None) -> tuple[Hashable, Distribution]:
     """Split `dist` by `key` and follow one class: a chance point when more than one class has
-    weight. `describe(key, class)` words a class. Returns the class key and the class's
-    conditional distribution."""
-    classes = dist.partition(key)
+    weight. `describe(key, class)` words a class; `memo` names the question (see
+    Distribution.partition). Returns the class key and the class's conditional distribution."""
+    classes = dist.partition(key, memo)
     check_size(ctx, len(classes), label, loc)
     if len(classes) == 1:
         return classes[0]
@@ -184,7 +193,7 @@ def branch(ctx, label: str, dist: Distribution, key: Callable[[Any], Hashable],
 
 
 def is_chance(point: Any) -> bool:
-    return getattr(point, "kind", None) == "chance"
+    return type(point) is ChancePoint
 
 
 def probability_of(choices: Iterable[Any]) -> Fraction:

@@ -165,9 +165,10 @@ class Context:
         return picked
 
     # -- chance -------------------------------------------------------------------------
-    def chance(self, label: str, dist, key, describe, loc: Optional[Loc] = None, cites: Sequence[Cite] = ()):
+    def chance(self, label: str, dist, key, describe, loc: Optional[Loc] = None, cites: Sequence[Cite] = (),
+               memo=None):
         """Branch on what the dice decide: `dist` split by `key` (see engine.chance.branch)."""
-        return chance_branch(self, label, dist, key, describe, loc, cites)
+        return chance_branch(self, label, dist, key, describe, loc, cites, memo)
 
 
 def explore(run: Callable[[Sequence[int]], Any], bounds: Bounds) -> list[tuple[list[ChoicePoint], Any]]:

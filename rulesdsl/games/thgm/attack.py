@@ -315,8 +315,10 @@ def reroll_chosen(ctx: Context, st: State, atk: Attack, loc, cite) -> None:
 
 # ----------------------------------------------------------------------------- looking at the dice
 
-def observe(ctx: Context, st: State, atk: Attack, label: str, key, describe, *cites):
-    k, d = ctx.chance(label, atk.roll, key, describe, atk.roll_loc, cites)
+def observe(ctx: Context, st: State, atk: Attack, label: str, key, describe, *cites, memo=None):
+    """Ask a question of the dice: split what is still open into the answers the question tells
+    apart (a chance point) and go on with one; `memo` names the question for replays."""
+    k, d = ctx.chance(label, atk.roll, key, describe, atk.roll_loc, cites, memo)
     atk.roll = d
     return k
 
@@ -325,23 +327,27 @@ def see(ctx: Context, st: State, atk: Attack, label: str) -> None:
     """A player looks at the dice before choosing: what the rules read of them becomes known."""
     bonus = 1 if atk.spell else 0
     if atk.full_faces:
-        observe(ctx, st, atk, label, lambda v: v, lambda k, d: f"出目{D.faces_words(k)}（攻撃力{D.value_of(k) + bonus}）")
-    else:
+        observe(ctx, st, atk, label, lambda v: v, lambda k, d: f"出目{D.faces_words(k)}（攻撃力{D.value_of(k) + bonus}）",
+                memo=("faces",))
+    elif st.open_nullify and bat_holders(ctx, st, atk):  # a repeated face matters too
         observe(ctx, st, atk, label, lambda v: (D.value_of(v), v[2]),
-                lambda k, d: f"攻撃力{k[0] + bonus}" + ("・ダブりあり" if k[1] else "・ダブりなし"))
+                lambda k, d: f"攻撃力{k[0] + bonus}" + ("・ダブりあり" if k[1] else "・ダブりなし"), memo=("seen",))
+    else:
+        observe(ctx, st, atk, label, D.value_of, lambda k, d: f"攻撃力{k + bonus}", memo=("value",))
 
 
 def see_faces(ctx: Context, st: State, atk: Attack) -> tuple[int, ...]:
     if not atk.full_faces:
         raise EngineError("the faces themselves were not kept for this roll", atk.roll_loc)
-    return observe(ctx, st, atk, "出目", lambda v: v, lambda k, d: f"出目{D.faces_words(k)}")
+    return observe(ctx, st, atk, "出目", lambda v: v, lambda k, d: f"出目{D.faces_words(k)}", memo=("faces",))
 
 
 def value_is(ctx: Context, st: State, atk: Attack, wanted: int) -> tuple[bool, int]:
     """Whether the attack value is `wanted` (splitting open dice into yes and no)."""
     bonus = 1 if atk.spell else 0
     hit = observe(ctx, st, atk, f"攻撃力が{wanted}か", lambda v: D.value_of(v) + bonus == wanted,
-                  lambda k, d: f"攻撃力{wanted}" if k else f"攻撃力{D.range_words(*D.value_range(d, bonus))}")
+                  lambda k, d: f"攻撃力{wanted}" if k else f"攻撃力{D.range_words(*D.value_range(d, bonus))}",
+                  memo=("value", wanted - bonus))
     lo, hi = D.value_range(atk.roll, bonus)
     return hit, lo
 
@@ -464,7 +470,7 @@ def nullify(ctx: Context, st: State, player: str, loc, holder: Optional[Char] = 
         raise illegal(st, "nullify", why, bat, who_cite)
     ctx.step(f"{atk.target.label}へのこの攻撃には{'・'.join(h.label for h in holders)}のコウモリ変化が使える", bat, who_cite)
     twice = observe(ctx, st, atk, "振られたサイコロにダブりの出目があるか", D.repeats,
-                    lambda k, d: "ダブりあり" if k else "ダブりなし", bat)
+                    lambda k, d: "ダブりあり" if k else "ダブりなし", bat, memo=("repeats",))
     checked = "振りなおされた後の出目" if atk.rerolled else "振られたサイコロの出目"
     faces = D.only_faces(atk.roll)
     shown = f"（{D.faces_words(faces)}）" if faces else ""
@@ -517,7 +523,7 @@ def offer_nullify(ctx: Context, st: State, atk: Attack) -> None:
         return
     bat = ctx.section("thgm/abilities/bat-transformation")
     twice = observe(ctx, st, atk, "振られたサイコロにダブりの出目があるか", D.repeats,
-                    lambda k, d: "ダブりあり" if k else "ダブりなし", bat)
+                    lambda k, d: "ダブりあり" if k else "ダブりなし", bat, memo=("repeats",))
     checked = "振りなおされた後の出目" if atk.rerolled else "振られたサイコロの出目"
     faces = D.only_faces(atk.roll)
     shown = f"（{D.faces_words(faces)}）" if faces else ""
@@ -542,7 +548,8 @@ def can_nullify(ctx: Context, st: State) -> tuple[bool, str]:
     if not bat_holders(ctx, st, atk):
         return False, "コウモリ変化を使えるキャラがいない"
     twice = observe(ctx, st, atk, "振られたサイコロにダブりの出目があるか", D.repeats,
-                    lambda k, d: "ダブりあり" if k else "ダブりなし", ctx.section("thgm/abilities/bat-transformation"))
+                    lambda k, d: "ダブりあり" if k else "ダブりなし", ctx.section("thgm/abilities/bat-transformation"),
+                    memo=("repeats",))
     return (True, "ダブりの出目があるので無効にできる") if twice else (False, "ダブりの出目がないので無効にできない")
 
 
@@ -611,7 +618,8 @@ def resolve(ctx: Context, st: State) -> None:
         return
     outcome = observe(ctx, st, atk, f"攻撃力と防御力{value}の比較",
                       lambda v: _compare(D.value_of(v) + bonus, value),
-                      lambda k, d: _compare_words(k, value, *D.value_range(d, bonus)), defense)
+                      lambda k, d: _compare_words(k, value, *D.value_range(d, bonus)), defense,
+                      memo=("compare", value - bonus))
     settle(ctx, st, atk, outcome)
 
 

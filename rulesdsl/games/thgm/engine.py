@@ -40,8 +40,27 @@ def _marker(name: str, loc) -> Call:
 class ThgmEngine(GameEngine):
     game_id = "thgm"
 
+    def __init__(self) -> None:
+        # what a scenario's text says once and for all (its runs replay it): id -> (info, facts)
+        self._static: dict[int, tuple[ScenarioInfo, dict]] = {}
+
+    def static(self, info: ScenarioInfo) -> dict:
+        found = self._static.get(id(info))
+        if found is not None and found[0] is info:
+            return found[1]
+        facts = {"actions": self._actions(info), "players": _players_named(info),
+                 "needs_faces": any(call.name == "checked_faces" for _, call in info.expects),
+                 "placement_question": any(call.name in ("legal", "illegal") and call.params.get("act") == "placement"
+                                           for _, call in info.expects),
+                 "open_nullify": not any(c.name == "use_ability" for c in info.calls if c.kind == "action")}
+        self._static[id(info)] = (info, facts)
+        return facts
+
     # -- set-up -------------------------------------------------------------------------
     def actions(self, info: ScenarioInfo):
+        return self.static(info)["actions"]
+
+    def _actions(self, info: ScenarioInfo):
         """The scenario's actions, with a claimed or withheld place folded into the declaration
         it belongs to, between the start of play and the end of the question."""
         out = [_marker("_begin", info.scenario.loc)]
@@ -60,10 +79,9 @@ class ThgmEngine(GameEngine):
     def setup(self, ctx: Context, info: ScenarioInfo) -> State:
         st = State()
         st.info = info
-        st.needs_faces = any(call.name == "checked_faces" for _, call in info.expects)
-        st.placement_question = any(call.name in ("legal", "illegal") and call.params.get("act") == "placement"
-                                    for _, call in info.expects)
-        st.open_nullify = not any(c.name == "use_ability" for c in info.calls if c.kind == "action")
+        facts = self.static(info)
+        st.needs_faces, st.placement_question, st.open_nullify = \
+            facts["needs_faces"], facts["placement_question"], facts["open_nullify"]
         for call in info.calls:
             if call.kind != "setup":
                 continue
@@ -106,11 +124,12 @@ class ThgmEngine(GameEngine):
             elif name == "eliminated":
                 st.side(p["player"]).eliminated = True
         # the players: those seated, else P1…Pn for the highest player the scenario names (two at least)
+        named = facts["players"]
         if not st.seats:
-            named = {int(m.group(1)) for m in (_PLAYER.match(x) for x in _players_named(info)) if m}
-            st.seats = [f"P{i}" for i in range(1, max(2, max(named, default=2)) + 1)]
-        elif any(pl not in st.seats for pl in _players_named(info)):
-            extra = sorted(pl for pl in _players_named(info) if pl not in st.seats)
+            numbers = {int(x[1:]) for x in named}
+            st.seats = [f"P{i}" for i in range(1, max(2, max(numbers, default=2)) + 1)]
+        elif any(pl not in st.seats for pl in named):
+            extra = sorted(pl for pl in named if pl not in st.seats)
             raise EngineError(f"{', '.join(extra)} {'is' if len(extra) == 1 else 'are'} not seated", info.scenario.loc,
                               f"add every player to the seats: seats {' '.join(st.seats + extra)}")
         for pl in st.seats:
@@ -288,7 +307,8 @@ class ThgmEngine(GameEngine):
                 return False, "攻撃のサイコロは振られていない"
             want = tuple(sorted(p["faces"], reverse=True))
             hit = A.observe(ctx, st, atk, f"出目が{D.faces_words(want)}か", lambda v: v == want,
-                            lambda k, d: f"出目{D.faces_words(want)}" if k else f"出目{D.faces_words(want)}以外")
+                            lambda k, d: f"出目{D.faces_words(want)}" if k else f"出目{D.faces_words(want)}以外",
+                            memo=("faces=", want))
             faces = D.only_faces(atk.roll)
             return hit, f"コウモリ変化のチェック対象の出目は{D.faces_words(faces) if faces else 'それ以外'}"
         if name == "defense_used":
