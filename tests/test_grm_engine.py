@@ -40,7 +40,9 @@ scenario grm/qa/t-flagship "スタックの一番上だけが裏返る" {
 def test_card_beneath_a_flipped_top_is_exposed_in_its_own_face_state(ask):
     code, out, err = ask(FLAGSHIP)
     assert code == 0, out + err
-    assert out.startswith("VERDICT: OK")
+    first, second = out.splitlines()[:2]
+    assert first == "答え: b2の《土台》は表向き。《上》は墓地にある。"
+    assert second.startswith("根拠: 確定（出典: ファンwikiのまとめ。公式ルールではない）") and "期待どおり" in second
     assert "裏返す・オモテにする効果は一番上の《上》のみに作用し" in out
     assert "それまでの表裏状態（表向き）のまま露出する" in out
 
@@ -57,7 +59,9 @@ def test_same_input_gives_byte_identical_output(ask):
 def test_a_failed_expectation_exits_one_and_says_what_was_found(ask):
     code, out, _ = ask(FLAGSHIP.replace('expect card_face b2 "土台" up', 'expect card_face b2 "土台" down'))
     assert code == 1
-    assert "FAIL" in out.splitlines()[0]
+    first, second = out.splitlines()[:2]
+    assert "《土台》は表向き" in first and "「b2の《土台》は裏向き」ではない" in first
+    assert "期待と異なる" in second
     assert "found: 《土台》は表向き" in out
 
 
@@ -74,8 +78,9 @@ def test_answer_resting_on_an_unconfirmed_default_carries_a_banner(ask):
     }
     """)
     assert code == 0
-    first, *rest = out.splitlines()
-    assert "[※未確定に依拠]" in first
+    first, second, *rest = out.splitlines()
+    assert first == "答え: b2の一番上のカードは裏向き。"
+    assert second.startswith("根拠: ※未確定")
     assert "この答えは確定していない裁定・解釈に依拠している" in out
 
 
@@ -167,9 +172,8 @@ def test_a_choice_explosion_is_stopped_by_the_branch_bound(ask):
 @pytest.mark.parametrize("body, message, line", [
     ('field b2 P1 "x" up\n  field b2 P1 "x" up', "already holds", 5),
     ('card "EX" { weight 1kg; ex yes }\n  field a1 P1 "EX" up\n  field a2 P1 "EX" up', "EX cards on the field", 6),
-    ('field b2 P1 "x" up\n  hand P2 "x"\n  play P2 "x" b2', "the rules do not allow this", 6),
     ('hand P2 PROMO018\n  field b2 P1 "x" up\n  play P2 PROMO018 c2', "weight of PROMO018", 4),
-    ('hand P2 No.054\n  card No.054 { weight 20kg }\n  field b2 P1 "x" up\n  play P2 No.054 c2', "the target of No.054", 5),
+    ('hand P2 No.054\n  assume card No.054 { weight 20kg }\n  field b2 P1 "x" up\n  play P2 No.054 c2', "the target of No.054", 5),
     ('hand P2 "y"\n  play P2 "y" c2', "unknown card", 4),
     ('hand P2 "x"\n  play P1 "x" c2', "not in P1's hand", 5),
 ])
@@ -188,6 +192,50 @@ def test_bad_input_gets_a_located_error_with_a_fix(ask, body, message, line):
     assert "hint:" in err
 
 
+def test_an_action_the_rules_forbid_is_answered_in_one_cited_line(ask):
+    code, out, err = ask("""\
+    scenario grm/qa/t-occupied "埋まったマス" {
+      as of 2026-09-01
+      card "x" { weight 10kg }
+      field b2 P1 "x" up
+      hand P2 "x"
+      play P2 "x" b2
+      expect empty c3
+      expect face b2 up
+    }
+    """)
+    assert code == 1, out + err
+    first = out.splitlines()[0]
+    assert first.startswith("答え: ルール上できない：") and first.count("ルール上できない") == 1
+    assert "not reached: the action is not allowed" in out
+    assert "found:" not in out
+
+
+def test_a_choice_that_is_never_offered_is_a_located_error(ask):
+    code, out, err = ask("""\
+    scenario grm/qa/t-choose "選択肢にない" {
+      as of 2026-09-01
+      card "任" { weight 10kg; effect on_play optional { draw 1 } }
+      card "x" { weight 1kg }
+      hand P1 "任"
+      deck P1 "x"
+      choose P1 "発動したい"
+      play P1 "任" a1
+      expect hand_count P1 1
+    }
+    """)
+    assert code == 2, out + err
+    assert "q.rules:7:" in err and "never offered the choice" in err and "発動する" in err
+
+
+def test_json_of_an_unanswerable_scenario_does_not_claim_ok(ask):
+    code, out, err = ask('scenario grm/qa/t-j "j" {\n  as of 2026-09-01\n  card "x" { weight 1kg }\n'
+                         '  field b2 P1 "x" up\n  field b2 P1 "x" up\n  expect empty c3\n}\n', "--json")
+    assert code == 2
+    data = json.loads(out)
+    assert data["ok"] is False and data["answers"] == [] and data["errors"]
+
+
 def test_unknown_card_in_a_scenario_is_a_located_error(ask):
     code, out, err = ask('scenario grm/qa/t-u "u" {\n  as of 2026-09-01\n  hand P1 "ないカード"\n}\n')
     assert code == 2
@@ -198,8 +246,10 @@ def test_json_answer_follows_the_documented_schema(ask):
     code, out, _ = ask(FLAGSHIP, "--json")
     data = json.loads(out)
     a = data["answers"][0]
-    assert set(a) == {"scenario", "title", "question", "game", "as_of", "mode", "verdict", "ok", "status",
-                      "cautions", "fuzzy", "expectations", "outcomes", "branches", "depends_on"}
+    assert set(a) == {"scenario", "title", "question", "answer", "game", "as_of", "mode", "verdict", "ok",
+                      "status", "status_words", "authority", "cautions", "fuzzy", "illegal", "choosers",
+                      "assumptions", "gaps", "readings", "expectations", "outcomes", "branches", "depends_on"}
+    assert a["answer"] == ["b2の《土台》は表向き。", "《上》は墓地にある。"]
     b = a["branches"][0]
     assert set(b) == {"choices", "outcome", "illegal", "before", "after", "trace"}
     assert all(set(s) == {"text", "kind", "cites"} for s in b["trace"])

@@ -369,3 +369,35 @@ def expectation_odds(odds: Optional[Odds], i: int) -> Optional[str]:
     plans, top = odds.best_for(i)
     each = "; ".join(f"{p.label}: {odds_text(p.holds[i])}" for p in odds.plans)
     return f"probability {each} — highest if {' / '.join(p.label for p in plans)}"
+
+
+# ----------------------------------------------------------------------------- sentences
+
+def chance_sentences(odds: Optional[Odds]) -> list[str]:
+    """The distribution of outcomes in plain Japanese, for the sentences that open an answer:
+    「出目によって、撃破（…） 77/216（35.6%）、…。」 (one sentence per plan of choices)."""
+    if odds is None or not odds.chance_points or odds.too_many_plans:
+        return []
+
+    def parts(plan: Plan) -> str:
+        return "、".join(f"{o.split('; ')[0]} {odds_text(p)}" for o, p in plan.outcomes)
+    if len(odds.plans) == 1:
+        return [f"出目によって、{parts(odds.plans[0])}。"]
+    return [f"{plan.label}なら、出目によって{parts(plan)}。" for plan in odds.plans]
+
+
+def expectation_sentence(odds: Optional[Odds], i: int, statement: str, bound: Optional[str],
+                         ok: bool) -> Optional[str]:
+    """An expectation's probability in plain Japanese (None without chance): per plan when
+    there are several, with the plan that makes it most likely."""
+    if odds is None or not odds.chance_points or not odds.plans:
+        return None
+    if len(odds.plans) == 1:
+        text = f"「{statement}」となる確率は{odds_text(odds.plans[0].holds[i])}"
+    else:
+        each = "、".join(f"{p.label}なら{odds_text(p.holds[i])}" for p in odds.plans)
+        best, top = odds.best_for(i)
+        text = f"「{statement}」となる確率は、{each}。最も高いのは{' / '.join(p.label for p in best)}の{odds_text(top)}"
+    if bound and not ok:
+        text += f"（確率 {bound} ではない）"
+    return text + "。"

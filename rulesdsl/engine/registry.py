@@ -38,7 +38,10 @@ class GameEngine:
     def act(self, ctx: "Context", state: Any, call: "Call") -> None:
         raise NotImplementedError
 
-    def expect(self, ctx: "Context", state: Any, call: "Call", illegal: Optional[str]) -> tuple[bool, str]:
+    def expect(self, ctx: "Context", state: Any, call: "Call", illegal: Optional[str]
+               ) -> Optional[tuple[bool, str]]:
+        """(holds, what was found — a plain statement of fact) for one expectation; None when
+        an action was illegal (`illegal` is its message) and the expectation is not about that."""
         raise NotImplementedError
 
     def board(self, state: Any) -> Any:
@@ -53,6 +56,11 @@ class GameEngine:
 
     def render_board(self, board: Any) -> str:
         return ""
+
+    def answer_sentences(self, answer: Any) -> Optional[list[str]]:
+        """The answer's opening sentences, if this game words them itself (the core writes them
+        from the expectations, the illegal action, the choosers and the odds otherwise)."""
+        return None
 
     def validate_deck(self, kb: "KnowledgeBase", deck: Any) -> Optional[tuple[list, list[str]]]:
         """(problems, notes) for a deck list, or None if this game has no deck rules here."""

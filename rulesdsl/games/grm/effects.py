@@ -214,7 +214,7 @@ def order_simultaneous(ctx: Context, st: State, pending: list) -> list:
         first = st.active or "P1"
         groups = [[p for p in pending if p[0].owner == first], [p for p in pending if p[0].owner != first]]
         ctx.step(f"同時に発生した誘発効果は、ターンプレイヤー（{first}）側を先に解決する", cite,
-                 ctx.ruling("grm/gap/trigger-order-unofficial"))
+                 ctx.gap("grm/gap/trigger-order-unofficial"))
         out = []
         for group in groups:
             out.extend(_choose_order(ctx, group[0][0].owner if group else None, group))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ...engine.context import Context, EngineError, IllegalAction
+from ...engine.context import Context, EngineError, Fixed, IllegalAction
 from ...engine.registry import GameEngine
 from ...kb import ScenarioInfo
 from ...vocab import Call, CardRef
@@ -18,11 +18,11 @@ class GrmEngine(GameEngine):
     game_id = "grm"
 
     # -- set-up -------------------------------------------------------------------------
-    def fixed_choices(self, info: ScenarioInfo) -> dict[str, list[str]]:
-        fixed: dict[str, list[str]] = {}
+    def fixed_choices(self, info: ScenarioInfo) -> dict[str, list[Fixed]]:
+        fixed: dict[str, list[Fixed]] = {}
         for c in info.calls:
             if c.kind == "action" and c.name == "choose":
-                fixed.setdefault(c.params["player"], []).extend(str(x) for x in c.params["choice"])
+                fixed.setdefault(c.params["player"], []).extend(Fixed(str(x), c.loc) for x in c.params["choice"])
         return fixed
 
     def actions(self, info: ScenarioInfo):
@@ -101,17 +101,8 @@ class GrmEngine(GameEngine):
 
     # -- actions ------------------------------------------------------------------------
     def act(self, ctx: Context, st: State, call: Call) -> None:
-        try:
-            self._act(ctx, st, call)
-        except IllegalAction as e:
-            if st.illegal_expected:
-                raise
-            cite = f" ({e.cite.ref})" if e.cite else ""
-            raise EngineError(f"the rules do not allow this: {e.message}{cite}", call.loc,
-                              "if the question is whether this is allowed, add `expect illegal`",
-                              code="illegal") from None
-
-    def _act(self, ctx: Context, st: State, call: Call) -> None:
+        """Perform one action; an action the rules forbid raises IllegalAction, which ends the
+        branch and becomes the answer (「ルール上できない：…」), cited."""
         if st.result:
             raise IllegalAction(f"ゲームはすでに終了している（{st.result_note or st.result}）",
                                 ctx.section("grm/victory/normal"))
@@ -169,13 +160,13 @@ class GrmEngine(GameEngine):
                           f'add it to the set-up: hand {player} "{ref.text}"')
 
     # -- expectations -------------------------------------------------------------------
-    def expect(self, ctx: Context, st: State, call: Call, illegal: Optional[str]) -> tuple[bool, str]:
+    def expect(self, ctx: Context, st: State, call: Call, illegal: Optional[str]) -> Optional[tuple[bool, str]]:
         p = call.params
         name = call.name
         if name == "illegal":
             return illegal is not None, illegal or "すべての操作が許された"
         if illegal is not None:
-            return False, f"操作がルール上できなかった（{illegal}）"
+            return None     # not reached: the answer says once why the action is not allowed
         if name == "face":
             top = st.top(p["cell"])
             return (top is not None and top.face == p["face"]), _cell_words(st, p["cell"])

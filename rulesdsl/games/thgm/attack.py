@@ -111,10 +111,12 @@ def declare(ctx: Context, st: State, call: Call) -> None:
     if strength > printed:
         raise illegal(st, "declaration", f"「{name}」の本来の強さは{printed}D: 強さは本来の強さより低く宣言できるが、高くはできない",
                       ctx.section("thgm/attack/strength"), cite)
-    least, least_cite = ctx.point("attack.min_strength")
-    if strength < MIN_STRENGTH.get(least, 2):
-        raise illegal(st, "declaration", f"強さ{strength}D: 強さを１以下にすることはできない（宣言できる強さは{MIN_STRENGTH.get(least, 2)}D以上）",
-                      ctx.section("thgm/attack/strength"), least_cite)
+    if strength < max(MIN_STRENGTH.values()):  # some reading of the lowest strength forbids it
+        least, least_cite = ctx.point("attack.min_strength")
+        if strength < MIN_STRENGTH[least]:
+            raise illegal(st, "declaration", f"強さ{strength}D: 強さを１以下にすることはできない（宣言できる強さは{MIN_STRENGTH[least]}D以上）",
+                          ctx.section("thgm/attack/strength"), least_cite)
+        ctx.step(f"強さ{strength}Dは宣言できる強さの最低値（{MIN_STRENGTH[least]}D）以上", least_cite)
     if strength < printed:
         ctx.step(f"「{name}」の本来の強さは{printed}D: それより低い{strength}Dと宣言してよい", ctx.section("thgm/attack/strength"))
     else:
@@ -281,8 +283,7 @@ def reroll(ctx: Context, st: State, call: Call, optional: bool = False) -> None:
              *unique(sec, who_cite, count_cite, *(ctx.card_cite(h.code, h.hypothetical) for h in holders)))
     if optional:
         see(ctx, st, atk, "攻撃側が見た出目")
-        # TODO(contract 2): cite=sec
-        if ctx.choose(atk.player, "出目を見て振りなおすか", ("振りなおす", "振りなおさない")) == 1:
+        if ctx.choose(atk.player, "出目を見て振りなおすか", ("振りなおす", "振りなおさない"), cite=sec) == 1:
             ctx.step(f"{atk.player}は振りなおさない", sec)
             return
     scope, scope_cite = ctx.point("reroll.scope", atk.attacker.code or None)
@@ -305,8 +306,7 @@ def reroll_chosen(ctx: Context, st: State, atk: Attack, loc, cite) -> None:
                     for mask in range(2 ** len(faces))}, key=lambda k: (-len(k), k))
     keeps = [k for k in keeps if len(k) < len(faces)]
     labels = [("残す出目: " + D.faces_words(k)) if k else "全部振りなおす" for k in keeps]
-    # TODO(contract 2): cite=cite
-    kept = keeps[ctx.choose(atk.player, "振りなおすサイコロを選ぶ", labels)]
+    kept = keeps[ctx.choose(atk.player, "振りなおすサイコロを選ぶ", labels, cite=cite)]
     ctx.step(f"出目{D.faces_words(kept) or 'なし'}を残し、残りの{len(faces) - len(kept)}個を振りなおす", cite)
     atk.roll = D.roll(kept, len(faces) - len(kept), True)
     atk.full_faces = True
@@ -373,8 +373,7 @@ def spell_card(ctx: Context, st: State, call: Call, optional: bool = False) -> N
         raise illegal(st, "spell_card", "攻撃はコウモリ変化で無効になっている", ctx.section("thgm/abilities/bat-transformation"))
     if optional:
         see(ctx, st, atk, "攻撃側が見た出目")
-        # TODO(contract 2): cite=sec
-        if ctx.choose(atk.player, "攻撃力を見てスペルカードを使用するか", ("使用する", "使用しない")) == 1:
+        if ctx.choose(atk.player, "攻撃力を見てスペルカードを使用するか", ("使用する", "使用しない"), cite=sec) == 1:
             atk.spell_decided = True
             ctx.step(f"{atk.player}はスペルカードを使用しない（{atk.attacker.label}は裏向きのまま）", sec)
             return
@@ -531,8 +530,7 @@ def offer_nullify(ctx: Context, st: State, atk: Attack) -> None:
         ctx.step(f"{checked}{shown}にダブりがない: コウモリ変化で無効にできない", bat)
         return
     ctx.step(f"{checked}{shown}にダブりの出目がある: 防御側は{'・'.join(h.label for h in holders)}のコウモリ変化で攻撃を無効にできる", bat)
-    # TODO(contract 2): cite=bat
-    if ctx.choose(atk.target.owner, "コウモリ変化で攻撃を無効にするか", ("無効にする", "無効にしない")) == 0:
+    if ctx.choose(atk.target.owner, "コウモリ変化で攻撃を無効にするか", ("無効にする", "無効にしない"), cite=bat) == 0:
         nullify(ctx, st, atk.target.owner, atk.roll_loc)
     else:
         ctx.step(f"{atk.target.owner}はコウモリ変化を使わない", bat)

@@ -238,7 +238,6 @@ class ThgmEngine(GameEngine):
 
     def any_legal_attack(self, ctx: Context, st: State, player: str) -> Optional[str]:
         """Some legal declaration (the attacker and means, in words), or None."""
-        least, _ = ctx.point("attack.min_strength")
         for row, col, c in st.side(player).chars():
             if c.injured:
                 continue
@@ -248,7 +247,8 @@ class ThgmEngine(GameEngine):
                 name, strength, reach_, _ = m
                 if strength is None or reach_ is None or not isinstance(strength, int) or not isinstance(reach_, int):
                     raise A._missing(c, f"the strength and range of 「{name}」", f'attack_means "{name}" 3d 1')
-                if strength < A.MIN_STRENGTH.get(least, 2):
+                if strength < max(A.MIN_STRENGTH.values()) and \
+                        strength < A.MIN_STRENGTH[ctx.point("attack.min_strength")[0]]:
                     continue
                 for other in st.in_game():
                     if other == player:

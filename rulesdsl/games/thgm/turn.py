@@ -228,8 +228,7 @@ def replenish_step(ctx: Context, st: State, player: str) -> None:
         labels = [_option_words(how, col) for how, col in options]
         ctx.step(f"{player}の場のキャラは{side.count()}人（６人未満）: ストックから１枚補充する", sec,
                  ctx.section("thgm/placement/replenish-options"))
-        # TODO(contract 2): pass cite=ctx.section("thgm/placement/replenish-options") once ctx.choose takes it
-        pick = ctx.choose(player, "補充するキャラの置き方", labels)
+        pick = ctx.choose(player, "補充するキャラの置き方", labels, cite=ctx.section("thgm/placement/replenish-options"))
         how, col = options[pick]
         put_from_stock(ctx, st, side, how, col)
     st.step_done = True
@@ -336,8 +335,7 @@ def recover_step(ctx: Context, st: State, player: str) -> None:
             continue
         ctx.step(f"{where(row, col)}の{ch.label}は「回復」を持つ（または得ている）: このタイミングで負傷状態から回復できる",
                  sec, *why)
-        # TODO(contract 2): cite=sec
-        if ctx.choose(player, f"{where(row, col)}の{ch.label}を回復させるか", ("回復させる", "回復させない")) == 0:
+        if ctx.choose(player, f"{where(row, col)}の{ch.label}を回復させるか", ("回復させる", "回復させない"), cite=sec) == 0:
             ch.injured = False
             st.recovered.add(ch.uid)
             ctx.step(f"{ch.label}は負傷状態から回復する（縦向きに戻す）", sec)
