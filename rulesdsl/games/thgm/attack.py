@@ -254,8 +254,14 @@ def reroll_holders(ctx: Context, st: State, atk: Attack) -> list[Char]:
         able.append(atk.fue_reroll)
     if not able:
         return []
-    who, _ = ctx.point("reroll.holder")
-    return [c for c in able if who != "attacker" or c is atk.attacker]
+    who, cite = ctx.point("reroll.holder")
+    out = [c for c in able if who != "attacker" or c is atk.attacker]
+    if len(out) < len(able) and "reroll" not in atk.noted:
+        atk.noted.add("reroll")
+        others = "・".join(c.label for c in able if c not in out)
+        ctx.step(f"振りなおしは攻撃を行ったキャラ自身の特殊能力で行う: {others}は攻撃を行ったキャラではない",
+                 ctx.section("thgm/attack/reroll"), cite)
+    return out
 
 
 def reroll(ctx: Context, st: State, call: Call, optional: bool = False) -> None:
@@ -364,10 +370,14 @@ def spell_card(ctx: Context, st: State, call: Call, optional: bool = False) -> N
     if atk.attacker.face != "down":
         raise illegal(st, "spell_card", f"攻撃を行った{atk.attacker.label}は表向き: スペルカードを使用できるのは攻撃を行ったキャラが裏向きの状態のとき",
                       sec)
-    scope, scope_cite = ctx.point("fue.spell_card_exclusion")
-    if scope == "same_attack" and any(c.owner == atk.player for c in atk_fue_users(st, atk)):
-        raise illegal(st, "spell_card", "この攻撃ではすでにＦＵＥを使っている: ＦＵＥとスペルカードは併用できない",
-                      ctx.section("thgm/abilities/fue"), scope_cite)
+    used = [c for c in atk_fue_users(st, atk) if c.owner == atk.player]
+    if used:   # another character's FUE in this attack: whether that bars the spell card is a reading
+        scope, scope_cite = ctx.point("fue.spell_card_exclusion")
+        if scope == "same_attack":
+            raise illegal(st, "spell_card", "この攻撃ではすでにＦＵＥを使っている: ＦＵＥとスペルカードは併用できない",
+                          ctx.section("thgm/abilities/fue"), scope_cite)
+        ctx.step(f"併用の禁止は同じキャラについての制限: {'・'.join(c.label for c in used)}のＦＵＥを使っていても、"
+                 f"{atk.attacker.label}はスペルカードを使える", scope_cite)
     timing_first(ctx, st, atk)
     if atk.result == "nullified":
         raise illegal(st, "spell_card", "攻撃はコウモリ変化で無効になっている", ctx.section("thgm/abilities/bat-transformation"))
@@ -445,8 +455,14 @@ def bat_holders(ctx: Context, st: State, atk: Attack) -> list[Char]:
                 break
     if not able:
         return []
-    who, _ = ctx.point("bat_transformation.holder")
-    return [c for c in able if who != "target_character" or c is atk.target]
+    who, cite = ctx.point("bat_transformation.holder")
+    out = [c for c in able if who != "target_character" or c is atk.target]
+    if len(out) < len(able) and "bat" not in atk.noted:
+        atk.noted.add("bat")
+        others = "・".join(c.label for c in able if c not in out)
+        ctx.step(f"コウモリ変化で攻撃を無効にできるのは攻撃対象となったキャラ自身が持つ場合: {others}は攻撃対象ではない",
+                 ctx.section("thgm/abilities/bat-transformation"), cite)
+    return out
 
 
 def nullify(ctx: Context, st: State, player: str, loc, holder: Optional[Char] = None) -> None:

@@ -147,6 +147,7 @@ class Attack:
     defense: Optional[tuple[str, Any]] = None   # ("base"|"special", value or "immune")
     must_reveal: bool = False
     resolved: bool = False
+    noted: set = field(default_factory=set)     # readings already stated in the trace for this attack
 
 
 @dataclass
