@@ -156,6 +156,7 @@ class ChancePoint:
     chooser: None = None                # nobody chooses
     cite: Any = None
     kind: str = "chance"
+    by: str = "出目"                    # what decides it, in words (出目: the dice)
 
 
 class ChanceLimit(Exception):
@@ -175,7 +176,7 @@ def check_size(ctx, outcomes: int, label: str, loc: Any = None) -> None:
 
 def branch(ctx, label: str, dist: Distribution, key: Callable[[Any], Hashable],
            describe: Callable[[Hashable, Distribution], str], loc: Any = None,
-           cites: Sequence = (), memo: Hashable = None) -> tuple[Hashable, Distribution]:
+           cites: Sequence = (), memo: Hashable = None, by: str = "出目") -> tuple[Hashable, Distribution]:
     """Split `dist` by `key` and follow one class: a chance point when more than one class has
     weight. `describe(key, class)` words a class; `memo` names the question (see
     Distribution.partition). Returns the class key and the class's conditional distribution."""
@@ -187,7 +188,7 @@ def branch(ctx, label: str, dist: Distribution, key: Callable[[Any], Hashable],
     picked = ctx.script[n] if n < len(ctx.script) else 0
     weights = tuple(Fraction(d.total, dist.total) for _, d in classes)
     options = tuple(describe(k, d) for k, d in classes)
-    ctx.choices.append(ChancePoint(label, options, weights, picked, loc))
+    ctx.choices.append(ChancePoint(label, options, weights, picked, loc, by=by))
     ctx.step(f"{label}: {options[picked]}（確率 {odds_text(weights[picked])}）", *cites, kind="chance")
     return classes[picked]
 
@@ -252,6 +253,7 @@ class Odds:
 
     chance_points: int                  # chance points met over all branches
     plans: list[Plan] = field(default_factory=list)
+    by: Optional[str] = "出目"          # what decides every chance point (None: several things)
     too_many_plans: int = 0             # the number of plans when there were too many to list
 
     def best(self, outcome: str) -> tuple[list[Plan], Fraction]:
@@ -289,17 +291,19 @@ def summarize(branches: Sequence[Any], n_expectations: int) -> Odds:
     rows = []
     keys: dict[Decision, None] = {}
     chance_points = 0
+    by: set[str] = set()
     for b in branches:
         decisions = _decisions(b.choices)
         for k, _ in decisions:
             keys.setdefault(k, None)
         chance_points += sum(1 for c in b.choices if is_chance(c))
+        by.update(c.by for c in b.choices if is_chance(c))
         rows.append((probability_of(b.choices), decisions, b))
     order = list(keys)
     count = 1
     for k in order:
         count *= len(k[2])
-    odds = Odds(chance_points=chance_points)
+    odds = Odds(chance_points=chance_points, by=next(iter(by)) if len(by) == 1 else (None if by else "出目"))
     if count > MAX_PLANS:
         odds.too_many_plans = count
         return odds
@@ -332,7 +336,7 @@ def render_odds(odds: Odds, branches: int) -> list[str]:
     """The odds block of an answer in text: per plan, each distinct outcome with its exact
     probability, most likely first; with several plans, which plan makes each outcome most
     likely."""
-    lines = [f"odds (exact: every die left open is counted; {branches} branch{'es' if branches != 1 else ''}):"]
+    lines = [f"odds (exact: every outcome left to chance is counted; {branches} branch{'es' if branches != 1 else ''}):"]
     if odds.too_many_plans:
         lines.append(f"  {odds.too_many_plans:,} plans of choices: too many to add up; the branches follow")
         return lines
@@ -381,9 +385,10 @@ def chance_sentences(odds: Optional[Odds]) -> list[str]:
 
     def parts(plan: Plan) -> str:
         return "、".join(f"{o.split('; ')[0]} {odds_text(p)}" for o, p in plan.outcomes)
+    by = f"{odds.by}によって" if odds.by else "偶然によって"
     if len(odds.plans) == 1:
-        return [f"出目によって、{parts(odds.plans[0])}。"]
-    return [f"{plan.label}なら、出目によって{parts(plan)}。" for plan in odds.plans]
+        return [f"{by}、{parts(odds.plans[0])}。"]
+    return [f"{plan.label}なら、{by}{parts(plan)}。" for plan in odds.plans]
 
 
 def expectation_sentence(odds: Optional[Odds], i: int, statement: str, bound: Optional[str],

@@ -200,9 +200,10 @@ class Context:
 
     # -- chance -------------------------------------------------------------------------
     def chance(self, label: str, dist, key, describe, loc: Optional[Loc] = None, cites: Sequence[Cite] = (),
-               memo=None):
-        """Branch on what the dice decide: `dist` split by `key` (see engine.chance.branch)."""
-        return chance_branch(self, label, dist, key, describe, loc, cites, memo)
+               memo=None, by: str = "出目"):
+        """Branch on what chance decides (the dice, unless `by` says otherwise): `dist` split by
+        `key` (see engine.chance.branch)."""
+        return chance_branch(self, label, dist, key, describe, loc, cites, memo, by)
 
 
 def explore(run: Callable[[Sequence[int]], Any], bounds: Bounds) -> list[tuple[list[ChoicePoint], Any]]:

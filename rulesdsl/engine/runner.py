@@ -36,7 +36,7 @@ class Branch:
     def path(self) -> str:
         if not self.choices:
             return "（選択なし）"
-        return " → ".join(f"{'出目' if is_chance(c) else c.chooser or '—'}: {c.options[c.picked]}"
+        return " → ".join(f"{c.by if is_chance(c) else c.chooser or '—'}: {c.options[c.picked]}"
                           for c in self.choices)
 
     @property

@@ -170,8 +170,7 @@ class ThgmEngine(GameEngine):
         if name == "_begin":
             self.begin(ctx, st)
         elif name == "_end":
-            if st.dealt:
-                T.setup_complete(ctx, st)
+            pass  # a pending attack was finished above
         elif name == "decide_seats":
             T.decide_seats(ctx, st, call.loc)
         elif name == "deal":
@@ -453,6 +452,8 @@ class ThgmEngine(GameEngine):
         if illegal:
             return f"ルール上できない: {illegal}"
         parts = []
+        if st.seats_drawn:
+            parts.append(f"開始プレイヤーは{st.seats[0]}（席順{'→'.join(st.seats)}）")
         atk = st.last_attack
         if atk is not None and atk.resolved and atk.result:
             row, col = atk.target_place

@@ -155,6 +155,7 @@ class State:
     sides: dict[str, Side] = field(default_factory=dict)
     seats: list[str] = field(default_factory=list)      # turn order, the start player first
     seats_given: bool = False
+    seats_drawn: bool = False                           # decided in the scenario, by chance
     active: Optional[str] = None
     step: Optional[str] = None                          # replenish, recover, attack
     step_done: bool = False                             # the current step has been carried out

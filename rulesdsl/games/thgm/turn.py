@@ -69,9 +69,9 @@ def decide_seats(ctx: Context, st: State, loc) -> None:
     cite = ctx.section("thgm/setup/seating")
     ctx.step(f"席順と開始プレイヤーを確率的に公平な方法で決める（{len(orders)}通りの席順が等しい確率）", cite)
     order, _ = ctx.chance("席順（開始プレイヤーから）", orders, lambda v: v,
-                          lambda k, d: "→".join(k), loc, (cite,))
+                          lambda k, d: "→".join(k), loc, (cite,), by="席決め")
     st.seats = list(order)
-    st.seats_given = True
+    st.seats_given = st.seats_drawn = True
     ctx.step(f"開始プレイヤーは{order[0]}。ターンは{'→'.join(order)}の順に回る", cite, ctx.section("thgm/turn/order"))
 
 
