@@ -16,6 +16,7 @@ from ...engine.context import Context, EngineError
 from ...vocab import UNKNOWN, Call
 from . import dice as D
 from .state import ROW_JA, Attack, Char, Side, State
+from .tendencies import TENDENCIES
 from .turn import check_place, check_victory, end_turn, illegal, reach, unique, where
 
 DISTANCE = {("front", "front"): 1, ("front", "back"): 2, ("back", "front"): 2, ("back", "back"): 3}
@@ -368,6 +369,10 @@ def spell_card(ctx: Context, st: State, call: Call, optional: bool = False) -> N
     if atk.spell_decided:
         raise illegal(st, "spell_card", "スペルカードの使用の有無はすでに決まっている", sec)
     if atk.attacker.face != "down":
+        if atk.attacker.fue_used:
+            raise illegal(st, "spell_card", f"攻撃を行った{atk.attacker.label}はＦＵＥを使って表向きになっている: "
+                                            "ＦＵＥとスペルカードは併用できない（スペルカードは裏向きのキャラを表向きにして使う）",
+                          ctx.section("thgm/abilities/fue"), sec)
         raise illegal(st, "spell_card", f"攻撃を行った{atk.attacker.label}は表向き: スペルカードを使用できるのは攻撃を行ったキャラが裏向きの状態のとき",
                       sec)
     used = [c for c in atk_fue_users(st, atk) if c.owner == atk.player]
@@ -617,6 +622,7 @@ def resolve(ctx: Context, st: State) -> None:
         st.blocked = e
         return
     atk.defense = (kind, value)
+    tendency_note(ctx, atk)
     lo, hi = D.value_range(atk.roll, bonus)
     final = f"攻撃力は{D.range_words(lo, hi)}" + ("（スペルカードの＋１を含む）" if bonus else "") + "で確定する"
     ctx.step(f"{final}。{atk.target.owner}は{atk.target.label}の防御力と比較する", defense)
@@ -635,6 +641,20 @@ def resolve(ctx: Context, st: State) -> None:
                       lambda k, d: _compare_words(k, value, *D.value_range(d, bonus)), defense,
                       memo=("compare", value - bonus))
     settle(ctx, st, atk, outcome)
+
+
+def tendency_note(ctx: Context, atk: Attack) -> None:
+    """What 001 says of the target's attribute and this means: a play aid the trace mentions,
+    never a value (the card's fields decide)."""
+    attribute = atk.target.fact("attribute")
+    if not isinstance(attribute, str) or attribute not in TENDENCIES:
+        return
+    section, table, _ = TENDENCIES[attribute]
+    kind = table.get(atk.means)
+    if kind:
+        words = {"strong": "に強い", "weak": "に弱い", "immune": "が無効", "effective": "が効く"}[kind]
+        ctx.step(f"（参考）属性が{ctx.kb.games[ctx.game].vocab.enum_label('attribute', attribute)}のキャラは{atk.means}{words}傾向がある"
+                 "（傾向であって規則ではない。比べるのはカードの防御力の値）", ctx.section(section), kind="note")
 
 
 def _compare(v: int, defense: int) -> str:
@@ -692,8 +712,10 @@ def defeat(ctx: Context, st: State, atk: Attack, side: Side, row: str, col: int)
     score = target.fact("score")
     shown = f"（スコア{score}）" if isinstance(score, int) else ""
     ctx.step(f"撃破された{target.label}{shown}は「スコアカード」として攻撃を行ったキャラのプレイヤー{atk.player}に与えられ、"
-             "ストックとは別に場の脇に表向きで置かれる", ctx.section("thgm/attack/result/defeated"),
-             ctx.ruling("thgm/gap/score-card-stack"), ctx.section("thgm/card/score"))
+             "場の脇に表向きで置かれる", ctx.section("thgm/attack/result/defeated"), ctx.section("thgm/card/score"))
+    if winner.stock:   # 「スタックとは別に」: read as the stock, which the score card must not join
+        ctx.step(f"スコアカードは{atk.player}のストック（{winner.stock}枚）とは別に置き、ストックには加えない",
+                 ctx.section("thgm/attack/result/defeated"), ctx.ruling("thgm/gap/score-card-stack"))
     if row == "front" and col in side.back:
         mover = side.back.pop(col)
         side.front[col] = mover

@@ -225,6 +225,10 @@ class ThgmEngine(GameEngine):
         if legal:
             ctx.step(f"{player}は{legal}で攻撃宣言ができる", ctx.section("thgm/turn/attack"))
             return
+        if legal == "":
+            ctx.step(f"{player}は負傷状態ではないキャラを１人選んで攻撃宣言をする（攻撃手段が場面にないため、"
+                     "どの攻撃ができるかは判定しない）", ctx.section("thgm/turn/attack"))
+            return
         ruling, cite = ctx.point("attack.no_legal_declaration")
         ctx.step(f"{player}の負傷状態ではないキャラは、どれも距離が射程以下になる攻撃対象を選べない", ctx.section("thgm/turn/attack"),
                  ctx.section("thgm/attack/declaration"))
@@ -236,16 +240,17 @@ class ThgmEngine(GameEngine):
             ctx.step(f"この場合の扱いは資料に規定がない: この先は決まらない", cite)
 
     def any_legal_attack(self, ctx: Context, st: State, player: str) -> Optional[str]:
-        """Some legal declaration (the attacker and means, in words), or None."""
+        """Some legal declaration (the attacker and means, in words), "" when whether there is
+        one depends on attack means the scenario does not give, or None when there is none."""
+        unknown = False
         for row, col, c in st.side(player).chars():
             if c.injured:
                 continue
             for m in A.means_of(ctx, st, c):
-                if m is None:
-                    raise A._missing(c, "the attack means", 'attack_means "物理" 3d 1')
+                if m is None or not isinstance(m[1], int) or not isinstance(m[2], int):
+                    unknown = True
+                    continue
                 name, strength, reach_, _ = m
-                if strength is None or reach_ is None or not isinstance(strength, int) or not isinstance(reach_, int):
-                    raise A._missing(c, f"the strength and range of 「{name}」", f'attack_means "{name}" 3d 1')
                 if strength < max(A.MIN_STRENGTH.values()) and \
                         strength < A.MIN_STRENGTH[ctx.point("attack.min_strength")[0]]:
                     continue
@@ -255,7 +260,7 @@ class ThgmEngine(GameEngine):
                     for trow, tcol, _ in st.side(other).chars():
                         if A.DISTANCE[(row, trow)] <= reach_:
                             return f"{T.where(row, col)}の{c.label}の「{name}」"
-        return None
+        return "" if unknown else None
 
     def use_ability(self, ctx: Context, st: State, call: Call) -> None:
         p = call.params
