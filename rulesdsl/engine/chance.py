@@ -388,6 +388,8 @@ def chance_sentences(odds: Optional[Odds]) -> list[str]:
     by = f"{odds.by}によって" if odds.by else "偶然によって"
     if len(odds.plans) == 1:
         return [f"{by}、{parts(odds.plans[0])}。"]
+    if len(odds.plans) > 2:
+        return [f"選び方が{len(odds.plans)}通りあり、結果の確率は選び方と{by}決まる（選び方ごとの確率は下の表）。"]
     return [f"{plan.label}なら、{by}{parts(plan)}。" for plan in odds.plans]
 
 
@@ -399,6 +401,11 @@ def expectation_sentence(odds: Optional[Odds], i: int, statement: str, bound: Op
         return None
     if len(odds.plans) == 1:
         text = f"「{statement}」となる確率は{odds_text(odds.plans[0].holds[i])}"
+    elif len(odds.plans) > 2:
+        best, top = odds.best_for(i)
+        low = min(p.holds[i] for p in odds.plans)
+        text = (f"「{statement}」となる確率は選び方によって{odds_text(low)}から{odds_text(top)}まで。"
+                f"最も高いのは{' / '.join(p.label for p in best)}")
     else:
         each = "、".join(f"{p.label}なら{odds_text(p.holds[i])}" for p in odds.plans)
         best, top = odds.best_for(i)
