@@ -186,7 +186,7 @@ def roll_faces(ctx: Context, st: State, atk: Attack, faces: tuple, loc, what: st
         return (), atk.strength
     if len(entries) != atk.strength:
         raise EngineError(f"the attack was declared with strength {atk.strength}D, so {atk.strength} dice are rolled; "
-                          f"the {what} gives {len(entries)}", loc,
+                          f"the {'reroll' if '振りなおし' in what else 'roll'} gives {len(entries)}", loc,
                           f"give {atk.strength} faces (1–6, or `any` for a die left to chance), or `any` alone")
     fixed = []
     for f in entries:
