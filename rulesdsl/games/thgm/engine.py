@@ -359,8 +359,9 @@ class ThgmEngine(GameEngine):
                 return st.over and st.winner != p["player"], (
                     f"{p['player']}は勝者" if st.winner == p["player"] else
                     (f"{st.winner}が勝者で、{p['player']}に順位はない" if st.over else "ゲームは終わっていない"))
-            return (not st.over and st.active == p["player"]), \
-                (_game_words(st) if st.over else f"{st.active}のターン（{T.STEP_JA[st.step]}の手順）")
+            now = _game_words(st) if st.over else (f"{st.active}のターン（{T.STEP_JA[st.step]}の手順）"
+                                                   if st.active else "まだ誰のターンでもない")
+            return (not st.over and st.active == p["player"]), now
         if name == "must_reveal":
             return bool(atk and atk.must_reveal), ("正しい位置を宣言しなければならない" if atk and atk.must_reveal
                                                   else "正しい位置を宣言する必要はない")
