@@ -253,15 +253,21 @@ def reroll_holders(ctx: Context, st: State, atk: Attack) -> list[Char]:
     able = [c for _, _, c in st.side(atk.player).chars() if any(trig == "sp" for trig, _ in c.verbs("reroll"))]
     if atk.fue_reroll is not False:
         able.append(atk.fue_reroll)
+    return _holders(ctx, atk, able, "reroll.holder", "attacker", atk.attacker, "thgm/attack/reroll",
+                    "振りなおしは攻撃を行ったキャラ自身の特殊能力で行う: {}は攻撃を行ったキャラではない")
+
+
+def _holders(ctx: Context, atk: Attack, able: list[Char], point: str, own: str, owner: Char, section: str,
+             words: str) -> list[Char]:
+    """Those of `able` whose ability applies under the reading of `point`: all of them, or
+    (value `own`) only `owner`'s; the first time a reading rules one out, the trace says so."""
     if not able:
         return []
-    who, cite = ctx.point("reroll.holder")
-    out = [c for c in able if who != "attacker" or c is atk.attacker]
-    if len(out) < len(able) and "reroll" not in atk.noted:
-        atk.noted.add("reroll")
-        others = "・".join(c.label for c in able if c not in out)
-        ctx.step(f"振りなおしは攻撃を行ったキャラ自身の特殊能力で行う: {others}は攻撃を行ったキャラではない",
-                 ctx.section("thgm/attack/reroll"), cite)
+    who, cite = ctx.point(point)
+    out = [c for c in able if who != own or c is owner]
+    if len(out) < len(able) and point not in atk.noted:
+        atk.noted.add(point)
+        ctx.step(words.format("・".join(c.label for c in able if c not in out)), ctx.section(section), cite)
     return out
 
 
@@ -458,16 +464,20 @@ def bat_holders(ctx: Context, st: State, atk: Attack) -> list[Char]:
             if trig == "sp" or (trig == "fue" and c.face == "down" and not c.fue_used):
                 able.append(c)
                 break
-    if not able:
-        return []
-    who, cite = ctx.point("bat_transformation.holder")
-    out = [c for c in able if who != "target_character" or c is atk.target]
-    if len(out) < len(able) and "bat" not in atk.noted:
-        atk.noted.add("bat")
-        others = "・".join(c.label for c in able if c not in out)
-        ctx.step(f"コウモリ変化で攻撃を無効にできるのは攻撃対象となったキャラ自身が持つ場合: {others}は攻撃対象ではない",
-                 ctx.section("thgm/abilities/bat-transformation"), cite)
-    return out
+    return _holders(ctx, atk, able, "bat_transformation.holder", "target_character", atk.target,
+                    "thgm/abilities/bat-transformation",
+                    "コウモリ変化で攻撃を無効にできるのは攻撃対象となったキャラ自身が持つ場合: {}は攻撃対象ではない")
+
+
+def repeated_face(ctx: Context, st: State, atk: Attack) -> tuple[bool, str]:
+    """Whether the faces コウモリ変化 checks (those after a reroll) show a repeated face, and
+    those faces in words."""
+    twice = observe(ctx, st, atk, "振られたサイコロにダブりの出目があるか", D.repeats,
+                    lambda k, d: "ダブりあり" if k else "ダブりなし", ctx.section("thgm/abilities/bat-transformation"),
+                    memo=("repeats",))
+    faces = D.only_faces(atk.roll)
+    checked = "振りなおされた後の出目" if atk.rerolled else "振られたサイコロの出目"
+    return twice, checked + (f"（{D.faces_words(faces)}）" if faces else "")
 
 
 def nullify(ctx: Context, st: State, player: str, loc, holder: Optional[Char] = None) -> None:
@@ -489,14 +499,10 @@ def nullify(ctx: Context, st: State, player: str, loc, holder: Optional[Char] = 
                else "防御側の陣営にコウモリ変化を持つキャラがいない")
         raise illegal(st, "nullify", why, bat, who_cite)
     ctx.step(f"{atk.target.label}へのこの攻撃には{'・'.join(h.label for h in holders)}のコウモリ変化が使える", bat, who_cite)
-    twice = observe(ctx, st, atk, "振られたサイコロにダブりの出目があるか", D.repeats,
-                    lambda k, d: "ダブりあり" if k else "ダブりなし", bat, memo=("repeats",))
-    checked = "振りなおされた後の出目" if atk.rerolled else "振られたサイコロの出目"
-    faces = D.only_faces(atk.roll)
-    shown = f"（{D.faces_words(faces)}）" if faces else ""
+    twice, checked = repeated_face(ctx, st, atk)
     if not twice:
-        raise illegal(st, "nullify", f"{checked}{shown}にダブりがない: コウモリ変化で無効にできない", bat)
-    ctx.step(f"{checked}{shown}にダブりの出目がある: 防御側はコウモリ変化で攻撃を無効にできる", bat)
+        raise illegal(st, "nullify", f"{checked}にダブりがない: コウモリ変化で無効にできない", bat)
+    ctx.step(f"{checked}にダブりの出目がある: 防御側はコウモリ変化で攻撃を無効にできる", bat)
     atk.nullify_decided = True
     atk.result = "nullified"
     st.acts["nullify"] = None
@@ -542,15 +548,11 @@ def offer_nullify(ctx: Context, st: State, atk: Attack) -> None:
     if not holders:
         return
     bat = ctx.section("thgm/abilities/bat-transformation")
-    twice = observe(ctx, st, atk, "振られたサイコロにダブりの出目があるか", D.repeats,
-                    lambda k, d: "ダブりあり" if k else "ダブりなし", bat, memo=("repeats",))
-    checked = "振りなおされた後の出目" if atk.rerolled else "振られたサイコロの出目"
-    faces = D.only_faces(atk.roll)
-    shown = f"（{D.faces_words(faces)}）" if faces else ""
+    twice, checked = repeated_face(ctx, st, atk)
     if not twice:
-        ctx.step(f"{checked}{shown}にダブりがない: コウモリ変化で無効にできない", bat)
+        ctx.step(f"{checked}にダブりがない: コウモリ変化で無効にできない", bat)
         return
-    ctx.step(f"{checked}{shown}にダブりの出目がある: 防御側は{'・'.join(h.label for h in holders)}のコウモリ変化で攻撃を無効にできる", bat)
+    ctx.step(f"{checked}にダブりの出目がある: 防御側は{'・'.join(h.label for h in holders)}のコウモリ変化で攻撃を無効にできる", bat)
     if ctx.choose(atk.target.owner, "コウモリ変化で攻撃を無効にするか", ("無効にする", "無効にしない"), cite=bat) == 0:
         nullify(ctx, st, atk.target.owner, atk.roll_loc)
     else:
@@ -566,10 +568,9 @@ def can_nullify(ctx: Context, st: State) -> tuple[bool, str]:
         return True, "攻撃はコウモリ変化で無効にされた"
     if not bat_holders(ctx, st, atk):
         return False, "コウモリ変化を使えるキャラがいない"
-    twice = observe(ctx, st, atk, "振られたサイコロにダブりの出目があるか", D.repeats,
-                    lambda k, d: "ダブりあり" if k else "ダブりなし", ctx.section("thgm/abilities/bat-transformation"),
-                    memo=("repeats",))
-    return (True, "ダブりの出目があるので無効にできる") if twice else (False, "ダブりの出目がないので無効にできない")
+    twice, checked = repeated_face(ctx, st, atk)
+    return (True, f"{checked}にダブりの出目があるので無効にできる") if twice else \
+        (False, f"{checked}にダブりの出目がないので無効にできない")
 
 
 # ----------------------------------------------------------------------------- the result
