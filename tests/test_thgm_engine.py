@@ -150,6 +150,7 @@ def test_a_fifth_player_is_refused_where_it_is_written(ask):
     """, body=False)
     assert code == 2
     assert "q.rules:3:21" in err and "P5" in err and "Traceback" not in err
+    assert "hint: thgm is played by at most 4 players: P1–P4" in err
 
 
 def test_an_attack_on_a_character_whose_defense_is_unknown_asks_for_it(ask):
