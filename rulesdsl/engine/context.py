@@ -29,11 +29,14 @@ class EngineError(Exception):
 
 
 class IllegalAction(Exception):
-    """A scenario action the rules forbid; ends the branch with `illegal` as its outcome."""
+    """A scenario action the rules forbid; ends the branch with `illegal` as its outcome.
+    `also`: further citations the decision rests on (a rule point's reading, a second rule)."""
 
-    def __init__(self, message: str, cite: Optional[Cite] = None, loc: Optional[Loc] = None):
+    def __init__(self, message: str, cite: Optional[Cite] = None, loc: Optional[Loc] = None,
+                 also: Sequence[Cite] = ()):
         super().__init__(message)
         self.message, self.cite, self.loc = message, cite, loc
+        self.cites = tuple(c for c in (cite, *also) if c is not None)
 
 
 class StepLimit(Exception):

@@ -191,7 +191,7 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
                 engine.act(ctx, state, call)
         except IllegalAction as e:
             illegal = e
-            ctx.steps.append(Step(f"ルール上できない: {e.message}", (e.cite,) if e.cite else (), "illegal"))
+            ctx.steps.append(Step(f"ルール上できない: {e.message}", e.cites, "illegal"))
             before = locals().get("before")
         except StepLimit:
             tail = "\n".join(f"  {s.text}" for s in ctx.steps[-5:])
