@@ -716,6 +716,6 @@ class _Builder:
                 label = facts[cl.head].label or cl.head
                 out.append(f"{c.code}《{base.name}》の{label}は{' '.join(a.display() for a in cl.args)}"
                            "（資料に記載なし。この場面の仮定）")
-            elif cl.head in info.vocab.entries.get("trigger", {}):
+            elif cl.head == "effect" or cl.head in info.vocab.entries.get("trigger", {}):
                 out.append(f"{c.code}《{base.name}》の効果（資料に記載なし。この場面の仮定）")
         return out

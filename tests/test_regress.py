@@ -86,7 +86,7 @@ def test_what_if_ruling_flips_the_flagship_and_names_the_revision(run_cli, whati
     changed = {c["scenario"]: c for c in data["changes"]}
     flag = changed[FLAGSHIP]
     assert flag["ok_before"] is True and flag["ok_after"] is False
-    assert "b2の《土台》は表向き" in flag["before"] and "《土台》は裏向き" in flag["after"]
+    assert "下の《土台》は表向きのまま" in flag["before"] and "《土台》は裏向き" in flag["after"]
     assert "P1表《土台》" in flag["state_before"] and "P1裏《土台》" in flag["state_after"]
     assert any("grm/whatif/whole-stack@2026-08-15" in b for b in flag["because"])
     assert data["rerun"] == data["total"]  # nothing recorded yet: every scenario runs once

@@ -218,7 +218,8 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     runs.sort(key=lambda r: [c.picked for c in r[0]])
     branches = [b for _, (b, _) in runs]
     contexts = [ctx for _, (_, ctx) in runs]
-    _unused_fixed(contexts, sc)
+    if not reading:  # under another reading a choice the scenario fixes may not arise at all
+        _unused_fixed(contexts, sc)
 
     odds = None
     if any(is_chance(c) for b in branches for c in b.choices) or any(e.probability for e, _ in info.expects):
