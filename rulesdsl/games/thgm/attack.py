@@ -121,7 +121,7 @@ def declare(ctx: Context, st: State, call: Call) -> None:
     if strength < printed:
         ctx.step(f"「{name}」の本来の強さは{printed}D: それより低い{strength}Dと宣言してよい", ctx.section("thgm/attack/strength"))
     else:
-        ctx.step(f"「{name}」の強さは{printed}D", cite)
+        ctx.step(f"「{name}」の強さは{printed}D（宣言する強さは本来の強さ以下）", cite, ctx.section("thgm/attack/strength"))
     # concealing the attacker's place (幻視・暗闇)
     claim = p.get("claim")
     judged = place
@@ -133,7 +133,8 @@ def declare(ctx: Context, st: State, call: Call) -> None:
                           decl, ctx.section("thgm/abilities/conceal"))
         st.acts["conceal"] = None
         ctx.step(f"「幻視」「暗闇」の能力を持つ{'・'.join(h.label for h in holders)}が自軍にいる: 攻撃を行う場所を{what}ことができる",
-                 ctx.section("thgm/abilities/conceal"), *(ctx.card_cite(h.code, h.hypothetical) for h in holders))
+                 *unique(ctx.section("thgm/abilities/conceal"),
+                         *(c for h in holders for c in ability_cites(ctx, st, h, "conceal_position"))))
         if claim != "withheld":
             check_place(claim[1], p.get("claim_loc", call.loc))
         scope, scope_cite = ctx.point("conceal.range_check")
@@ -155,6 +156,17 @@ def declare(ctx: Context, st: State, call: Call) -> None:
                       decl, ctx.section("thgm/attack/distance"))
     ctx.step(f"距離{distance}は射程{reach_}以下: 攻撃宣言は有効", decl)
     st.acts["declaration"] = None
+
+
+def ability_cites(ctx: Context, st: State, char: Char, verb: str) -> list:
+    """What makes `char`'s ability with `verb` work now: its card, and the kind of ability it is
+    (an SP works while the character is on the side, face down or not; a FUE once used)."""
+    out = [ctx.card_cite(char.code, char.hypothetical), ctx.section("thgm/card/ability")]
+    if any(trig == "sp" for trig, _ in char.verbs(verb)):
+        out += [ctx.section("thgm/abilities/sp"), ctx.section("thgm/abilities")]
+    elif char.fue_used:
+        out.append(ctx.section("thgm/abilities/fue"))
+    return out
 
 
 def conceal_holders(ctx: Context, st: State, side: Side) -> list[Char]:
@@ -293,9 +305,9 @@ def reroll(ctx: Context, st: State, call: Call, optional: bool = False) -> None:
         raise illegal(st, "reroll", "振りなおしはサイコロを振った直後（スペルカードの使用の前）に行う", sec,
                       ctx.section("thgm/attack/spell-card"))
     ctx.step(f"{'・'.join(h.label for h in holders)}の特殊能力で、サイコロを１回振りなおせる",
-             *unique(sec, who_cite, count_cite, *(ctx.card_cite(h.code, h.hypothetical) for h in holders)))
+             *unique(sec, who_cite, count_cite, *(c for h in holders for c in ability_cites(ctx, st, h, "reroll"))))
     if optional:
-        see(ctx, st, atk, "攻撃側が見た出目")
+        see(ctx, st, atk, "攻撃側が見た出目", sec)
         if ctx.choose(atk.player, "出目を見て振りなおすか", ("振りなおす", "振りなおさない"), cite=sec) == 1:
             ctx.step(f"{atk.player}は振りなおさない", sec)
             return
@@ -336,23 +348,25 @@ def observe(ctx: Context, st: State, atk: Attack, label: str, key, describe, *ci
     return k
 
 
-def see(ctx: Context, st: State, atk: Attack, label: str) -> None:
-    """A player looks at the dice before choosing: what the rules read of them becomes known."""
+def see(ctx: Context, st: State, atk: Attack, label: str, cite) -> None:
+    """A player looks at the dice before choosing (under the rule `cite`, which lets them choose
+    after the roll): what the rules read of the dice becomes known."""
     bonus = 1 if atk.spell else 0
     if atk.full_faces:
         observe(ctx, st, atk, label, lambda v: v, lambda k, d: f"出目{D.faces_words(k)}（攻撃力{D.value_of(k) + bonus}）",
-                memo=("faces",))
+                cite, memo=("faces",))
     elif st.open_nullify and bat_holders(ctx, st, atk):  # a repeated face matters too
         observe(ctx, st, atk, label, lambda v: (D.value_of(v), v[2]),
-                lambda k, d: f"攻撃力{k[0] + bonus}" + ("・ダブりあり" if k[1] else "・ダブりなし"), memo=("seen",))
+                lambda k, d: f"攻撃力{k[0] + bonus}" + ("・ダブりあり" if k[1] else "・ダブりなし"), cite, memo=("seen",))
     else:
-        observe(ctx, st, atk, label, D.value_of, lambda k, d: f"攻撃力{k + bonus}", memo=("value",))
+        observe(ctx, st, atk, label, D.value_of, lambda k, d: f"攻撃力{k + bonus}", cite, memo=("value",))
 
 
 def see_faces(ctx: Context, st: State, atk: Attack) -> tuple[int, ...]:
     if not atk.full_faces:
         raise EngineError("the faces themselves were not kept for this roll", atk.roll_loc)
-    return observe(ctx, st, atk, "出目", lambda v: v, lambda k, d: f"出目{D.faces_words(k)}", memo=("faces",))
+    return observe(ctx, st, atk, "出目", lambda v: v, lambda k, d: f"出目{D.faces_words(k)}",
+                   ctx.section("thgm/attack/reroll"), memo=("faces",))
 
 
 def value_is(ctx: Context, st: State, atk: Attack, wanted: int) -> tuple[bool, int]:
@@ -360,7 +374,7 @@ def value_is(ctx: Context, st: State, atk: Attack, wanted: int) -> tuple[bool, i
     bonus = 1 if atk.spell else 0
     hit = observe(ctx, st, atk, f"攻撃力が{wanted}か", lambda v: D.value_of(v) + bonus == wanted,
                   lambda k, d: f"攻撃力{wanted}" if k else f"攻撃力{D.range_words(*D.value_range(d, bonus))}",
-                  memo=("value", wanted - bonus))
+                  ctx.section("thgm/attack/value"), memo=("value", wanted - bonus))
     lo, hi = D.value_range(atk.roll, bonus)
     return hit, lo
 
@@ -393,7 +407,7 @@ def spell_card(ctx: Context, st: State, call: Call, optional: bool = False) -> N
     if atk.result == "nullified":
         raise illegal(st, "spell_card", "攻撃はコウモリ変化で無効になっている", ctx.section("thgm/abilities/bat-transformation"))
     if optional:
-        see(ctx, st, atk, "攻撃側が見た出目")
+        see(ctx, st, atk, "攻撃側が見た出目", sec)
         if ctx.choose(atk.player, "攻撃力を見てスペルカードを使用するか", ("使用する", "使用しない"), cite=sec) == 1:
             atk.spell_decided = True
             ctx.step(f"{atk.player}はスペルカードを使用しない（{atk.attacker.label}は裏向きのまま）", sec)
@@ -637,6 +651,12 @@ def resolve(ctx: Context, st: State) -> None:
                  ctx.section("thgm/attack/result/failed"))
         settle(ctx, st, atk, "failed")
         return
+    if lo < hi and hi <= value:
+        ctx.step(f"攻撃力は最大でも{hi}で防御力{value}を上回らない: 撃破にはならない",
+                 ctx.section("thgm/attack/result/defeated"))
+    if lo < hi and lo >= value:
+        ctx.step(f"攻撃力は最小でも{lo}で防御力{value}を下回らない: 失敗にはならない",
+                 ctx.section("thgm/attack/result/failed"))
     outcome = observe(ctx, st, atk, f"攻撃力と防御力{value}の比較",
                       lambda v: _compare(D.value_of(v) + bonus, value),
                       lambda k, d: _compare_words(k, value, *D.value_range(d, bonus)), defense,
@@ -717,9 +737,15 @@ def defeat(ctx: Context, st: State, atk: Attack, side: Side, row: str, col: int)
     if winner.stock:   # 「スタックとは別に」: read as the stock, which the score card must not join
         ctx.step(f"スコアカードは{atk.player}のストック（{winner.stock}枚）とは別に置き、ストックには加えない",
                  ctx.section("thgm/attack/result/defeated"), ctx.ruling("thgm/gap/score-card-stack"))
+    if any(e.name == "sp" for e in (target.info.effects if target.info else ())):
+        ctx.step(f"{target.label}は場を離れたので、そのＳＰはもう効果を発揮しない（ＳＰは場にいる限り効果を発揮する）",
+                 ctx.section("thgm/abilities/sp"))
     if row == "front" and col in side.back:
         mover = side.back.pop(col)
         side.front[col] = mover
         ctx.step(f"後列の前にいた前列キャラが撃破されたので、後列の{mover.label}は強制的に前列の位置（左から{col}番目）に移動する",
                  ctx.section("thgm/placement/forced-move"))
+    if not side.count():
+        ctx.step(f"{side.player}の場のキャラはいなくなったが、脱落するかは{side.player}自身のターンの攻撃の手順で決まる",
+                 ctx.section("thgm/turn/elimination"))
     check_victory(ctx, st, atk.player, target)

@@ -375,7 +375,7 @@ class ThgmEngine(GameEngine):
         if name == "unused":
             return st.unused == p["count"], (f"使わないカードは{st.unused}枚" if st.unused is not None else "カードは配られていない")
         if name in ("tendency", "no_weakness"):
-            return self.tendency(ctx, p, name)
+            return self.tendency(ctx, st, p, name)
         raise EngineError(f"the 東方グランドメレー interpreter cannot check the expectation {name}", call.loc)
 
     def legality(self, ctx: Context, st: State, act: str, want_legal: bool, illegal: Optional[str]):
@@ -415,10 +415,12 @@ class ThgmEngine(GameEngine):
         words = f"{p['viewer']}は{at}のキャラの内容を見ることが{'できる' if sees else 'できない'}"
         return sees == (name == "visible_to"), words
 
-    def tendency(self, ctx: Context, p: dict, name: str):
+    def tendency(self, ctx: Context, st: State, p: dict, name: str):
         section, table, no_weakness = TENDENCIES[p["attribute"]]
-        ctx.step(f"属性による防御力の傾向（プレイの参考。個々の防御力はカードの欄による）", ctx.section(section),
-                 ctx.section("thgm/attributes"))
+        if section not in st.noted:
+            st.noted.add(section)
+            ctx.step(f"属性による防御力の傾向（プレイの参考。個々の防御力はカードの欄による）", ctx.section(section),
+                     ctx.section("thgm/attributes"), ctx.section("thgm/card/attribute"))
         if name == "no_weakness":
             return no_weakness, "特に弱点を持たない" if no_weakness else \
                 "弱点がある: " + "、".join(f"{m}に{KIND_JA[k]}" for m, k in table.items() if k == "weak")

@@ -178,6 +178,7 @@ class State:
     needs_faces: bool = False                           # an expectation reads the faces themselves
     open_nullify: bool = True                           # the defender's コウモリ変化 is left open
     next_uid: int = 1
+    noted: set = field(default_factory=set)             # notes already in the trace (said once)
     info: Any = None                                    # the scenario (its own cards)
 
     @property

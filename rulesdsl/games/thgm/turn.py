@@ -43,6 +43,8 @@ def check_arrangement(ctx: Context, st: State, side: Side, act: str = "placement
     """前列・後列の配置ルール: a back-row character only behind a front-row one; six at most."""
     lonely = sorted(c for c in side.back if c not in side.front)
     if lonely:
+        ctx.step("配置の例（ＮＧ）はどれも、前列のいない場所の後ろに後列キャラがいる",
+                 ctx.section("thgm/placement/ng-examples"), ctx.ruling("thgm/gap/placement-diagrams"))
         raise illegal(st, act, f"{side.player}の後列・左から{'・'.join(map(str, lonely))}番目のキャラの前に前列キャラが"
                                "いない: 後列には前列がいる場所の後ろにしか置けない",
                       ctx.section("thgm/placement/rows"), ctx.section("thgm/placement/ng-examples"))
@@ -87,8 +89,9 @@ def deal(ctx: Context, st: State, loc) -> None:
         if side.count() or side.stock:
             raise EngineError(f"{p} already has cards on the side or in the stock; dealing starts the game",
                               loc, "leave characters and stock out of a scenario that deals")
-    ctx.step(f"全36枚のカードをシャッフルし、{len(players)}人の各プレイヤーに９枚ずつ配る",
-             ctx.section("thgm/setup/deal"), ctx.section("thgm/overview/card-count"))
+    ctx.step(f"{len(players)}人でプレイする（２人から４人）", ctx.section("thgm/overview/players"))
+    ctx.step(f"東方グランドメレーの全カード36枚をシャッフルし、{len(players)}人の各プレイヤーに９枚ずつ配る",
+             ctx.section("thgm/setup/deal"), ctx.section("thgm/overview/card-count"), ctx.section("thgm/overview/components"))
     for p in players:
         side = st.side(p)
         side.dealt = side.to_place = HAND_SIZE
@@ -304,7 +307,7 @@ def can_recover(ctx: Context, st: State, side: Side, char: Char) -> list:
     """Citations of what gives `char` 「回復」 now (empty: nothing does)."""
     why = []
     if any(trig == "sp" for trig, _ in char.verbs("recover")):
-        why.append(ctx.card_cite(char.code, char.hypothetical))
+        why += [ctx.card_cite(char.code, char.hypothetical), ctx.section("thgm/card/ability")]
     for holder, call in st.turn_effects:
         if call.name == "recover" and holder is char:
             why.append(ctx.card_cite(holder.code, holder.hypothetical))
@@ -376,8 +379,8 @@ def enter_attack_step(ctx: Context, st: State, act: str) -> None:
     side = st.side(player)
     fit = [c for _, _, c in side.chars() if not c.injured]
     if fit:
-        ctx.step(f"{player}の場に負傷状態ではないキャラが{len(fit)}人いる: １人を選んで攻撃宣言をする",
-                 ctx.section("thgm/turn/attack"))
+        ctx.step(f"{player}の場に負傷状態ではないキャラが{len(fit)}人いる: 脱落せず、１人を選んで攻撃宣言をする",
+                 ctx.section("thgm/turn/attack"), ctx.section("thgm/turn/elimination"))
         return
     ctx.step(f"{player}の場に負傷状態ではないキャラが１人もいない: {player}はゲームから脱落する",
              ctx.section("thgm/turn/elimination"))
@@ -407,9 +410,10 @@ def eliminate(ctx: Context, st: State, player: str) -> None:
     left = st.in_game()
     if len(left) == 1:
         st.winner = left[0]
-        ctx.step(f"１人を除いて全てのプレイヤーが脱落した: その時点で{left[0]}の勝利となりゲームは終了する",
-                 ctx.section("thgm/victory"))
+        ctx.step(f"１人を除いて全てのプレイヤーが脱落した（全ての敵陣営から戦闘力を奪った）: その時点で{left[0]}の勝利となり"
+                 "ゲームは終了する", ctx.section("thgm/victory"), ctx.section("thgm/overview"))
         return
+    ctx.step(f"残るプレイヤーは{len(left)}人（{'・'.join(left)}）: まだ勝者は決まらず、ゲームは続く", ctx.section("thgm/victory"))
     end_turn(ctx, st, player)
 
 
@@ -426,6 +430,11 @@ def end_turn(ctx: Context, st: State, player: str) -> None:
     else:
         ctx.step(f"脱落した{player}のターンは終わる", ctx.section("thgm/turn/elimination"))
     how = "" if st.seats_given else "（席順の指定がないため、P1から番号順とする）"
+    order = st.players()
+    skipped = [order[(order.index(player) + k) % len(order)] for k in range(1, len(order))]
+    skipped = skipped[:skipped.index(nxt)] if nxt in skipped else []
+    if skipped:
+        ctx.step(f"{'・'.join(skipped)}は脱落しているのでターンは回らない", ctx.section("thgm/turn/elimination"))
     ctx.step(f"席順で次の{nxt}のターンになる{how}", cite)
     st.active, st.step, st.step_done = nxt, "replenish", False
     st.attack = None
