@@ -395,13 +395,16 @@ def eliminate(ctx: Context, st: State, player: str) -> None:
     side.eliminated = True
     st.eliminated_now.append(player)
     gone = [c.label for _, _, c in side.chars()]
+    score = side.score()
+    cards = len(side.score_cards)
     side.front.clear()
     side.back.clear()
-    cards = len(side.score_cards)
     side.score_cards.clear()
     side.base_score = 0
     st.removed.append(player)
-    ctx.step(f"脱落した{player}のキャラ（{len(gone)}人）とスコア（スコアカード{cards}枚を含む）は全てゲームから除外される",
+    points = "不明" if score is None else f"{score}点"
+    held = f"、スコアカード{cards}枚" if cards else ""
+    ctx.step(f"脱落した{player}のキャラ（{len(gone)}人）とスコア（{points}{held}）は全てゲームから除外される",
              ctx.section("thgm/turn/elimination"))
     if side.stock:
         ctx.step(f"{player}のストック{side.stock}枚も以後使われない（本文はストックに触れていない）",
