@@ -16,6 +16,9 @@
    running. Goal: <= 200 ms. The package's bytecode is compiled first, as an installed package
    has it (this sandbox sets PYTHONDONTWRITEBYTECODE, which would otherwise make every run
    compile every module afresh).
+3. The royal interpreter (スキル・ロイヤル・ガーディアンTCG（仮称）): every royal scenario answered
+   per second on one core (goal >= 2,000), and a chain of ten links (royal/qa/chain-ten-links)
+   answered in-process, median of repeated runs (goal <= 5 ms).
 
     python benchmarks/bench_engine.py [--seconds 3] [--runs 7] [--json]
 """
@@ -103,6 +106,20 @@ def throughput(infos, kb, seconds: float) -> float:
     return n / (time.process_time() - start)
 
 
+def royal_figures(kb, seconds: float, runs: int = 200) -> dict:
+    """Royal scenarios per second, and the ten-link chain's answer time (see the docstring)."""
+    royal = [s for s in kb.scenarios.values() if s.game == "royal" and s.expects]
+    ten = kb.scenarios["royal/qa/chain-ten-links"]
+    cache: dict = {}
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        answer(kb, ten, point_cache=cache)
+        times.append(time.perf_counter() - t)
+    return {"royal_scenarios": len(royal), "royal_per_second": round(throughput(royal, kb, seconds)),
+            "royal_ten_link_chain_ms": round(statistics.median(times) * 1000, 2)}
+
+
 JUDGE = (REPO / "examples/judge-question.rules").read_text(encoding="utf-8")
 
 
@@ -178,6 +195,7 @@ def main() -> None:
         "thgm_odds_first_ms": odds["first_ms"],
         "thgm_odds_best_ms": odds["best_ms"],
     }
+    result.update(royal_figures(kb, args.seconds))
     pm = [s for s in kb.scenarios.values() if s.game == "pm" and s.expects]
     result["pm_scenarios"] = len(pm)
     result["pm_per_second"] = round(throughput(pm, kb, args.seconds))
@@ -199,6 +217,9 @@ def main() -> None:
     print(f"  {result['thgm_fixed_dice_scenarios']} scenarios: {result['thgm_fixed_dice_per_second']:,}/s")
     print(f"exact odds of one attack, 2D–6D against every defense 2–12 ({result['thgm_odds_questions']} answers, goal <= 50 ms):")
     print(f"  first pass {result['thgm_odds_first_ms']} ms, best pass {result['thgm_odds_best_ms']} ms (process time)")
+    print(f"royal scenarios answered per second on one core (goal >= 2,000):")
+    print(f"  all royal scenarios ({result['royal_scenarios']}): {result['royal_per_second']:,}/s")
+    print(f"  a ten-link chain answered in-process (goal <= 5 ms): {result['royal_ten_link_chain_ms']} ms")
     print(f"プレシャスメモリーズ (pm) scenarios answered per second on one core (goal >= 2,000):")
     print(f"  all pm scenarios ({result['pm_scenarios']}): {result['pm_per_second']:,}/s")
     print(f"rulesdsl ask end to end (goal <= 200 ms), median of {args.runs}:")

@@ -453,7 +453,8 @@ def describe_failure(a: Answer) -> str:
     for i, e in enumerate(a.expectations):
         if e.applies and not e.ok and e.modality != "possible" and broken_branch is None:
             want = e.modality == "always"
-            broken_branch = next((n for n, b in enumerate(a.branches) if b.results[i][0] != want), None)
+            broken_branch = next((n for n, b in enumerate(a.branches)
+                                  if b.results[i] is not None and b.results[i][0] != want), None)
     for e in a.expectations:
         if not e.applies:
             continue

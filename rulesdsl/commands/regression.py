@@ -24,7 +24,8 @@ from .show import parse_as_of
 
 def _usable(kb: KnowledgeBase, files=()) -> None:
     fatal = [d for d in kb.diagnostics if d.fatal]
-    bad = [d for d in kb.diagnostics if d.loc is not None and d.loc.file in files]
+    bad = [d for d in kb.diagnostics if d.loc is not None and any(
+        d.loc.file == f or d.loc.file.startswith(f.rstrip("/") + "/") for f in files)]
     if fatal or bad:
         raise DslError(fatal or bad)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from ...engine.context import Context, EngineError, Fixed
+from ...engine.context import Context, EngineError
 from ...engine.registry import GameEngine
 from ...kb import ScenarioInfo
 from ...vocab import Call, CardRef
@@ -57,14 +57,6 @@ class ThgmEngine(GameEngine):
         return facts
 
     # -- set-up -------------------------------------------------------------------------
-    def fixed_choices(self, info: ScenarioInfo) -> dict[str, list[Fixed]]:
-        """`choose P2 "無効にしない"`: a choice the scenario makes for a player, in the order met."""
-        fixed: dict[str, list[Fixed]] = {}
-        for c in info.calls:
-            if c.kind == "action" and c.name == "choose":
-                fixed.setdefault(c.params["player"], []).extend(Fixed(str(x), c.loc) for x in c.params["choice"])
-        return fixed
-
     def actions(self, info: ScenarioInfo):
         return self.static(info)["actions"]
 
