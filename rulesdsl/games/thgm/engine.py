@@ -21,9 +21,6 @@ ATTACK_ACTIONS = {"roll", "may_reroll", "reroll", "may_use_spell_card", "spell_c
 # expectations that can be read before the attack has a result
 BEFORE_RESULT = {"legal", "illegal", "distance", "attack_value", "checked_faces", "face", "tendency",
                  "no_weakness", "dealt", "unused", "start_player", "turn_order", "visible_to", "hidden_from"}
-# expectations about an attack's result: not evaluated when an illegal action stopped the attack;
-# every other expectation reads the state as it stands (a refused action changes nothing)
-AFTER_ATTACK = {"result", "defense_used", "must_reveal", "attack_value", "checked_faces"}
 ABILITY_VERBS = {"コウモリ変化": "nullify_on_doubles", "回復": "recover"}
 RESULT_JA = {"failed": "失敗", "injured": "負傷", "defeated": "撃破", "nullified": "無効"}
 STATE_JA = {"healthy": "負傷していない", "injured": "負傷状態", "empty": "キャラがいない"}
@@ -289,9 +286,10 @@ class ThgmEngine(GameEngine):
         if name in ("legal", "illegal"):
             return self.legality(ctx, st, p["act"], name == "legal", illegal)
         atk = st.last_attack
-        if illegal is not None and name in AFTER_ATTACK and (atk is None or not atk.resolved) and \
+        if illegal is not None and not (name == "distance" and atk is not None) and \
                 not (name in ("attack_value", "checked_faces") and atk is not None and atk.rolled):
-            return None  # not evaluated: the attack it asks about did not take place (contract 3)
+            return None  # not reached: an action before it is one the rules forbid (the declaration's
+            #              distance and dice already rolled are facts of the question, and are read)
         if st.blocked is not None and name == "result" and p["result"] == "nullified":
             return atk.result == "nullified", "攻撃は無効にならない（攻撃の結果は防御力が不明なため決まらない）"
         if st.blocked is not None and name not in BEFORE_RESULT:
