@@ -66,6 +66,14 @@ def run(args, out: Output) -> int:
     if fatal or (extra and relevant):
         out.diagnostics(fatal or relevant)
         return exit_code(fatal) if fatal else 2
+    if not extra and args.file in kb.scenarios:
+        # a scenario of the knowledge base asked by id: a line of it that did not validate would
+        # otherwise be dropped silently, and the answer would be to another question
+        own = kb.scenarios[args.file].scenario.loc.file
+        broken = [d for d in kb.diagnostics if d.loc is not None and d.loc.file == own]
+        if broken:
+            out.diagnostics(broken)
+            return 2
     answers: list[Answer] = []
     errors: list[Diagnostic] = []
     for info in scenarios_of(kb, args.file):

@@ -49,12 +49,20 @@ def expectation_sentence(e: "ExpectationResult") -> str:
         return f"{'どの選択でも' if many else ''}{_end(e.text)}"
     found = "／".join(e.found) if e.found else ""
     if e.modality == "never":
+        if not many:
+            return _end(e.text)
         return f"選択によっては{e.text}（{e.branches}通り中{e.holds_in}通り）。"
     if e.modality == "possible":
         return f"どの選択でも「{e.text}」とはならない" + (f"（{found}）。" if found else "。")
     if many and e.holds_in:
         return f"選択によっては「{e.text}」とはならない（{found}）。"
     return f"{_end(found)}（「{e.text}」ではない）" if found else f"「{e.text}」ではない。"
+
+
+def _path_words(branch) -> str:
+    """「P2が「解決順」でa2→c2を選んだ」: the choices that lead to a branch, in words."""
+    return "、".join(f"{c.chooser + 'が' if c.chooser else ''}「{c.label}」で{c.options[c.picked]}を選んだ"
+                    for c in branch.choices)
 
 
 def answer_sentences(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo") -> list[str]:
@@ -71,15 +79,15 @@ def answer_sentences(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo") -> 
     else:
         partial = [b for b in a.branches if b.illegal]
         if partial:
-            paths = "、".join(sorted({b.path for b in partial}))
-            add(f"{paths}の場合はルール上できない：{partial[0].illegal.rstrip('。')}。")
+            paths = "、または".join(sorted({_path_words(b) for b in partial}))
+            add(f"{paths}場合はルール上できない：{partial[0].illegal.rstrip('。')}。")
     applicable = [e for e in a.expectations if e.applies and e.evaluated]
     if info.scenario.answer and applicable and all(e.ok for e in applicable) and not a.reading:
         add(_end(info.scenario.answer))
     else:
         for e in applicable:
-            if a.illegal and e.ok and e.text in ("この操作はルール上できない",):
-                continue
+            if a.illegal and e.text.endswith("ルール上できない"):
+                continue        # the first sentence already says so, with the rule
             add(expectation_sentence(e))
     if not applicable and not a.illegal:
         outcomes = a.outcomes
