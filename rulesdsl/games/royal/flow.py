@@ -215,12 +215,15 @@ def soul(ctx: Context, st: State, p: str) -> None:
                  cite, ctx.section("royal/skill/soul-skill"))
         return
     ctx.step(f"{p}はブランクゾーンのスキルカードの墓地効果をすべて発動する", cite, ctx.section("royal/phase/soul"))
+    cast: list = []       # each card's soul effect once in the phase: a card left in the blank zone is not cast again
     while not st.result:
-        souls = [c for c in st.cards(p, "blank_zone") if c.effect("soul_skill") or c.effect("soul_effect")]
+        souls = [c for c in st.cards(p, "blank_zone")
+                 if (c.effect("soul_skill") or c.effect("soul_effect")) and not any(c is x for x in cast)]
         if not souls:
             break
         i = ctx.choose(p, "次にキャストするソウルの効果", [c.label for c in souls], ctx.section("royal/phase/soul"))
         card = souls[i]
+        cast.append(card)
         chain.activate(ctx, st, p, card, "soul_skill" if card.effect("soul_skill") else "soul_effect", "cast", [])
         chain.close(ctx, st)
 
