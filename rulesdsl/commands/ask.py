@@ -113,7 +113,7 @@ _STATUS_JA = {Status.provisional: "暫定", Status.unofficial: "非公式", Stat
 def readings_summary(a: Answer, kb: Optional[KnowledgeBase]) -> Optional[str]:
     """Whether another reading of an unsettled rule point would change this answer (computed)."""
     r = a.readings
-    if r is None or len(r.answers) <= 1:
+    if r is None or len(r.answers) + len(r.errors) <= 1:
         return None
     if r.same:
         return f"どの読みでも答えは同じ（資料が定めていない点 {len(r.points)} 件の読み {len(r.answers)} 通りで確認）"
@@ -235,6 +235,8 @@ def render_readings(a: Answer, kb: KnowledgeBase) -> str:
         lines.append("  答え: " + "".join(x.sentences) + f"  [{x.to_json()['status_words']}]")
         for reading in readings_:
             lines.append("    ← " + reading_words(kb, a.game, reading, r.points))
+    for reading, message in r.errors:
+        lines.append(f"  答えられない読み: {reading_words(kb, a.game, reading, r.points)} — {message}")
     for key, p in r.points.items():
         lines.append(f"  資料に定めのない点: {key}（記録: {p['gap']}）")
     if not r.exhaustive:
