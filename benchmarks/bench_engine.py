@@ -213,7 +213,7 @@ def main() -> None:
     print(f"GRM scenarios answered per second on one core (goal >= 2,000 for single-play):")
     print(f"  single-play ({result['single_play_scenarios']} scenarios): {result['single_play_per_second']:,}/s")
     print(f"  whole corpus ({result['all_scenarios']} scenarios):       {result['all_per_second']:,}/s")
-    print(f"東方グランドメレー scenarios with fixed dice per second on one core (goal >= 2,000):")
+    print("東方グランドメレー scenarios with fixed dice per second on one core (goal >= 2,000):")
     print(f"  {result['thgm_fixed_dice_scenarios']} scenarios: {result['thgm_fixed_dice_per_second']:,}/s")
     print(f"exact odds of one attack, 2D–6D against every defense 2–12 ({result['thgm_odds_questions']} answers, goal <= 50 ms):")
     print(f"  first pass {result['thgm_odds_first_ms']} ms, best pass {result['thgm_odds_best_ms']} ms (process time)")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import textwrap
 from fractions import Fraction
-from itertools import product
 
 import pytest
 from hypothesis import given, settings

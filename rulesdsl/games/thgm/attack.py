@@ -13,11 +13,12 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from ...engine.context import Context, EngineError
+from ...engine.trace import unique_cites
 from ...vocab import UNKNOWN, Call
 from . import dice as D
 from .state import ROW_JA, Attack, Char, Side, State
 from .tendencies import TENDENCIES
-from .turn import check_place, check_victory, end_turn, illegal, reach, unique, where
+from .turn import check_place, check_victory, end_turn, illegal, reach, where
 
 DISTANCE = {("front", "front"): 1, ("front", "back"): 2, ("back", "front"): 2, ("back", "back"): 3}
 MIN_STRENGTH = {"two": 2, "one": 1}
@@ -133,8 +134,8 @@ def declare(ctx: Context, st: State, call: Call) -> None:
                           decl, ctx.section("thgm/abilities/conceal"))
         st.acts["conceal"] = None
         ctx.step(f"「幻視」「暗闇」の能力を持つ{'・'.join(h.label for h in holders)}が自軍にいる: 攻撃を行う場所を{what}ことができる",
-                 *unique(ctx.section("thgm/abilities/conceal"),
-                         *(c for h in holders for c in ability_cites(ctx, st, h, "conceal_position"))))
+                 *unique_cites([ctx.section("thgm/abilities/conceal"),
+                                *(c for h in holders for c in ability_cites(ctx, st, h, "conceal_position"))]))
         if claim != "withheld":
             check_place(claim[1], p.get("claim_loc", call.loc))
         scope, scope_cite = ctx.point("conceal.range_check")
@@ -305,7 +306,7 @@ def reroll(ctx: Context, st: State, call: Call, optional: bool = False) -> None:
         raise illegal(st, "reroll", "振りなおしはサイコロを振った直後（スペルカードの使用の前）に行う", sec,
                       ctx.section("thgm/attack/spell-card"))
     ctx.step(f"{'・'.join(h.label for h in holders)}の特殊能力で、サイコロを１回振りなおせる",
-             *unique(sec, who_cite, count_cite, *(c for h in holders for c in ability_cites(ctx, st, h, "reroll"))))
+             *unique_cites([sec, who_cite, count_cite, *(c for h in holders for c in ability_cites(ctx, st, h, "reroll"))]))
     if optional:
         see(ctx, st, atk, "攻撃側が見た出目", sec)
         if ctx.choose(atk.player, "出目を見て振りなおすか", ("振りなおす", "振りなおさない"), cite=sec) == 1:
@@ -594,11 +595,11 @@ def defense_of(ctx: Context, atk: Attack) -> tuple[str, Any, Any]:
     target = atk.target
     special = target.fact("special_defense")
     if special is UNKNOWN:
-        raise _missing(target, "the 特殊防御力 field", f'special_defense none; base_defense 9')
+        raise _missing(target, "the 特殊防御力 field", 'special_defense none; base_defense 9')
     against = special.get("against", ()) if isinstance(special, dict) else ()
     values = special.get("values", ()) if isinstance(special, dict) else ()
     if against and against[0] is UNKNOWN:
-        raise _missing(target, "the 特殊防御力 field", f'special_defense none; base_defense 9')
+        raise _missing(target, "the 特殊防御力 field", 'special_defense none; base_defense 9')
     for i, name in enumerate(against):
         if name == atk.means:
             v = values[i] if i < len(values) else UNKNOWN

@@ -13,7 +13,7 @@ from ...vocab import Call, CardRef
 from . import attack as A
 from . import dice as D
 from . import turn as T
-from .state import ANONYMOUS, PLACES, ROW_JA, Char, State
+from .state import ROW_JA, Char, State
 from .tendencies import TENDENCIES
 
 # actions that belong to the attack under way; any other action first finishes it
@@ -143,15 +143,8 @@ class ThgmEngine(GameEngine):
         if ref is None:
             char = Char(st.next_uid, None, owner, "down", True, call.loc, call.loc)
         else:
-            game, code = ref.key or ("", ref.text)
-            if game == "":
-                card_info, hypothetical = info.cards[code], True
-                where = card_info.card.loc
-            else:
-                card_info = info.cards.get(code) or ctx.kb.card(game, code)
-                hypothetical = False
-                where = next((c.loc for c in info.scenario.cards if c.code == code), call.loc)
-            char = Char(st.next_uid, card_info.at(ctx.day), owner, "down", hypothetical, where, call.loc)
+            card_info, hypothetical, where = self.scenario_card(ctx, info, ref, call.loc)
+            char = Char(st.next_uid, card_info, owner, "down", hypothetical, where, call.loc)
         st.next_uid += 1
         return char
 
@@ -234,7 +227,7 @@ class ThgmEngine(GameEngine):
             T.end_turn(ctx, st, player)
         else:
             st.undecided = "適法な攻撃宣言ができない場合の扱いは資料に規定がない"
-            ctx.step(f"この場合の扱いは資料に規定がない: この先は決まらない", cite)
+            ctx.step("この場合の扱いは資料に規定がない: この先は決まらない", cite)
 
     def any_legal_attack(self, ctx: Context, st: State, player: str) -> Optional[str]:
         """Some legal declaration (the attacker and means, in words), "" when whether there is
@@ -417,7 +410,7 @@ class ThgmEngine(GameEngine):
         section, table, no_weakness = TENDENCIES[p["attribute"]]
         if section not in st.noted:
             st.noted.add(section)
-            ctx.step(f"属性による防御力の傾向（プレイの参考。個々の防御力はカードの欄による）", ctx.section(section),
+            ctx.step("属性による防御力の傾向（プレイの参考。個々の防御力はカードの欄による）", ctx.section(section),
                      ctx.section("thgm/attributes"), ctx.section("thgm/card/attribute"))
         if name == "no_weakness":
             return no_weakness, "特に弱点を持たない" if no_weakness else \

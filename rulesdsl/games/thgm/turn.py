@@ -20,16 +20,6 @@ def where(row: str, column: int) -> str:
     return f"{ROW_JA[row]}・左から{column}番目"
 
 
-def unique(*cites):
-    """Citations without repeats (a rule point's default cites the section that defines it)."""
-    seen, out = set(), []
-    for c in cites:
-        if c.key() not in seen:
-            seen.add(c.key())
-            out.append(c)
-    return out
-
-
 def illegal(st: State, act: str, message: str, *cites) -> IllegalAction:
     """An action the rules forbid (an answer, not an error); remembers which act it was."""
     st.illegal_act = act
