@@ -713,8 +713,17 @@ class _Builder:
         out = []
         for cl in c.clauses:
             if cl.head in facts:
-                label = facts[cl.head].label or cl.head
-                out.append(f"{c.code}《{base.name}》の{label}は{' '.join(a.display() for a in cl.args)}"
+                entry = facts[cl.head]
+                words = []
+                for a in cl.args:   # enum values and yes/no in the vocabulary's Japanese words
+                    value = a.display()
+                    if a.kind == "name":
+                        value = {"yes": "あり", "no": "なし", "true": "あり", "false": "なし"}.get(str(a.value), value)
+                        for p in entry.params:
+                            for t in p.types:
+                                value = info.vocab.enum_label(t, str(a.value)) or value
+                    words.append(value)
+                out.append(f"{c.code}《{base.name}》の{entry.label or cl.head}は{' '.join(words)}"
                            "（資料に記載なし。この場面の仮定）")
             elif cl.head == "effect" or cl.head in info.vocab.entries.get("trigger", {}):
                 out.append(f"{c.code}《{base.name}》の効果（資料に記載なし。この場面の仮定）")

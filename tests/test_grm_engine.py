@@ -446,3 +446,29 @@ def test_every_grm_scenario_marks_what_it_supplies_about_a_known_card_as_assumed
     unmarked = [f"{s.id}: {c.code}" for s in (i.scenario for i in kb.scenarios.values() if i.game == "grm")
                 for c in s.cards if ("grm", c.code) in kb.cards and not c.assumed]
     assert not unmarked, unmarked
+
+
+def test_a_failed_never_illegal_is_said_once_with_its_rule(ask):
+    code, out, _ = ask("""\
+    scenario grm/qa/t-never "埋まったマス" {
+      as of 2026-09-01
+      card "x" { weight 10kg }
+      field b2 P1 "x" up
+      hand P2 "x"
+      play P2 "x" b2
+      expect never illegal
+    }
+    """)
+    assert code == 1
+    first = out.splitlines()[0]
+    assert first.startswith("答え: ルール上できない：") and "選択によっては" not in first
+    assert first.count("ルール上できない") == 1
+
+
+def test_asking_a_scenario_of_the_knowledge_base_with_a_line_that_does_not_validate_is_refused(kb_root, run_cli):
+    from conftest import write_kb
+    write_kb(kb_root, {"rulings/mini/qa.rules": 'scenario mini/qa/bad "bad" {\n  as of 2026-09-01\n'
+                                                '  fly P1 "x"\n  expect face b2 up\n}\n'})
+    code, out, err = run_cli("--root", kb_root, "ask", "mini/qa/bad")
+    assert code == 2
+    assert "rulings/mini/qa.rules:3:" in err

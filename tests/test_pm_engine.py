@@ -185,6 +185,20 @@ def test_deck_out_is_answered_under_each_reading_of_its_two_statements(kb):
         assert _holds(_answer(kb, both, {"deck_out.timing": timing}), "P2が勝利する")
 
 
+def test_a_draw_from_an_empty_deck_cites_the_draw_rule_under_either_reading(kb):
+    for timing in ("any_time", "on_draw"):
+        a = _answer(kb, "pm/qa/deck-out-draw-from-empty", {"deck_out.timing": timing})
+        assert "pm/turn-start/draw" in {c.ref for b in a.branches for s in b.steps for c in s.cites}
+
+
+def test_turn_end_effects_of_cards_in_hand_fire_only_under_the_hand_reading(kb):
+    sid = "pm/qa/turn-end-effects-field-only"      # one drawer on the field, one in the hand
+    assert _holds(_answer(kb, sid), "P1の手札は4枚")
+    both = _answer(kb, sid, {"turn_end.effect_zone": "field_and_hand"})
+    assert not _holds(both, "P1の手札は4枚")
+    assert [f for e in both.expectations for f in e.found] == ["P1の手札は5枚"]
+
+
 def test_face_down_points_count_toward_seven_only_under_one_reading(kb):
     sid = "pm/qa/victory-face-up-only-reading"
     assert _holds(_answer(kb, sid), "P1が勝利する")

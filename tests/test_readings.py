@@ -76,3 +76,13 @@ def test_the_timeline_splits_where_the_season_reading_would_matter(run_cli, tmp_
     assert code == 0
     assert "from 2026-06-01" in out
     assert "2026年夏がいつ始まるかも資料にない" in out
+
+
+def test_every_reading_of_a_royal_soul_phase_is_answered_each_soul_effect_cast_once(kb):
+    # under the reading "cast every soul skill in the blank zone", a guardian whose soul effect
+    # leaves it in the blank zone must not be cast again and again
+    info = kb.scenarios["royal/qa/guardian-three-effects"]
+    a = answer(kb, info)
+    r = try_readings(kb, info, a)
+    assert r.errors == []
+    assert any(reading.get("soul_phase.casting") == "mandatory" for reading, _ in r.answers)

@@ -84,3 +84,25 @@ def test_every_unsettled_royal_point_is_read_by_some_scenario(kb):
             read |= set(answer(kb, info).unsettled)
     declared = {name for name, p in kb.games["royal"].points.items() if p.unsettled}
     assert sorted(declared - read) == []
+
+
+def _steps(a) -> list[str]:
+    return [s.text for b in a.branches for s in b.steps]
+
+
+def test_a_life_below_zero_waits_for_the_judge_phase_only_where_the_reading_counts_it_as_zero(kb):
+    info = kb.scenarios["royal/qa/zero-life-not-immediate"]     # life 4, 6 damage: -2
+    pending = "P2はライフポイントが-2になったが、勝敗はP2自身の次のジャッジフェイズに判定する"
+    assert pending in _steps(answer(kb, info))
+    exact = answer(kb, info, reading={"life.zero": "exactly_zero"})
+    assert exact.ok and pending not in _steps(exact)
+
+
+def test_a_mission_met_only_between_two_links_is_named_and_found_unmet_after_the_chain(kb):
+    a = answer(kb, kb.scenarios["royal/qa/clear-check-after-chain"])
+    steps = _steps(a)
+    waits = next(i for i, s in enumerate(steps) if s.startswith("チェーン2の処理後、P1の《王R》のミッションは達成されているが"))
+    gone = next(i for i, s in enumerate(steps) if "もう達成されていないため、クリアーできない" in s)
+    assert waits < gone
+    cited = {c.ref for b in a.branches for s in b.steps if "もう達成されていない" in s.text for c in s.cites}
+    assert {"royal/royal/clear-check", "royal/royal/clear-timing", "royal/royal/trial-mission"} <= cited

@@ -27,11 +27,12 @@ class Readings:
     points: dict[str, dict]                        # key -> {"point", "card", "gap", "readings"}
     answers: list[tuple[dict[str, str], "Answer"]] = field(default_factory=list)  # reading -> answer
     exhaustive: bool = True                        # False: too many combinations, varied one at a time
+    errors: list[tuple[dict[str, str], str]] = field(default_factory=list)  # readings it cannot answer under
 
     @property
     def same(self) -> bool:
         keys = {answer_key(a) for _, a in self.answers}
-        return len(keys) <= 1
+        return len(keys) <= 1 and not self.errors
 
     def groups(self) -> list[tuple[list[dict[str, str]], "Answer"]]:
         """Readings grouped by the answer they give, the default reading's group first."""
@@ -49,9 +50,11 @@ def try_readings(kb: "KnowledgeBase", info: "ScenarioInfo", base: "Answer",
                  limit: int = MAX_READINGS, **options) -> Readings:
     """The scenario answered under every reading of the unsettled points it depends on.
     `options` are passed to `runner.answer` (as_of, tournament, bounds, point_cache)."""
+    from .context import EngineError
     from .runner import answer
 
     points = dict(base.unsettled)
+    failed: dict[tuple, str] = {}
     result = Readings(points=points, answers=[({}, base)])
     if not points:
         base.readings = result
@@ -62,9 +65,13 @@ def try_readings(kb: "KnowledgeBase", info: "ScenarioInfo", base: "Answer",
         grew = False
         for combo in combos:
             key = tuple(sorted(combo.items()))
-            if key in done:
+            if key in done or key in failed:
                 continue
-            a = answer(kb, info, reading=combo, **options)
+            try:
+                a = answer(kb, info, reading=combo, **options)
+            except EngineError as e:   # this reading leads where the engine cannot answer: say so
+                failed[key] = e.message.splitlines()[0]
+                continue
             done[key] = a
             for k, v in a.unsettled.items():
                 if k not in points:
@@ -75,6 +82,7 @@ def try_readings(kb: "KnowledgeBase", info: "ScenarioInfo", base: "Answer",
     result.exhaustive = exhaustive
     wanted = {tuple(sorted(c.items())) for c in _combinations(points, limit)[0]}
     result.answers = [({}, base)] + [(dict(k), a) for k, a in done.items() if k and k in wanted]
+    result.errors = [(dict(k), m) for k, m in failed.items() if k in wanted]
     base.readings = result
     return result
 
@@ -123,4 +131,5 @@ def readings_json(a: "Answer") -> Optional[dict]:
         out["exhaustive"] = a.readings.exhaustive
         out["answers"] = [{"reading": r, "answer": x.sentences, "ok": x.ok, "status": x.status.value}
                           for r, x in a.readings.answers]
+        out["errors"] = [{"reading": r, "error": m} for r, m in a.readings.errors]
     return out

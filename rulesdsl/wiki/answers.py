@@ -10,6 +10,7 @@ from ..vocab import Call, Vocabulary
 from .board import render_board
 from .common import MODALITY_JA, Ctx, linked_text, answer_summary, card_words, known_facts, rev_label, value_label
 from .escape import esc
+from .odds import odds_html
 from .render import STATUS_JA, Doc, badge, code, tag
 from .site import Failure, Wiki
 
@@ -188,13 +189,14 @@ def scenario_page(w: Wiki, doc: Doc, sid: str) -> None:
         doc.add(f'<div class="rd-answer rd-answer-fail"><span class="rd-label">答えを計算できませんでした</span>'
                 f'<p class="rd-sentence">{esc(a.message)}</p><p class="rd-answer-meta">{code(a.loc)}</p></div>\n')
 
-    # --- the odds of an answer with probabilities go here, between the answer and the boards
-    #     (rulesdsl/wiki/odds.py hooks in with one line)
+    # --- between the answer and the boards: the exact odds, where the answer is a distribution
+    odds = odds_html(a) if answered else ""
+    doc.add(odds)
 
     card_href = lambda code_: w.card_href(game, code_) and ctx.href(w.card_href(game, code_))  # noqa: E731
     if answered:
         boards(ctx, a, card_href)
-        checks(ctx, a)
+        checks(ctx, a, choices=not odds)      # the odds table already gives the choices' outcomes
         readings_section(ctx, a)
         doc.h2("手順（トレース）")
         firsts = [bs[0] for bs in a.outcomes.values()]
@@ -296,7 +298,7 @@ def boards(ctx: Ctx, a, card_href) -> None:
     doc.add('<div class="rd-boards">' + "".join(x for x in parts if x) + "</div>\n")
 
 
-def checks(ctx: Ctx, a) -> None:
+def checks(ctx: Ctx, a, choices: bool = True) -> None:
     """Each expectation, checked (✓ holds, ✗ fails — neither green: green is only for 確定), and
     the outcomes of the players' choices."""
     doc = ctx.doc
@@ -314,7 +316,7 @@ def checks(ctx: Ctx, a) -> None:
                          f'<small>（{esc(detail)}）</small>{found}</li>')
         doc.add('<ul class="rd-expect">' + "".join(items) + "</ul>\n")
     outcomes = a.outcomes
-    if len(a.branches) > 1:
+    if len(a.branches) > 1 and choices:
         doc.h2("プレイヤーの選択")
         doc.p(f"{len(a.branches)}通りの分岐を調べ、{len(outcomes)}通りの結果になりました。")
         items = []

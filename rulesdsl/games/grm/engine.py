@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ...engine.context import Context, EngineError, Fixed, IllegalAction
+from ...engine.context import Context, EngineError, IllegalAction
 from ...engine.registry import GameEngine
 from ...kb import ScenarioInfo
 from ...vocab import Call, CardRef
@@ -18,16 +18,6 @@ class GrmEngine(GameEngine):
     game_id = "grm"
 
     # -- set-up -------------------------------------------------------------------------
-    def fixed_choices(self, info: ScenarioInfo) -> dict[str, list[Fixed]]:
-        fixed: dict[str, list[Fixed]] = {}
-        for c in info.calls:
-            if c.kind == "action" and c.name == "choose":
-                fixed.setdefault(c.params["player"], []).extend(Fixed(str(x), c.loc) for x in c.params["choice"])
-        return fixed
-
-    def actions(self, info: ScenarioInfo):
-        return [c for c in info.calls if c.kind == "action" and c.name != "choose"]
-
     def setup(self, ctx: Context, info: ScenarioInfo) -> State:
         st = State()
         for call in info.calls:

@@ -12,7 +12,7 @@ from . import effects as fx
 from .common import choose, illegal
 from .plays import new_timing
 from .state import PHASE_JA, Approach, Card, State
-from .values import stat
+from .values import dedupe, stat
 
 
 def _area_ok(ctx: Context, st: State, card: Card, verb: str) -> Optional[tuple[str, tuple[Cite, ...]]]:
@@ -77,8 +77,8 @@ def declare(ctx: Context, st: State, player: str, card: Card) -> None:
     st.approached.add(card.uid)
     st.approach = Approach(card, player)
     new_timing(st)
-    ctx.step(f"{player}は活動状態の{card.label}を指定し、休息状態にしてアプローチする", ctx.section("pm/approach/declare"),
-             ctx.section("pm/approach/phase"))
+    ctx.step(f"{player}は活動状態の{card.label}を指定し、休息状態にしてアプローチする" + _untargetable(card),
+             ctx.section("pm/approach/declare"), ctx.section("pm/approach/phase"), *_target_rule(ctx, card))
 
 
 def interfere(ctx: Context, st: State, player: str, card: Card) -> None:
@@ -92,8 +92,19 @@ def interfere(ctx: Context, st: State, player: str, card: Card) -> None:
     a.interferer = card
     a.stage = "interfered"
     new_timing(st)
-    ctx.step(f"{player}は活動状態の{card.label}を指定し、休息状態にして{a.attacker.label}のアプローチを妨害する",
-             ctx.section("pm/approach/interfere"))
+    ctx.step(f"{player}は活動状態の{card.label}を指定し、休息状態にして{a.attacker.label}のアプローチを妨害する" + _untargetable(card),
+             ctx.section("pm/approach/interfere"), *_target_rule(ctx, card))
+
+
+def _untargetable(card: Card) -> str:
+    """A character that cannot be targeted may still approach or interfere: 対象 is a card a text
+    designates, and these designations are the rules' own."""
+    return ("（「対象にならない」キャラだが、アプローチ・妨害の指定はテキストによる指定（対象）ではない）"
+            if card.fact("untargetable") is True else "")
+
+
+def _target_rule(ctx: Context, card: Card) -> tuple[Cite, ...]:
+    return (ctx.section("pm/effects/target"),) if card.fact("untargetable") is True else ()
 
 
 def not_interfere(ctx: Context, st: State, player: str, chosen: bool = False) -> None:
@@ -168,6 +179,7 @@ def exit_check(ctx: Context, st: State) -> None:
                  + ("アプローチは終わる" if rule == "ends" else "比べる相手がいないので退場判定は行わない"),
                  ctx.section("pm/approach/exit-approacher"), cite)
         return
+    ctx.step(f"{itf.label}が妨害したので、ポイントは置かれない：退場判定を行う", ctx.section("pm/approach/point"))
     ap_a, ap_a_w, c1 = _value(ctx, st, att, "ap")
     dp_i, dp_i_w, c2 = _value(ctx, st, itf, "dp")
     ap_i, ap_i_w, c3 = _value(ctx, st, itf, "ap")
@@ -176,10 +188,10 @@ def exit_check(ctx: Context, st: State) -> None:
     second = _compare(ctx, dp_a, ap_i)
     ctx.step(f"退場判定：妨害キャラ{itf.label}の{dp_i_w}、アプローチをしている{att.label}の{ap_a_w}："
              + ("DPがAPを上回らなかった" if first else "DPがAPを上回った（何も起こらない）"),
-             ctx.section("pm/approach/exit-interferer"), *c1, *c2, *_tie(ctx, dp_i, ap_a))
+             *dedupe([ctx.section("pm/approach/exit-interferer"), *c1, *c2, *_tie(ctx, dp_i, ap_a)]))
     ctx.step(f"退場判定：アプローチをしている{att.label}の{dp_a_w}、妨害キャラ{itf.label}の{ap_i_w}："
              + ("DPがAPを上回らなかった" if second else "DPがAPを上回った（何も起こらない）"),
-             ctx.section("pm/approach/exit-approacher"), *c3, *c4, *_tie(ctx, dp_a, ap_i))
+             *dedupe([ctx.section("pm/approach/exit-approacher"), *c3, *c4, *_tie(ctx, dp_a, ap_i)]))
     if not (first or second):
         return
     rule, cite = ctx.point("exit.subject")

@@ -130,7 +130,7 @@ def settle(ctx: Context, st: State, player: str, card: Card, cost: int, hand: li
         if rule == "forbidden":
             raise illegal("1回のコストを手札とポイント置き場の両方から払うことはできない（どちらか一方から払う）",
                                 ctx.section("pm/cost/methods"), cite)
-        cites.append(cite)
+        cites += [ctx.section("pm/cost/methods"), cite]   # the two ways are listed; combining them is a reading
     if not paid:
         if cost > 0:
             raise illegal(f"{card.label}の使用コストは{cost}：コストとするカードがない"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ...engine.context import Context, EngineError, Fixed
+from ...engine.context import Context, EngineError
 from ...engine.registry import GameEngine
 from ...kb import ScenarioInfo
 from ...vocab import Call, CardRef
@@ -30,15 +30,8 @@ class PmEngine(GameEngine):
     game_id = "pm"
 
     # -- set-up -------------------------------------------------------------------------
-    def fixed_choices(self, info: ScenarioInfo) -> dict[str, list[Fixed]]:
-        fixed: dict[str, list[Fixed]] = {}
-        for c in info.calls:
-            if c.kind == "action" and c.name == "choose":
-                fixed.setdefault(c.params["player"], []).extend(Fixed(str(x), c.loc) for x in c.params["choice"])
-        return fixed
-
     def actions(self, info: ScenarioInfo):
-        acts = [c for c in info.calls if c.kind == "action" and c.name != "choose"]
+        acts = list(super().actions(info))
         if acts:
             acts.append(Call("action", SETTLE, {}, acts[-1].loc))
         return acts

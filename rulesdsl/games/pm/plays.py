@@ -31,9 +31,9 @@ def require_priority(ctx: Context, st: State, player: str, what: str) -> None:
     holder = st.priority
     if holder == player:
         return
-    if st.chain:
+    if st.chain:   # a play waits: what may follow it is an interrupt, and the right to play is the holder's
         raise illegal(f"{st.chain[-1].card.label}のプレイの後、優先権は{holder}にある：{holder}が割り込むか優先権を放棄するまで、"
-                            f"{player}は{what}できない", ctx.section("pm/priority"))
+                            f"{player}は{what}できない", ctx.section("pm/priority"), ctx.section("pm/effects/interrupt"))
     if holder == st.active:
         raise illegal(f"各フェイズでカードを最初にプレイできるのは手番プレイヤー{holder}：{holder}がプレイするか優先権を放棄するまで、"
                             f"{player}は{what}できない", ctx.section("pm/priority"))
@@ -379,9 +379,9 @@ def set_support(ctx: Context, st: State, player: str, card: Card, target: Card, 
                                 ctx.section("pm/main/support"))
     elif st.phase == "approach":
         rule, cite = ctx.point("approach.support_play")
-        if rule == "active_only" and player != st.active:
-            raise illegal(f"アプローチフェイズにサポートカードをプレイできるのは手番プレイヤー（{st.active}）だけ",
-                                ctx.section("pm/approach/phase"), cite)
+        if rule == "active_only" and player != st.active:   # as in the main phase, where it is the active player's action
+            raise illegal(f"アプローチフェイズにサポートカードをプレイできるのは手番プレイヤー（{st.active}）だけ"
+                          "（メインフェイズと同じく）", ctx.section("pm/approach/phase"), cite, ctx.section("pm/main/support"))
         ctx.step("アプローチフェイズの各タイミングで、サポートカードをプレイできる", ctx.section("pm/approach/phase"), cite)
         approach_window(ctx, st, card)
     else:

@@ -44,7 +44,8 @@ def mulligan(ctx: Context, st: State, player: str, refs) -> None:
         raise illegal(f"{player}はすでにひき直しをした：ひき直しは1回まで", ctx.section("pm/start/mulligan"))
     hand = st.hand[player]
     back = list(hand)
-    cites = [ctx.section("pm/start/mulligan"), ctx.ruling("pm/gap/mulligan-procedure")]
+    procedure = ctx.ruling("pm/gap/mulligan-procedure")
+    cites = [ctx.section("pm/start/mulligan"), procedure]
     if refs:
         from .cost import matches
         chosen = []
@@ -55,7 +56,8 @@ def mulligan(ctx: Context, st: State, player: str, refs) -> None:
             chosen.append(found[0])
         if len(chosen) < len(hand):
             rule, cite = ctx.point("start.mulligan_scope")
-            cites.append(cite)
+            if cite.key() != procedure.key():   # the same gap ruling records the procedure and sets the point
+                cites.append(cite)
             if rule == "whole_hand":
                 raise illegal("ひき直しでは引いた7枚すべてをデッキの一番下に戻す（一部だけを戻すことはできない）", *cites)
         back = chosen
@@ -161,8 +163,18 @@ def end_turn(ctx: Context, st: State, player: str) -> None:
     ctx.step(f"{player}のターン終了", ctx.section("pm/turn/phases"))
     pending = [(card, e) for p in (player, other(player)) for holder in st.field(p)
                for card in (holder, *holder.supports) for e in card.effects_of("turn_end")]
+    held = [(card, e) for p in (player, other(player)) for card in st.hand[p] for e in card.effects_of("turn_end")]
+    where = ()
+    if held:   # whose turn-end effects fire, the field's only or the hand's too, is a reading
+        rule, cite = ctx.point("turn_end.effect_zone")
+        if rule == "field_and_hand":
+            pending += held
+            where = (cite,)
+        else:
+            ctx.step(f"手札の{'・'.join(dict.fromkeys(c.label for c, _ in held))}の「ターン終了時」の効果は発動しない（発動するのは場のカードの効果）",
+                     ctx.section("pm/turn-end/triggers"), cite)
     if pending:
-        ctx.step("ターン終了時に発動する効果を発動する", ctx.section("pm/turn-end/triggers"))
+        ctx.step("ターン終了時に発動する効果を発動する", ctx.section("pm/turn-end/triggers"), *where)
         for card, e in fx.order_effects(ctx, st, pending):
             if st.result:
                 return
@@ -184,5 +196,11 @@ def end_turn(ctx: Context, st: State, player: str) -> None:
         st.pool = {p: 0 for p in PLAYERS}
         ctx.step("ターン終了時まで有効な効果（このターンの数値の変化）を終了させる", ctx.section("pm/turn-end/expiry"),
                  ctx.section("pm/effects/duration"))
+    resident = [card for p in PLAYERS for holder in st.field(p) for card in (holder, *holder.supports)
+                if card.effects_of("resident")]
+    if resident:   # the duration rule is checked, and does not end them
+        ctx.step(f"{'・'.join(c.label for c in resident)}の常駐型テキストはターン終了時まで有効な効果ではなく、"
+                 "そのカードが場にある間有効なので終了しない", ctx.section("pm/turn-end/expiry"),
+                 ctx.section("pm/effects/duration"), ctx.section("pm/effects/kinds"), ctx.ruling("pm/gap/effect-kinds"))
     st.turn_over = True
     victory.check(ctx, st)

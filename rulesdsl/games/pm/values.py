@@ -79,8 +79,8 @@ def stat(ctx: Context, st: State, card: Card, name: str) -> tuple[Optional[int],
     if not changes:
         return base, f"{STAT_JA[name]}{base}", []
     cites = dedupe(c for _, _, c in changes)
-    if resident:
-        cites.append(ctx.ruling("pm/gap/effect-kinds"))
+    if resident:   # 常駐型テキスト, one of the two kinds; what it means is the knowledge base's reading
+        cites += [ctx.section("pm/effects/kinds"), ctx.ruling("pm/gap/effect-kinds")]
     total = base + sum(a for a, _, _ in changes)
     running = base
     for a, _, _ in changes:

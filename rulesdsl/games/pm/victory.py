@@ -41,8 +41,11 @@ def check(ctx: Context, st: State, drew_from_empty: Iterable[str] = ()) -> None:
         if opp in drew_from_empty or (st.deck_known[opp] and not st.deck[opp]):
             rule, cite = ctx.point("deck_out.timing")
             if rule == "any_time":
-                ctx.step(f"{opp}のデッキにカードが1枚もない：{player}は勝利条件を満たす（デッキが0枚になった時点で判定する）",
-                         ctx.section("pm/victory/deck-out"), cite)
+                # a draw that finds no card is also the draw rule's own loss (デッキが無くなった場合ゲームに敗北)
+                drew = (ctx.section("pm/turn-start/draw"),) if opp in drew_from_empty else ()
+                ctx.step(f"{opp}のデッキにカードが1枚もない：{player}は勝利条件を満たす（デッキが0枚になった時点で判定する）"
+                         + ("。カードを引くときにデッキが無いので、ドローの規定でも敗北する" if drew else ""),
+                         ctx.section("pm/victory/deck-out"), cite, *drew)
                 wins.setdefault(player, []).append(f"{opp}のデッキ切れ")
             elif opp in drew_from_empty:
                 ctx.step(f"{opp}はカードを引くときにデッキにカードが無い：{opp}はゲームに敗北し、{player}が勝利する",
@@ -62,5 +65,8 @@ def check(ctx: Context, st: State, drew_from_empty: Iterable[str] = ()) -> None:
         return
     (winner, notes), = wins.items()
     st.result, st.winner, st.result_note = "win", winner, "、".join(notes)
-    ctx.step(f"{winner}の勝利（{st.result_note}）", ctx.section("pm/victory/points") if "ポイント" in notes[0]
-             else ctx.section("pm/victory/deck-out"))
+    met = [ctx.section("pm/victory/points" if "ポイント" in n else "pm/victory/deck-out") for n in notes]
+    if len(notes) > 1:   # one player meeting two conditions is not both players meeting one
+        ctx.step(f"{winner}が2つの勝利条件を同時に満たしたが、満たしたのは一方のプレイヤーだけなので引き分けではない",
+                 *met, ctx.section("pm/victory/simultaneous"))
+    ctx.step(f"{winner}の勝利（{st.result_note}）", *met)

@@ -11,7 +11,7 @@ from ...engine.trace import Cite
 from ...vocab import CardRef
 from . import effects as fx
 from .points import reading
-from .royals import clear_candidates, clear_check
+from .royals import clear_candidates, clear_check, mission_words
 from .state import ABILITY_JA, KIND_JA, PHASE_JA, SKILL_ZONE_MAX, ZONE_JA, Card, Link, State, other
 
 MAGIC = ("magic_skill", "magic_effect", "magic_function")
@@ -28,7 +28,10 @@ KIND_OF = {"magic_skill": "skill", "trigger_skill": "skill", "soul_skill": "skil
            "magic_function": "royal", "trigger_function": "royal"}
 KIND_SPEED = {"skill": 1, "guardian": 2, "royal": 3}
 
-Refusal = tuple[str, Cite]
+Refusal = tuple   # (message, the rule that forbids it, further rules the refusal rests on…)
+VERB_SECTION = {"cast": "royal/terms/cast", "stand": "royal/terms/stand"}
+TEXTS = {"skill": ("スキル", ("royal/skill/overview", "royal/cards/skill")),
+         "guardian": ("エフェクト", ("royal/guardian/effects",))}
 
 
 # ----------------------------------------------------------------------------- speed
@@ -77,7 +80,9 @@ def check(ctx: Context, st: State, player: str, card: Card, ability: str, how: s
     """Whether `player` may activate `ability` of `card` now: (the link it answers, its speed,
     the refusals, the rules checked). Checks in the order a judge would give the reason."""
     refuse: list[Refusal] = []
-    cites: list[Cite] = [ctx.section(SECTION[ability])]
+    cites: list[Cite] = [ctx.section(SECTION[ability]), ctx.section(VERB_SECTION[how])]
+    if unit is not None:    # the guardian stands the effect its unit's equip card gives it
+        cites += [ctx.section("royal/terms/unit"), ctx.section("royal/cards/equip")]
     what = f"{card.label}の{ABILITY_JA[ability]}" if unit is None else f"{card.label}のユニット{unit.label}の{ABILITY_JA[ability]}"
 
     if st.result:
@@ -102,7 +107,7 @@ def check(ctx: Context, st: State, player: str, card: Card, ability: str, how: s
     if home and card.zone != home:
         where = "手札" if home == "hand" else "ブランクゾーン"
         refuse.append((f"{what}は{where}からキャストする（{card.label}は{ZONE_JA[card.zone]}にある）",
-                       ctx.section("royal/play/cast-vs-stand")))
+                       ctx.section("royal/play/cast-vs-stand"), ctx.section("royal/terms/cast")))
     if need == "guardian" and ability != "soul_effect" and card.zone not in ("guardian_zone", "skill_zone"):
         refuse.append((f"{card.label}は場に出ていない: スタンドできるのは場に出ているガーディアンの効果である",
                        ctx.section("royal/terms/stand")))
@@ -129,8 +134,9 @@ def check(ctx: Context, st: State, player: str, card: Card, ability: str, how: s
             mode, cite = reading(ctx, st.readings, "response.magic")
             cites.append(cite)
             if mode == "forbidden":
+                # the reading rests on the ability's own section, which says only when it is used
                 refuse.append((f"{ABILITY_JA[ability]}は他のカードの発動に対して発動できない（チェーン{st.chain[-1].n}が処理を待っている）",
-                               cite))
+                               cite, ctx.section(SECTION[ability])))
         if answered is None:
             refuse.append(("応答する相手の発動がない（チェーンにあるのは自分の発動だけ）", ctx.section("royal/speed/levels")))
         else:
@@ -174,16 +180,24 @@ def check(ctx: Context, st: State, player: str, card: Card, ability: str, how: s
 
     # whose turn, which phase
     mine = st.active == player
+    # a skill card's own section also says on whose turn each of its skills is used (スキルカード)
+    kind_rule = ("royal/cards/skill",) if ability in ("magic_skill", "trigger_skill") else ()
     if ability in MAGIC or ability in SOUL:
         if not mine:
-            refuse.append((f"{ABILITY_JA[ability]}は自分のターンに発動する（いまは{st.active}のターン）", ctx.section(SECTION[ability])))
+            refuse.append((f"{ABILITY_JA[ability]}は自分のターンに発動する（いまは{st.active}のターン）", ctx.section(SECTION[ability]),
+                           *(ctx.section(r) for r in kind_rule)))
         allowed_phases = {"magic_skill": ("cast",), "soul_skill": ("soul",), "soul_effect": ("soul",)}.get(ability, ("cast", "summon"))
         if st.phase not in allowed_phases:
+            # the phase's own rule: casting from the hand in the cast phase, grave effects in the soul phase
+            phase_rule = {"magic_skill": ("royal/phase/cast",), "soul_skill": ("royal/phase/soul",),
+                          "soul_effect": ("royal/phase/soul",)}.get(ability, ())
             refuse.append((f"{ABILITY_JA[ability]}を発動できるのは{'・'.join(PHASE_JA[p] for p in allowed_phases)}"
-                           f"（いまは{PHASE_JA.get(st.phase or '', 'フェイズの外')}）", ctx.section(SECTION[ability])))
+                           f"（いまは{PHASE_JA.get(st.phase or '', 'フェイズの外')}）", ctx.section(SECTION[ability]),
+                           *(ctx.section(r) for r in phase_rule)))
     elif ability in TRIGGER:
         if mine:
-            refuse.append((f"{ABILITY_JA[ability]}は相手ターンに発動する（いまは{player}自身のターン）", ctx.section(SECTION[ability])))
+            refuse.append((f"{ABILITY_JA[ability]}は相手ターンに発動する（いまは{player}自身のターン）", ctx.section(SECTION[ability]),
+                           *(ctx.section(r) for r in kind_rule)))
         if ability == "trigger_skill" and st.phase not in ("cast", "soul"):
             refuse.append((f"トリガースキルは相手ターンのキャストフェイズに（ソウルスキルをキャストオフする場合はソウルフェイズに）キャストする"
                            f"（いまは{PHASE_JA.get(st.phase or '', 'フェイズの外')}）", ctx.section("royal/skill/trigger-skill")))
@@ -212,6 +226,12 @@ def check(ctx: Context, st: State, player: str, card: Card, ability: str, how: s
     return answered, speed, refuse, _unique(cites)
 
 
+def refused(refuse: list[Refusal]) -> IllegalAction:
+    """The answer to a forbidden activation: every reason, with every rule each rests on."""
+    cites = _unique([c for r in refuse for c in r[1:]])
+    return IllegalAction("；".join(r[0] for r in refuse), cites[0], also=cites[1:])
+
+
 def _unique(cites: list[Cite]) -> list[Cite]:
     seen, out = set(), []
     for c in cites:
@@ -227,8 +247,14 @@ def activate(ctx: Context, st: State, player: str, card: Card, ability: str, how
              refs: list[CardRef], unit: Optional[Card] = None) -> Link:
     answered, speed, refuse, cites = check(ctx, st, player, card, ability, how, unit, refs)
     if refuse:
-        raise IllegalAction("；".join(m for m, _ in refuse), refuse[0][1])
+        raise refused(refuse)
     text_card = unit or card
+    if unit is None and card.texts_used and ability not in card.texts_used and card.kind in TEXTS:
+        noun, rules = TEXTS[card.kind]
+        ctx.step(f"{card.label}はすでに{'・'.join(ABILITY_JA[a] for a in card.texts_used)}を使ったカードだが、1枚のカードには"
+                 f"3つの{noun}があり、{ABILITY_JA[ability]}はそれとは別に使える", *(ctx.section(r) for r in rules))
+    if unit is None and ability not in card.texts_used:
+        card.texts_used += (ability,)
     link = Link(len(st.chain) + 1, player, card, text_card, ability, how, (speed, ability), answers=answered)
     effect = text_card.effect(ability)
     if unit is not None:
@@ -343,18 +369,35 @@ def resolve(ctx: Context, st: State) -> None:
     if len(links) >= 2:
         cites.append(ctx.section("royal/chain/example"))
     ctx.step(f"チェーンを最後に発動したカードから処理する（上から）: {stack}", *cites)
+    waiting: list[Card] = []    # royal cards whose mission was met between two links
     while st.chain and not st.result:
         link = st.chain[-1]
         resolve_link(ctx, st, link)
         st.chain.pop()
-        if st.chain and not st.result and clear_candidates(ctx, st):
+        met = clear_candidates(ctx, st) if st.chain and not st.result else []
+        if met:
             when, cite = reading(ctx, st.readings, "clear_check.after_effect")
             if when == "after_each_link":
                 clear_check(ctx, st, f"チェーン{link.n}の効果処理後", cite)
+                continue
+            new = [r for r in met if r not in waiting]
+            if new:
+                waiting += new
+                ctx.step(f"チェーン{link.n}の処理後、{'・'.join(f'{r.owner}の{r.label}' for r in new)}のミッションは達成されているが、"
+                         "クリアーチェック（カードの効果処理後）はチェーン全体の処理の後に行う",
+                         ctx.section("royal/royal/clear-timing"), cite)
     st.chain.clear()
     st.passed = set()
-    if not st.result:
-        clear_check(ctx, st, "カードの効果処理後")
+    if st.result:
+        return
+    if waiting:
+        now = clear_candidates(ctx, st)
+        for r in waiting:
+            if r.face == "down" and r not in now:
+                ctx.step(f"カードの効果処理後のクリアーチェック: {r.owner}の{r.label}のミッション（{mission_words(r)}）は"
+                         "もう達成されていないため、クリアーできない", ctx.section("royal/royal/clear-check"),
+                         ctx.section("royal/royal/clear-timing"), ctx.section("royal/royal/trial-mission"))
+    clear_check(ctx, st, "カードの効果処理後")
 
 
 def resolve_link(ctx: Context, st: State, link: Link) -> None:
@@ -384,11 +427,11 @@ def _after(ctx: Context, st: State, link: Link) -> None:
     if link.ability == "soul_skill" and card.zone == "blank_zone":
         st.move(card, "lost_zone")
         ctx.step(f"キャストしたソウルスキルの{card.label}をブランクゾーンからバニッシュする（ロストゾーンに置く）",
-                 ctx.section("royal/skill/soul-skill"), ctx.section("royal/phase/soul"))
+                 ctx.section("royal/skill/soul-skill"), ctx.section("royal/phase/soul"), *fx.banished(ctx))
     elif link.ability == "soul_effect" and card.zone == "blank_zone":
         where, cite = reading(ctx, st.readings, "guardian.soul_effect_after")
         if where == "banished":
             st.move(card, "lost_zone")
-            ctx.step(f"ソウルエフェクトをキャストした{card.label}をバニッシュする（ロストゾーンに置く）", cite)
+            ctx.step(f"ソウルエフェクトをキャストした{card.label}をバニッシュする（ロストゾーンに置く）", cite, *fx.banished(ctx))
         else:
             ctx.step(f"ソウルエフェクトをキャストした{card.label}はブランクゾーンに残る", cite)

@@ -17,6 +17,8 @@ from ...vocab import UNKNOWN
 
 MAIN_SIZE, EXTRA_SIZE, ROYALS, GUARDIANS = 40, 15, 5, 10
 MAIN_COPIES, EXTRA_COPIES = 4, 1
+# the kinds whose own section also states the copy limit (同名カードは4枚まで / 1枚まで)
+KIND_SECTION = {"skill": "royal/cards/skill", "royal": "royal/cards/royal", "guardian": "royal/cards/guardian"}
 WHEEL = ("red", "orange", "yellow", "green", "blue", "purple")        # 赤↔橙↔黄↔緑↔青↔紫↔赤
 ROYAL_LINE = ("white", "grey", "black")                               # 白↔灰↔黒
 COLOUR_JA = {"red": "赤", "orange": "橙", "yellow": "黄", "green": "緑", "blue": "青", "purple": "紫",
@@ -37,6 +39,7 @@ class Problem(NamedTuple):
     section: str       # the rule it breaks
     loc: Optional[Loc]
     related: tuple[Loc, ...] = ()
+    also: tuple[str, ...] = ()   # further rules it breaks (a card kind's own copy limit)
 
 
 def fits_wheel(colours: set[str]) -> bool:
@@ -100,10 +103,11 @@ def check(entries: list[Entry], colour_scope: str) -> tuple[list[Problem], list[
             if n > limit:
                 code = "main_copies" if deck == "main" else "extra_copies"
                 where = "メインデッキ" if deck == "main" else "エクストラデッキ"
+                kind = KIND_SECTION.get(es[0].info.facts.get("kind"))
                 problems.append(Problem(code, f"{where}に同名カード《{name}》が{n}枚ある（同名カードは{limit}枚まで）",
                                         f"《{name}》: {n} copies; at most {limit} of one name in the {deck} deck",
                                         "royal/deck/main" if deck == "main" else "royal/deck/extra", es[-1].loc,
-                                        tuple(e.loc for e in es[:-1] if e.loc)))
+                                        tuple(e.loc for e in es[:-1] if e.loc), (kind,) if kind else ()))
     groups = [[e for e in entries if e.info.facts.get("kind") in ("skill", "equip", "guardian")]]
     if colour_scope == "per_deck":
         groups = [[e for e in g if e.deck == d] for g in groups for d in ("main", "extra")]

@@ -74,12 +74,16 @@ def declare_targets(ctx: Context, st: State, link: Link, refs: list[CardRef], ef
             if answered is None:
                 raise IllegalAction(f"{link.text_card.label}の効果は応答した発動を対象にとるが、{link.words}は何にも応答していない",
                                     card_cite(ctx, link.text_card))
+            # the two terms split the activations between them: skill cards are cast off, guardians
+            # and royal cards stood off
             if v.name == "cast_off" and answered.card.kind != "skill":
-                raise IllegalAction(f"キャストオフできるのは相手のスキルカードの発動だけである（{answered.words}は対象にできない）",
-                                    ctx.section("royal/terms/cast-off"))
+                raise IllegalAction(f"キャストオフできるのは相手のスキルカードの発動だけである（{answered.words}は対象にできない。"
+                                    "ガーディアン・ロイヤルカードの効果の発動を無効にするのはスタンドオフ）",
+                                    ctx.section("royal/terms/cast-off"), also=(ctx.section("royal/terms/stand-off"),))
             if v.name == "stand_off" and answered.card.kind not in ("guardian", "royal"):
-                raise IllegalAction(f"スタンドオフできるのはガーディアン・ロイヤルカードの効果の発動だけである（{answered.words}は対象にできない）",
-                                    ctx.section("royal/terms/stand-off"))
+                raise IllegalAction(f"スタンドオフできるのはガーディアン・ロイヤルカードの効果の発動だけである（{answered.words}は対象にできない。"
+                                    "スキルカードの発動を無効にするのはキャストオフ）",
+                                    ctx.section("royal/terms/stand-off"), also=(ctx.section("royal/terms/cast-off"),))
             link.targets.append((answered.card, answered.card.zone, answered))
         else:
             pool = candidates(st, link.player, target)
@@ -195,7 +199,13 @@ def draw(ctx: Context, st: State, player: str, count: int, *cites) -> None:
             if how == "refill" and st.cards(player, "blank_zone"):
                 refill(ctx, st, player, cite)
             if not st.cards(player, "main_deck"):
-                ctx.step(f"{player}のメインデッキが0枚のため、残り{count - drawn}枚はドローできない", cite)
+                if how != "refill" and st.cards(player, "blank_zone"):
+                    # the refill is written only for the charge phase: checked, and not applied here
+                    ctx.step(f"{player}のメインデッキが0枚のため、残り{count - drawn}枚はドローできない"
+                             "（ブランクゾーンのカードをデッキに戻してシャッフルするのはチャージフェイズの手順）",
+                             cite, ctx.section("royal/phase/charge"))
+                else:
+                    ctx.step(f"{player}のメインデッキが0枚のため、残り{count - drawn}枚はドローできない", cite)
                 break
         st.move(st.deck_top(player), "hand")
         drawn += 1
@@ -231,7 +241,13 @@ def _banish(ctx, st, link, v, target):
     leave_field(ctx, st, card)
     st.move(card, "lost_zone")
     ctx.step(f"{link.words}で{card.owner}の{card.label}をバニッシュする（ロストゾーンに置く）",
-             ctx.section("royal/terms/banish"), card_cite(ctx, link.text_card))
+             *banished(ctx), card_cite(ctx, link.text_card))
+
+
+def banished(ctx: Context) -> tuple:
+    """What puts a banished card in the lost zone: バニッシュ (ゲームから除外する事。ロストゾーンに置かれる)
+    and the zone itself (ゲームから除外されたカードを置く場所)."""
+    return ctx.section("royal/terms/banish"), ctx.section("royal/zones/lost-zone")
 
 
 @verb("return_to_extra")
@@ -314,13 +330,16 @@ def damage(ctx: Context, st: State, player: str, amount: int, *cites) -> None:
     before = st.life[player]
     st.damage[player] += amount
     st.life[player] = before - amount if how == "by_amount" else max(0, before - amount)
-    ctx.step(f"{player}は{amount}ダメージを受ける: ライフポイント{before}→{st.life[player]}", *cites, cite)
+    start = () if st.life_given[player] else (ctx.section("royal/setup/life"),)   # life began at 10 by the rule
+    ctx.step(f"{player}は{amount}ダメージを受ける: ライフポイント{before}→{st.life[player]}", *cites, cite, *start)
     check_now(ctx, st)
 
 
 def to_blank(ctx: Context, st: State, card: Card, text: str, *cites) -> None:
     leave_field(ctx, st, card)
     st.move(card, "blank_zone")
+    if card.kind == "skill":    # ブランクゾーン: 破棄されたスキルカードを置く場所
+        cites += (ctx.section("royal/zones/blank-zone"),)
     ctx.step(text, *cites)
 
 

@@ -56,6 +56,7 @@ class RoyalEngine(GameEngine):
                 st.step = p["step"]
             elif name == "life":
                 st.life[p["player"]] = p["value"]
+                st.life_given[p["player"]] = True
             elif name in ("hand", "main_deck", "extra_deck", "skill_zone", "blank_zone", "lost_zone"):
                 if name == "main_deck":
                     st.deck_given[p["player"]] = True
@@ -163,8 +164,14 @@ class RoyalEngine(GameEngine):
             if not problems:
                 ctx.step(f"{p}のデッキ（{sizes}）は構築条件を満たす", *checked)
             for pr in problems:
-                ctx.step(f"{p}のデッキ（{sizes}）: {pr.message}", ctx.section(pr.section),
+                ctx.step(f"{p}のデッキ（{sizes}）: {pr.message}", ctx.section(pr.section), *(ctx.section(s) for s in pr.also),
                          *(c for c in checked if pr.code == "colours" and c is cite))
+            failed = {pr.section for pr in problems}
+            colours_ok = [c for c in checked if c.ref in ("royal/deck/colours", "royal/deck/royal-colours") and c.ref not in failed]
+            if problems and colours_ok:   # the colour rules were checked too, and hold
+                if "royal/deck/colours" not in failed and cite in checked:
+                    colours_ok.append(cite)
+                ctx.step(f"{p}のデッキ（{sizes}）: カラーの条件は満たす", *colours_ok)
 
     def find(self, st: State, player: str, ref: CardRef, zones: tuple[str, ...], skip=()) -> Optional[Card]:
         for zone in zones + tuple(z for z in ZONES if z not in zones):
@@ -280,8 +287,10 @@ class RoyalEngine(GameEngine):
                 limit = 4 if deck == "main" else 1
                 if len(cards) > limit:
                     what = "メインデッキ" if deck == "main" else "エクストラデッキ"
+                    kind = decks.KIND_SECTION.get(cards[0].kind)   # the card kind's own 同名カードは…枚まで
                     raise IllegalAction(f"{p}は同名カード《{name}》を{len(cards)}枚持っている: {what}に同名カードは{limit}枚まで",
-                                        ctx.section("royal/deck/main" if deck == "main" else "royal/deck/extra"))
+                                        ctx.section("royal/deck/main" if deck == "main" else "royal/deck/extra"),
+                                        also=(ctx.section(kind),) if kind else ())
 
     # -- expectations -------------------------------------------------------------------
     def expect(self, ctx: Context, st: State, call: Call, illegal: Optional[str]):

@@ -9,7 +9,7 @@ from . import effects as fx
 from .guardians import block_choice, mandatory_attack
 from .points import reading
 from .royals import clear_check
-from .state import PHASE_JA, PHASE_SECTION, State, other
+from .state import LIFE, PHASE_JA, PHASE_SECTION, State, other
 from .victory import life_zero, lose, win
 
 OPENING_HAND = 5
@@ -23,20 +23,39 @@ def start_game(ctx: Context, st: State) -> None:
         raise EngineError("start_game needs to know who goes first", None, "add `first P1` to the set-up")
     ctx.step(f"先攻は{st.first}、後攻は{other(st.first)}（ジャンケンで決める）", ctx.section("royal/flow/start"))
     for p in (st.first, other(st.first)):
-        royals, guardians = len(st.cards(p, "royal_zone")), len(st.cards(p, "extra_deck"))
-        if royals or guardians:
-            ctx.step(f"{p}はゲーム開始前にロイヤルカード{royals}枚を裏側でロイヤルゾーンに並べ、ガーディアンカード{guardians}枚を"
-                     "エクストラデッキとしてEXデッキゾーンに置いている", ctx.section("royal/zones/royal-zone"),
-                     ctx.section("royal/zones/extra-deck"))
+        placed(ctx, st, p)
+    if not any(st.life_given.values()):
+        ctx.step(f"互いのライフポイントは{LIFE}", ctx.section("royal/setup/life"))
     for p in (st.first, other(st.first)):
         n = 0
         while n < OPENING_HAND and st.deck_top(p) is not None:
             st.move(st.deck_top(p), "hand")
             n += 1
+        # 「互いにメインデッキから手札を5枚引く。」 is written twice in a row: a copy artifact, one draw
         ctx.step(f"{p}はメインデッキから手札を{n}枚引く" + ("（メインデッキが足りない）" if n < OPENING_HAND else ""),
-                 ctx.section("royal/flow/start"))
+                 ctx.section("royal/flow/start"), ctx.gap("royal/gap/duplication"))
     ctx.step("ゲームスタート", ctx.section("royal/flow/start"))
     begin_turn(ctx, st, st.first)
+
+
+def placed(ctx: Context, st: State, p: str) -> None:
+    """What a player has put in place before the game starts, each zone under its own rule."""
+    parts, cites = [], []
+    deck = len(st.cards(p, "main_deck"))
+    if st.deck_given[p]:
+        parts.append((f"メインデッキ{deck}枚をメインデッキゾーンに", "置き", "置いている"))
+        cites.append(ctx.section("royal/zones/main-deck"))
+    royals = [c for c in st.cards(p, "royal_zone") if c.face == "down"]
+    if royals:
+        parts.append((f"ロイヤルカード{len(royals)}枚を裏側でロイヤルゾーンに", "並べ", "並べている"))
+        cites += [ctx.section("royal/zones/royal-zone"), ctx.section("royal/royal/overview"), ctx.section("royal/cards/royal")]
+    guardians = [c for c in st.cards(p, "extra_deck") if c.kind == "guardian"]
+    if guardians:
+        parts.append((f"ガーディアンカード{len(guardians)}枚をエクストラデッキとしてEXデッキゾーンに", "置き", "置いている"))
+        cites += [ctx.section("royal/zones/extra-deck"), ctx.section("royal/cards/guardian")]
+    if parts:   # 「…に置き、…に並べている」
+        words = "、".join([what + verb for what, verb, _ in parts[:-1]] + [parts[-1][0] + parts[-1][2]])
+        ctx.step(f"{p}はゲーム開始前に、{words}", *cites)
 
 
 def begin_turn(ctx: Context, st: State, player: str) -> None:
@@ -47,8 +66,12 @@ def begin_turn(ctx: Context, st: State, player: str) -> None:
     st.cleared_names = set()
     st.summoned = st.attacked = False
     st.attacker = None
-    first = "（先攻1ターン目: チャージ・ソウル・ジャッジ・バトルフェイズは存在しない）" if st.first_turn() else ""
-    ctx.step(f"{player}の{st.turn_no[player]}ターン目{first}", ctx.section("royal/flow/start"))
+    if st.first_turn():   # each of these phases says 「先攻1ターン目は存在しない」
+        ctx.step(f"{player}の{st.turn_no[player]}ターン目（先攻1ターン目: チャージ・ソウル・ジャッジフェイズは存在しない）",
+                 ctx.section("royal/flow/start"),
+                 *(ctx.section(PHASE_SECTION[x]) for x in ("charge", "soul", "judge")))
+    else:
+        ctx.step(f"{player}の{st.turn_no[player]}ターン目", ctx.section("royal/flow/start"))
     enter_phase(ctx, st, st.turn_phases()[0])
 
 
@@ -59,7 +82,11 @@ def enter_phase(ctx: Context, st: State, phase: str) -> None:
     st.procedure_done = False
     st.step = None
     st.phases_seen[st.active].append(phase)
-    ctx.step(f"{st.active}の{PHASE_JA[phase]}", ctx.section(PHASE_SECTION[phase]))
+    if phase == "end" and st.first_turn():   # バトルフェイズ（先攻1ターン目には存在しない）
+        ctx.step(f"{st.active}のエンドフェイズ（先攻1ターン目にはバトルフェイズが存在しないため、サモンフェイズの次）",
+                 ctx.section(PHASE_SECTION[phase]), ctx.section("royal/phase/battle"), ctx.section("royal/flow/start"))
+    else:
+        ctx.step(f"{st.active}の{PHASE_JA[phase]}", ctx.section(PHASE_SECTION[phase]))
     if phase != "judge":
         clear_check(ctx, st, f"{PHASE_JA[phase]}の開始時")
     if not st.result and phase in ("charge", "soul", "judge", "end"):
@@ -184,15 +211,19 @@ def soul(ctx: Context, st: State, p: str) -> None:
         return
     how, cite = reading(ctx, st.readings, "soul_phase.casting")
     if how == "optional":
-        ctx.step(f"{p}はソウルフェイズにブランクゾーンの{'・'.join(c.label for c in souls)}のソウルの効果をキャストできる（任意）", cite)
+        ctx.step(f"{p}はソウルフェイズにブランクゾーンの{'・'.join(c.label for c in souls)}のソウルの効果をキャストできる（任意）",
+                 cite, ctx.section("royal/skill/soul-skill"))
         return
     ctx.step(f"{p}はブランクゾーンのスキルカードの墓地効果をすべて発動する", cite, ctx.section("royal/phase/soul"))
+    cast: list = []       # each card's soul effect once in the phase: a card left in the blank zone is not cast again
     while not st.result:
-        souls = [c for c in st.cards(p, "blank_zone") if c.effect("soul_skill") or c.effect("soul_effect")]
+        souls = [c for c in st.cards(p, "blank_zone")
+                 if (c.effect("soul_skill") or c.effect("soul_effect")) and not any(c is x for x in cast)]
         if not souls:
             break
         i = ctx.choose(p, "次にキャストするソウルの効果", [c.label for c in souls], ctx.section("royal/phase/soul"))
         card = souls[i]
+        cast.append(card)
         chain.activate(ctx, st, p, card, "soul_skill" if card.effect("soul_skill") else "soul_effect", "cast", [])
         chain.close(ctx, st)
 
@@ -213,7 +244,8 @@ def judge(ctx: Context, st: State, p: str) -> None:
     elif zero:
         lose(ctx, st, p, f"ジャッジフェイズにライフポイントが{st.life[p]}だった", *cites, zero_cite, ctx.section("royal/victory/life"))
     else:
-        ctx.step(f"{p}のロイヤルカードの公開は{len(st.faced_up_royals(p))}枚、ライフポイントは{st.life[p]}: 勝敗は決まらない", *cites)
+        ctx.step(f"{p}のロイヤルカードの公開は{len(st.faced_up_royals(p))}枚、ライフポイントは{st.life[p]}: 勝敗は決まらない", *cites,
+                 ctx.section("royal/victory/conditions"), ctx.section("royal/victory/life"))
 
 
 def end_phase(ctx: Context, st: State, p: str) -> None:
@@ -232,6 +264,8 @@ def end_phase(ctx: Context, st: State, p: str) -> None:
     for c in gone:
         st.move(c, "blank_zone")
     cites = [ctx.section("royal/phase/end"), ctx.section("royal/phase/cast")]
+    if any(c.kind == "skill" for c in gone):   # ブランクゾーン: 破棄されたスキルカードを置く場所
+        cites.append(ctx.section("royal/zones/blank-zone"))
     if any(c.kind == "equip" for c in gone):
         cites.append(ctx.point("equip.end_phase")[1])
     ctx.step(f"{p}はフィールドに出したスキルカードを全て破棄してブランクゾーンに置く: "

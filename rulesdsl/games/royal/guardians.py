@@ -8,15 +8,16 @@ from typing import Optional
 from ...engine.context import Context, EngineError, IllegalAction
 from ...vocab import UNKNOWN
 from . import effects as fx
+from .chain import refused
 from .points import reading
-from .royals import clear as reveal, mission_met
+from .royals import clear as reveal, mission_met, mission_words
 from .victory import not_over
 from .state import KIND_JA, PHASE_JA, SKILL_ZONE_MAX, ZONE_JA, Card, State, other
 
 
 def _illegal(refuse: list) -> None:
     if refuse:
-        raise IllegalAction("；".join(m for m, _ in refuse), refuse[0][1])
+        raise refused(refuse)
 
 
 def _int_fact(card: Card, fact: str, hint: str) -> int:
@@ -37,7 +38,7 @@ def summon(ctx: Context, st: State, player: str, card: Card, costs: list[Card]) 
         refuse.append((f"{card.label}は{KIND_JA.get(card.kind, 'ガーディアンカードでないカード')}: サモンするのはガーディアンカードである", sec))
     if st.active != player or st.phase != "summon":
         now = f"{st.active}の{PHASE_JA.get(st.phase or '', 'ターンの外')}"
-        refuse.append((f"サモンは自分のサモンフェイズに行う（いまは{now}）", sec))
+        refuse.append((f"サモンは自分のサモンフェイズに行う（いまは{now}）", sec, ctx.section("royal/phase/summon")))
     if st.summoned and st.active == player:
         refuse.append(("このサモンフェイズにはすでにサモンしている: 自分のサモンフェイズに1度しかサモンできない", sec))
     if card.zone != "extra_deck":
@@ -56,10 +57,15 @@ def summon(ctx: Context, st: State, player: str, card: Card, costs: list[Card]) 
         refuse.append(("同じカードを二度コストにすることはできない", ctx.section("royal/terms/cost")))
     if len(costs) != rank:
         refuse.append((f"{card.label}はランク{rank}: スキルゾーンのスキルカードを{rank}枚コストにしないとサモンできない"
-                       f"（コストは{len(costs)}枚）", rank_cite))
+                       f"（コストは{len(costs)}枚）", rank_cite, sec))
     _illegal(refuse)
 
     dest, dest_cite = reading(ctx, st.readings, "summon.destination")
+    # サモン names the act; where the guardian goes is a reading: the guardian zone's own rule
+    # (EXデッキゾーンからガーディアンカードを置く場所) when it is the guardian zone
+    where = [ctx.section("royal/terms/summon")]
+    if dest == "guardian_zone":
+        where.append(ctx.section("royal/zones/guardian-zone"))
     for old in [c for c in st.cards(player, dest) if c.kind == "guardian"]:
         fx.leave_field(ctx, st, old)
         st.move(old, "extra_deck")
@@ -75,7 +81,7 @@ def summon(ctx: Context, st: State, player: str, card: Card, costs: list[Card]) 
     st.move(card, dest)
     st.summoned = True
     names = "・".join(c.label for c in costs) or "なし"
-    cites = [sec, rank_cite, ctx.section("royal/phase/summon"), dest_cite]
+    cites = [sec, rank_cite, ctx.section("royal/phase/summon"), *where, dest_cite]
     ctx.step(f"{player}がスキルゾーンの{names}をコストにして、EXデッキから{card.label}（ランク{rank}）を{ZONE_JA[dest]}にサモンする",
              *cites, fx.card_cite(ctx, card))
     if paid:
@@ -100,7 +106,7 @@ def set_equip(ctx: Context, st: State, player: str, card: Card) -> None:
     phases = ("cast",) if timing == "cast_phase" else ("cast", "summon")
     if st.active != player or st.phase not in phases:
         refuse.append((f"イグイップカードをセットできるのは自分の{'・'.join(PHASE_JA[p] for p in phases)}"
-                       f"（いまは{st.active}の{PHASE_JA.get(st.phase or '', 'ターンの外')}）", cite))
+                       f"（いまは{st.active}の{PHASE_JA.get(st.phase or '', 'ターンの外')}）", cite, sec))
     n = len(st.cards(player, "skill_zone"))
     if n >= SKILL_ZONE_MAX:
         refuse.append((f"{player}のスキルゾーンにはすでに{n}枚ある: 最大5枚", ctx.section("royal/zones/skill-zone")))
@@ -148,20 +154,17 @@ def clear(ctx: Context, st: State, player: str, royal: Card, costs: list[Card]) 
     elif kind == "trial":
         sec = ctx.section("royal/royal/trial-mission")
         if costs:
-            refuse.append(("トライヤルミッションはコストを支払わず、条件を満たすとクリアーする", sec))
+            refuse.append(("トライヤルミッションはコストを支払わず、条件を満たすとクリアーする", sec,
+                           ctx.section("royal/royal/mission-types")))
         if not mission_met(ctx, st, royal):
-            refuse.append((f"{royal.label}のミッション（{_mission(royal)}）は達成されていない", sec))
+            refuse.append((f"{royal.label}のミッション（{mission_words(royal)}）は達成されていない: クリアーはミッションを達成して"
+                           "ロイヤルカードを公開する事", sec, ctx.section("royal/terms/clear"), ctx.section("royal/terms/mission")))
         _illegal(refuse)
         reveal(ctx, st, royal, f"{player}はミッションを達成した{royal.label}をクリアーする（公開する）",
                    sec, ctx.section("royal/royal/clear-check"), fx.card_cite(ctx, royal))
     else:
         raise EngineError(f"the mission type of {royal.label} is not given", royal.loc,
                           f'add it to the card: card "{royal.name}" {{ mission_type cost; mission_cost 2 }}')
-
-
-def _mission(royal: Card) -> str:
-    m = royal.fact("mission")
-    return m if isinstance(m, str) else "内容は場面に書かれていない"
 
 
 # ----------------------------------------------------------------------------- battle
@@ -173,7 +176,7 @@ def attack(ctx: Context, st: State, player: str, card: Card) -> None:
     if st.active != player or st.phase != "battle":
         why = "先攻1ターン目にはバトルフェイズが存在しない" if st.first_turn() else \
             f"いまは{st.active}の{PHASE_JA.get(st.phase or '', 'ターンの外')}"
-        refuse.append((f"アタックはターンプレイヤーが自分のバトルフェイズに行う（{why}）", ctx.section("royal/phase/battle")))
+        refuse.append((f"アタックはターンプレイヤーが自分のバトルフェイズに行う（{why}）", ctx.section("royal/phase/battle"), sec))
     if st.attacked and st.active == player:
         refuse.append(("このバトルフェイズではすでにアタックを宣言している", ctx.section("royal/phase/battle")))
     if card.owner != player or card.zone != "guardian_zone" or card.kind != "guardian":

@@ -16,6 +16,11 @@ def mission_met(ctx: Context, st: State, card: Card) -> bool:
     return isinstance(n, int) and not isinstance(n, bool) and len(st.cards(card.owner, "skill_zone")) >= n
 
 
+def mission_words(royal: Card) -> str:
+    m = royal.fact("mission")
+    return m if isinstance(m, str) else "内容は場面に書かれていない"
+
+
 def clear_candidates(ctx: Context, st: State) -> list[Card]:
     out = []
     for p in players_in_order(st):
@@ -55,7 +60,10 @@ def clear_check(ctx: Context, st: State, when: str, *cites) -> None:
 
 
 def clear(ctx: Context, st: State, royal: Card, text: str, *cites) -> None:
+    """Clear (reveal) a royal card whose mission is met: what a clear and a mission are, the mission's
+    type (two types, each cleared its own way), and the once-per-turn limit, checked before."""
     royal.face = "up"
     st.cleared_names.add((royal.owner, royal.name))
-    ctx.step(text, ctx.section("royal/terms/clear"), *cites)
+    ctx.step(text, ctx.section("royal/terms/clear"), ctx.section("royal/terms/mission"),
+             ctx.section("royal/royal/mission-types"), *cites, ctx.section("royal/royal/clear-once"))
     check_now(ctx, st)

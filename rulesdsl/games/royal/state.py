@@ -15,6 +15,7 @@ FIRST_TURN_PHASES = ("cast", "summon", "end")   # 先攻1ターン目: no charge
 ZONES = ("hand", "main_deck", "extra_deck", "skill_zone", "royal_zone", "guardian_zone", "unit",
          "blank_zone", "lost_zone")
 SKILL_ZONE_MAX = 5
+LIFE = 10                                       # 互いのライフポイントは10 (royal/setup/life)
 
 PHASE_JA = {"charge": "チャージフェイズ", "soul": "ソウルフェイズ", "judge": "ジャッジフェイズ",
             "cast": "キャストフェイズ", "summon": "サモンフェイズ", "battle": "バトルフェイズ",
@@ -38,9 +39,10 @@ def other(player: str) -> str:
 class Card:
     """One physical card. `zone` is where it is now; `face` matters for royal cards (down until
     cleared); `lasting` marks a trigger skill cast on the opponent's turn (it stays until its
-    owner's next end phase)."""
+    owner's next end phase); `texts_used` the abilities of its own text it has activated (one card
+    carries three, each used at its own time)."""
 
-    __slots__ = ("uid", "info", "owner", "hypothetical", "loc", "placed", "zone", "face", "lasting")
+    __slots__ = ("uid", "info", "owner", "hypothetical", "loc", "placed", "zone", "face", "lasting", "texts_used")
 
     def __init__(self, uid: int, info: Optional[CardInfo], owner: str, hypothetical: bool, loc: Optional[Loc],
                  placed: Optional[Loc], zone: str, face: str = "up") -> None:
@@ -53,6 +55,7 @@ class Card:
         self.zone = zone
         self.face = face
         self.lasting = False
+        self.texts_used: tuple[str, ...] = ()
 
     @property
     def code(self) -> str:
@@ -116,7 +119,8 @@ class Link:
 class State:
     def __init__(self) -> None:
         self.zones: dict[str, dict[str, list[Card]]] = {p: {z: [] for z in ZONES} for p in PLAYERS}
-        self.life = {p: 10 for p in PLAYERS}
+        self.life = {p: LIFE for p in PLAYERS}
+        self.life_given = {p: False for p in PLAYERS}   # the scenario sets the life (else 10, royal/setup/life)
         self.damage = {p: 0 for p in PLAYERS}
         self.first: Optional[str] = None
         self.active: Optional[str] = None

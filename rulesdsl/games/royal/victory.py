@@ -28,16 +28,19 @@ def check_now(ctx: Context, st: State) -> None:
         return
     for p in players_in_order(st):
         five = len(st.faced_up_royals(p)) >= 5
-        zero = st.life[p] <= 0
+        # whether a life below 0 counts as 0 is a reading (life.zero)
+        zero, zero_cite = life_zero(ctx, st, p) if st.life[p] <= 0 else (False, None)
         if not five and not zero:
             continue
         timing, cite = reading(ctx, st.readings, "victory.timing")
         if timing == "judge_phase":
-            what = "ロイヤルカード5枚が公開されている" if five else f"ライフポイントが{st.life[p]}になった"
+            what = "・".join(([] if not five else ["ロイヤルカード5枚が公開されている"])
+                             + ([] if not zero else [f"ライフポイントが{st.life[p]}になった"]))
+            met = ([ctx.section("royal/victory/conditions")] if five else []) + \
+                  ([zero_cite, ctx.section("royal/victory/life")] if zero else [])
             ctx.step(f"{p}は{what}が、勝敗は{p}自身の次のジャッジフェイズに判定する", cite,
-                     ctx.section("royal/phase/judge"))
+                     ctx.section("royal/phase/judge"), *met)
             continue
-        zero, zero_cite = life_zero(ctx, st, p) if zero else (False, None)
         if five and zero:
             result, cite2 = reading(ctx, st.readings, "judge.both_conditions")
             if result == "win":
