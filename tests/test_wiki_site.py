@@ -649,7 +649,8 @@ def one_page_of_every_kind() -> list[str]:
     for game in w.games:
         sid = next(s for s, i in w.kb.scenarios.items() if i.game == game)
         seen[f"scenario-{game}"] = w.scenario_href(sid)
-    return sorted(set(seen.values()) | {"index.html", "guide/statuses.html", "guide/propose.html"})
+    odds = [w.scenario_href(s) for s, i in w.kb.scenarios.items() if "odds" in s][:1]     # an odds table
+    return sorted(set(seen.values()) | set(odds) | {"index.html", "guide/statuses.html", "guide/propose.html"})
 
 
 @browser
