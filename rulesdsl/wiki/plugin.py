@@ -10,8 +10,10 @@ Two kinds of generated pages:
   nav and out of mkdocs' page pipeline: mkdocs renders one *shell* page per URL depth, with
   placeholders for the title, the table of contents and the content, and each item page is that
   shell with its own parts put in. Material's chrome, navigation, search box and assets are the
-  same as on every other page; the build time grows linearly with the corpus, and the item pages
-  are added to the search index.
+  same as on every other page; the build time grows linearly with the corpus.
+
+Every page goes into the wiki's own search index (search.py): the index pages' sections as mkdocs
+renders them, the item pages as they are written, each writing process building its own part.
 
 Environment: RULESDSL_ROOT (the knowledge base; default: the folder of mkdocs.yml),
 RULESDSL_WIKI_KEEP_GOING=1 (show failing scenarios as failures instead of stopping the build),
@@ -208,12 +210,8 @@ class WikiPlugin:
         gen = self.by_src.get(src)
         if gen is not None:
             page.meta["title"] = esc(gen.title)
-            # indexed from the page's own structure in on_post_build (Material's HTML parser is
-            # slow on the large index tables)
-            page.meta["search"] = {"exclude": True}
         elif self._shell_depth(src) is not None:
             page.meta["title"] = SHELL_TITLE
-            page.meta["search"] = {"exclude": True}
         return markdown
 
     def on_page_content(self, html: str, page, config, files) -> str:
