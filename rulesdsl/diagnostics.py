@@ -9,6 +9,7 @@ from typing import Iterable, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict
 
+from . import files
 from .model import Loc
 
 
@@ -76,10 +77,9 @@ class Sources:
         lines = self._lines.get(path)
         if lines is None:
             try:
-                with open(path, encoding="utf-8", errors="replace") as f:
-                    lines = f.read().splitlines()
-            except OSError:
-                lines = []
+                lines = files.read_regular(path).decode("utf-8", errors="replace").splitlines()
+            except (OSError, ValueError, files.NotAFile, files.TooLarge):
+                lines = []      # not a file, or unreadable: the diagnostic is shown without its line
             self._lines[path] = lines
         if 1 <= number <= len(lines):
             return lines[number - 1]
