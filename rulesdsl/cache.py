@@ -51,6 +51,7 @@ class Unavailable(Exception):
 # ----------------------------------------------------------------------------- telling
 
 _verbose = bool(os.environ.get("RULESDSL_VERBOSE"))
+_notes_to = None        # while a command's output is captured: the stream it would have had
 
 
 def set_verbose(on: bool) -> None:
@@ -58,12 +59,27 @@ def set_verbose(on: bool) -> None:
     _verbose = on
 
 
+def verbose() -> bool:
+    return _verbose
+
+
+@contextlib.contextmanager
+def notes_to(stream):
+    """Send notes to `stream` (the command line's own stderr) while output is captured."""
+    global _notes_to
+    saved, _notes_to = _notes_to, stream
+    try:
+        yield
+    finally:
+        _notes_to = saved
+
+
 def note(message: str) -> None:
-    """A line for `--verbose` about what the caches did. Written to the process's real stderr,
-    never into an output being captured for the output cache."""
+    """A line for `--verbose` about what the caches did, on the command line's stderr; never
+    part of an output being captured for the output cache."""
     if _verbose:
         try:
-            print(f"rulesdsl: cache: {message}", file=sys.__stderr__, flush=True)
+            print(f"rulesdsl: cache: {message}", file=_notes_to or sys.stderr, flush=True)
         except (OSError, ValueError, AttributeError):
             pass
 

@@ -94,8 +94,6 @@ def main(argv: Optional[Sequence[str]] = None, allowed: Optional[Iterable[str]] 
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_UNUSABLE
-    if args.verbose:
-        cache.set_verbose(True)
     out = Output()
     if allowed is not None and args.command not in allowed:
         out.diagnostics([Diagnostic(code="usage", fatal=True,
@@ -103,6 +101,8 @@ def main(argv: Optional[Sequence[str]] = None, allowed: Optional[Iterable[str]] 
         return EXIT_UNUSABLE
     from . import loader
     loader.FREEZE_AFTER_LOAD = True
+    verbose = cache.verbose()
+    cache.set_verbose(verbose or args.verbose)
     try:
         return int(args.func(args, out))
     except DslError as e:
@@ -125,6 +125,7 @@ def main(argv: Optional[Sequence[str]] = None, allowed: Optional[Iterable[str]] 
         return EXIT_INTERNAL
     finally:
         loader.FREEZE_AFTER_LOAD = False
+        cache.set_verbose(verbose)
 
 
 def os_diagnostic(e: OSError) -> Diagnostic:
@@ -137,7 +138,7 @@ def os_diagnostic(e: OSError) -> Diagnostic:
 def run_captured(argv: Sequence[str], allowed: Optional[Iterable[str]] = None) -> dict:
     """Run a command line here with its output captured: {"code", "stdout", "stderr"}."""
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with cache.notes_to(sys.stderr), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(list(argv), allowed)
     return {"code": code, "stdout": out.getvalue(), "stderr": err.getvalue()}
 

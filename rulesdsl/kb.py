@@ -354,6 +354,37 @@ def load(root: Optional[Path] = None, extra: Iterable[Path] = (), use_cache: boo
     return kb
 
 
+def refuse_folder(path: Path) -> None:
+    """A command that takes a file refuses a folder before reading anything (DslError)."""
+    try:
+        folder = Path(path).is_dir()
+    except OSError:
+        return                              # reading it will say what is wrong
+    if folder:
+        raise DslError([Diagnostic(code="usage", fatal=True, message=f"{path} is a folder; give a .rules file")])
+
+
+def names_of(kb: KnowledgeBase, paths: Iterable[Path]) -> set[str]:
+    """The names under which `kb` loaded the files at `paths` (folders: every .rules file in
+    them), however the user reached them: through a symlink, a relative or an absolute path.
+    A path that names no loaded file keeps its display name (its problems are reported so)."""
+    by_identity: dict = {}
+    for name in kb.files:
+        ident = _identity(Path(name) if os.path.isabs(name) else kb.root / name)
+        if ident is not None:
+            by_identity.setdefault(ident, name)
+    out: set[str] = set()
+    for p in paths:
+        p = Path(p)
+        try:
+            found = [Path(f) for _, f in cache.walk(p, (".rules",))] if p.is_dir() else [p]
+        except OSError:
+            found = [p]
+        for f in found:
+            out.add(by_identity.get(_identity(f)) or display_path(f, kb.root))
+    return out
+
+
 def _identity(p: Path) -> Optional[tuple[int, int]]:
     """The file behind a path (through symlinks), so that one file is loaded once."""
     try:

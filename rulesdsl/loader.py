@@ -56,10 +56,12 @@ def file_problem(path: Path, shown: str, e: OSError) -> Diagnostic:
                       hint=hint)
 
 
-def read_file(path: Path, shown: str, limit: int = MAX_FILE_BYTES) -> bytes:
-    """The bytes of the regular file at `path` (symlinks followed), at most `limit` of them.
-    DslError, located in `shown`, for anything that is not a regular file, is too large or
-    cannot be read; a FIFO or a device is refused before anything is read from it."""
+def read_file(path: Path, shown: str, limit: Optional[int] = None) -> bytes:
+    """The bytes of the regular file at `path` (symlinks followed), at most `limit` of them
+    (MAX_FILE_BYTES by default). DslError, located in `shown`, for anything that is not a
+    regular file, is too large or cannot be read; a FIFO or a device is refused before anything
+    is read from it."""
+    limit = MAX_FILE_BYTES if limit is None else limit
     try:
         return files.read_regular(path, limit)
     except OSError as e:

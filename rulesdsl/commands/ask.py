@@ -16,7 +16,7 @@ from ..diagnostics import Diagnostic, DslError
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
 from ..engine.runner import Answer, answer
-from ..kb import KnowledgeBase, display_path, find_root, load
+from ..kb import KnowledgeBase, display_path, find_root, load, refuse_folder
 from ..lint import run_checks
 from ..model import Status
 from .show import parse_as_of
@@ -52,6 +52,7 @@ def scenarios_of(kb: KnowledgeBase, target: str) -> list:
 def run(args, out: Output) -> int:
     root = (args.root or find_root()).resolve()
     target = Path(args.file)
+    refuse_folder(target)
     extra = [target] if target.exists() else []
     kb = load(root, extra=extra, use_cache=not args.no_cache)
     as_of = parse_as_of(args.as_of)
