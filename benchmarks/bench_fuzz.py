@@ -66,6 +66,7 @@ def fuzz(count: int, kb_every: int, work: Path, log) -> dict:
         (root / "rulings").mkdir(parents=True, exist_ok=True)
         roots[game] = root
     ids = {f: show_id(f) for f in corpus}
+    questions = {f for f in corpus if "\nscenario " in "\n" + f.read_text(encoding="utf-8")}
     os.environ["NO_COLOR"] = "1"
     os.environ.pop("RULESDSL_DEBUG", None)
     os.environ.pop("RULESDSL_ROOT", None)
@@ -83,7 +84,8 @@ def fuzz(count: int, kb_every: int, work: Path, log) -> dict:
         jobs = [(["fmt", "--check", f], f, work / "cache")]
         if n % kb_every == 0:
             root = roots[case.game]
-            command = "ask OUTSIDE" if not case.game else KB_COMMANDS[(n // kb_every) % len(KB_COMMANDS)]
+            command = KB_COMMANDS[(n // kb_every) % len(KB_COMMANDS)] if case.game else \
+                ("ask OUTSIDE" if case.file in questions else "check OUTSIDE")
             args = {"check": ["check"], "check PATH": ["check", "INSIDE"], "check OUTSIDE": ["check", f],
                     "ask OUTSIDE": ["ask", f], "show ID": ["show", ids[case.file]],
                     "show ID --as-of": ["show", ids[case.file], "--as-of", "2026-09-01"]}[command]
@@ -154,10 +156,11 @@ def main(argv=None) -> int:
     log = (lambda *a: print(*a, file=sys.stderr)) if args.json else print
     work = Path(tempfile.mkdtemp(prefix="rulesdsl-fuzz-"))
     try:
-        log(f"fuzzing {args.cases:,} cases …")
-        result = {"fuzz": fuzz(args.cases, args.kb_every, work, log)}
         sizes = [float(x) for x in args.big.split(",") if x.strip()]
-        result["big"] = big_files(sizes, work, log) if sizes else []
+        # first, while this process is small: a child's peak memory counts its parent's before exec
+        big = big_files(sizes, work, log) if sizes else []
+        log(f"fuzzing {args.cases:,} cases …")
+        result = {"fuzz": fuzz(args.cases, args.kb_every, work, log), "big": big}
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if args.json:

@@ -10,7 +10,7 @@ no exit code other than 0, 1 or 2 be returned, and every failure must name a loc
 the file.
 
 Cases are deterministic (rulesdsl/fuzzing.Case: the file, the kind, a seed) and bounded: CASES in
-all, every KB_EVERY-th also against its knowledge base, so the file runs in seconds however the
+all, every KB_EVERY-th (and every one of the examples) also against the knowledge base, so the file runs in seconds however the
 corpus grows. `benchmarks/bench_fuzz.py` runs 10,000 of them.
 """
 
@@ -35,11 +35,13 @@ CASES = 330
 KB_EVERY = 6
 KB_COMMANDS = ("check", "check PATH", "check OUTSIDE", "show ID", "show ID --as-of")
 ALL = cases(CORPUS, REPO, max(CASES, len(CORPUS)))
+QUESTIONS = {f for f in CORPUS if "\nscenario " in "\n" + f.read_text(encoding="utf-8")}
 BY_FILE: dict[Path, list[tuple[Case, str]]] = {f: [] for f in CORPUS}
 for _n, _c in enumerate(ALL):
     kb_command = None
-    if _n % KB_EVERY == 0:
-        kb_command = "ask OUTSIDE" if not _c.game else KB_COMMANDS[(_n // KB_EVERY) % len(KB_COMMANDS)]
+    if _n % KB_EVERY == 0 or not _c.game:        # the examples (a judge's files): always
+        kb_command = KB_COMMANDS[(_n // KB_EVERY) % len(KB_COMMANDS)] if _c.game else \
+            ("ask OUTSIDE" if _c.file in QUESTIONS else "check OUTSIDE")
     BY_FILE[_c.file].append((_c, kb_command))
 
 
