@@ -13,14 +13,15 @@ from . import files
 from .model import Loc
 
 
+# defer_build: a run without findings never builds their validators (a few ms of every start)
 class Related(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     loc: Loc
     message: str
 
 
 class Diagnostic(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     code: str                       # e.g. "syntax", "unknown-ref", "contradiction"
     message: str
