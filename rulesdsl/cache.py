@@ -304,11 +304,14 @@ class Digests:
 
     def _trusted(self, p: str, st: os.stat_result) -> Optional[str]:
         rec = self.seen.get(p) or self.known.get(p)
-        if (isinstance(rec, list) and len(rec) == 6
-                and rec[:4] == [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
-                and isinstance(rec[5], int) and st.st_ctime_ns < rec[5] - SLACK_NS):
-            self.seen[p] = rec
-            return rec[4]
+        try:
+            if (rec[0] == st.st_size and rec[1] == st.st_mtime_ns and rec[2] == st.st_ctime_ns
+                    and rec[3] == st.st_ino and st.st_ctime_ns < rec[5] - SLACK_NS and len(rec) == 6
+                    and isinstance(rec[4], str)):
+                self.seen[p] = rec
+                return rec[4]
+        except (TypeError, IndexError, KeyError):
+            pass                            # no record, or not one of ours
         return None
 
     def trusted(self, p: str) -> Optional[str]:
@@ -379,15 +382,16 @@ def digests(root: Optional[Path]) -> Digests:
     return found
 
 
-def walk(base: Path, suffixes: Optional[tuple] = None) -> Iterable[tuple[str, str]]:
+def walk(base: Path, suffixes: Optional[tuple] = None) -> list[tuple[str, str]]:
     """(path relative to `base`, path) of the files under `base`, sorted, following symlinks to
     files and folders (each real folder once, so a symlink loop ends), skipping hidden folders
     and __pycache__."""
     seen: set = set()
-    stack = [str(base)]
+    top = str(base)
+    stack = [(top, "")]
     out = []
     while stack:
-        folder = stack.pop()
+        folder, rel = stack.pop()
         try:
             st = os.stat(folder)
         except OSError:
@@ -396,20 +400,21 @@ def walk(base: Path, suffixes: Optional[tuple] = None) -> Iterable[tuple[str, st
             continue
         seen.add((st.st_dev, st.st_ino))
         try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+            entries = [(e.name, e) for e in os.scandir(folder)]
         except OSError:
             continue
+        entries.sort()                      # by name (names are unique: entries never compared)
         subdirs = []
-        for e in entries:
+        for _, e in entries:
             try:
                 is_dir = e.is_dir()
             except OSError:
                 continue
             if is_dir:
                 if not e.name.startswith(".") and e.name != "__pycache__":
-                    subdirs.append(e.path)
+                    subdirs.append((e.path, rel + e.name + "/"))
             elif not suffixes or e.name.endswith(suffixes):
-                out.append((os.path.relpath(e.path, base), e.path))
+                out.append((rel + e.name, e.path))
         stack.extend(reversed(subdirs))
     out.sort()
     return out

@@ -32,6 +32,7 @@ from . import model
 
 VERSION = 1
 _SCALARS = (str, int, float, bool, type(None))
+_SCALAR_SET = frozenset(_SCALARS)
 _new = object.__new__
 _set = object.__setattr__
 _tnew = tuple.__new__
@@ -103,63 +104,71 @@ def dumps(roots: Iterable[Any], loose: bool = False) -> bytes:
     """The snapshot of `roots` as UTF-8 JSON. With `loose`, instances of str subclasses (such
     as lark's tokens) are written as plain strings. SnapshotError for anything else the
     snapshot cannot hold."""
-    roots = list(roots)
+    roots = [str(r) if loose and isinstance(r, str) else r for r in roots]
     kinds = {cls: kind for cls, kind in allowed().values()}
-    scalar_index: dict = {}
     scalars: list = []
-
-    def scalar(v) -> int:
-        key = (type(v), repr(v)) if type(v) is float else (type(v), v)
-        i = scalar_index.get(key)
-        if i is None:
-            i = scalar_index[key] = len(scalars)
-            scalars.append(v)
-        return i
-
+    strs: dict = {}
+    ints: dict = {}
+    others: dict = {}                 # floats (by repr: 0.0 and -0.0 differ), bools, None
     height: dict[int, int] = {}
     parts: dict[int, list] = {}
-    order: list = []
-    stack: list = [(r, False) for r in reversed(roots)]
-    while stack:                      # post-order without recursion: nesting may be deep
-        v, done = stack.pop()
+    order: list = []                  # children before parents
+
+    def scalar(c) -> None:
+        t = type(c)
+        table, key = (strs, c) if t is str else (ints, c) if t is int else (others, (t, repr(c)))
+        if key not in table:
+            table[key] = len(scalars)
+            scalars.append(c)
+
+    def visit(v) -> int:
+        """The height of `v` (one more than its tallest child), visiting its children first."""
         t = type(v)
-        if t in _SCALARS:
-            continue
-        if loose and isinstance(v, str):
-            continue
-        i = id(v)
-        if done:
-            h = 0
-            for c in parts[i]:
-                ch = height.get(id(c), 0) if type(c) not in _SCALARS else 0
-                if ch > h:
-                    h = ch
-            height[i] = h + 1
-            order.append(v)
-            continue
-        if i in parts:
-            continue
         kind = kinds.get(t)
         if kind is None:
             raise SnapshotError(f"a snapshot cannot hold a {t.__module__}.{t.__qualname__}")
-        parts[i] = p = _parts(v, t, kind)
-        stack.append((v, True))
-        stack.extend((c, False) for c in reversed(p))
+        p = _parts(v, t, kind)
+        if loose:
+            p = [str(c) if isinstance(c, str) and type(c) is not str else c for c in p]
+        h = 0
+        for c in p:
+            t = type(c)
+            if t is str:                    # the commonest children, registered inline
+                if c not in strs:
+                    strs[c] = len(scalars)
+                    scalars.append(c)
+                continue
+            if t is int:
+                if c not in ints:
+                    ints[c] = len(scalars)
+                    scalars.append(c)
+                continue
+            if t in _SCALAR_SET:
+                scalar(c)
+                continue
+            ch = height.get(id(c))
+            if ch is None:
+                ch = visit(c)
+            if ch > h:
+                h = ch
+        h += 1
+        height[id(v)] = h
+        parts[id(v)] = p
+        order.append(v)
+        return h
 
-    for r in roots:
-        if type(r) in _SCALARS or (loose and isinstance(r, str)):
-            scalar(str(r) if isinstance(r, str) else r)
+    try:
+        for r in roots:
+            if type(r) in _SCALAR_SET:
+                scalar(r)
+            elif id(r) not in height:
+                visit(r)
+    except RecursionError:
+        raise SnapshotError("nested too deep for a snapshot") from None
     groups: dict[tuple[int, type], list] = {}
     for v in order:
         groups.setdefault((height[id(v)], type(v)), []).append(v)
     keys = sorted(groups, key=lambda k: (k[0], _name(k[1])))
-    # every scalar first, then the objects in group order
-    for v in order:
-        for c in parts[id(v)]:
-            if type(c) in _SCALARS:
-                scalar(c)
-            elif loose and isinstance(c, str):
-                scalar(str(c))
     index: dict[int, int] = {}
     n = len(scalars)
     for k in keys:
@@ -167,13 +176,9 @@ def dumps(roots: Iterable[Any], loose: bool = False) -> bytes:
             index[id(v)] = n
             n += 1
 
-    def ref(c) -> int:
-        t = type(c)
-        if t in _SCALARS:
-            return scalar(c)
-        if loose and isinstance(c, str):
-            return scalar(str(c))
-        return index[id(c)]
+    def refs(values) -> list[int]:
+        return [index[id(c)] if (t := type(c)) not in _SCALAR_SET else
+                strs[c] if t is str else ints[c] if t is int else others[(t, repr(c))] for c in values]
 
     classes: list = []
     class_no: dict[type, int] = {}
@@ -184,21 +189,20 @@ def dumps(roots: Iterable[Any], loose: bool = False) -> bytes:
         if cls not in class_no:
             class_no[cls] = len(classes)
             classes.append([_name(cls), kind, _fields(cls, kind)])
+        rows = [parts[id(v)] for v in objs]
         if kind in ("tuple", "list"):
-            cols = [[ref(c) for c in parts[id(v)]] for v in objs]
+            cols = [refs(r) for r in rows]
         else:
-            rows = [[ref(c) for c in parts[id(v)]] for v in objs]
             width = len(rows[0])
             if any(len(r) != width for r in rows):
                 raise SnapshotError(f"{_name(cls)}: instances of different shapes")
-            cols = [list(col) for col in zip(*rows)]
+            cols = [refs(col) for col in zip(*rows)]
             if kind == "model":
-                names = list(cls.model_fields)
-                bits = {f: 1 << j for j, f in enumerate(names)}
+                bits = {f: 1 << j for j, f in enumerate(cls.model_fields)}
                 cols.append([sum(bits[f] for f in v.__pydantic_fields_set__) for v in objs])
         out_groups.append([class_no[cls], len(objs), cols])
     data = {"snapshot": VERSION, "classes": classes, "scalars": scalars, "groups": out_groups,
-            "roots": [ref(r) for r in roots]}
+            "roots": refs(roots)}
     try:
         return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     except (ValueError, UnicodeEncodeError) as e:
