@@ -326,7 +326,8 @@ def load(root: Optional[Path] = None, extra: Iterable[Path] = (), use_cache: boo
     root = check_root(Path(root) if root is not None else find_root())
     paths = discover(root) if include_root else []
     names = [display_path(p, root) for p in paths]
-    seen = {_identity(p) for p in paths}
+    extra = list(extra)
+    seen = {_identity(p) for p in paths} if extra else set()
     for e in extra:
         e = Path(e)
         try:

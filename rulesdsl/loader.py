@@ -97,9 +97,9 @@ def display_path(p: Path, root: Path) -> str:
     """A file's name in diagnostics: relative to the root when it is inside it (judged on the
     path as given, so a symlink is named as the user named it), else the absolute path as given."""
     ap = os.path.abspath(p)
-    rel = os.path.relpath(ap, root) if os.path.isabs(str(root)) else None
-    if rel is not None and rel != ".." and not rel.startswith(".." + os.sep):
-        return rel
+    top = str(root)
+    if os.path.isabs(top) and ap.startswith(top) and ap[len(top):len(top) + 1] == os.sep:
+        return ap[len(top) + 1:]
     return ap
 
 
