@@ -1,8 +1,9 @@
-"""GRM interpreter benchmarks.
+"""Interpreter benchmarks.
 
 1. Scenarios answered per second on one core: every GRM scenario of the bundled corpus with a
    single play action (and, for reference, all of them), answered repeatedly in-process with the
-   knowledge base loaded once. Goal: >= 2,000 per second for single-play scenarios.
+   knowledge base loaded once. Goal: >= 2,000 per second for single-play scenarios. The same for
+   every プレシャスメモリーズ (pm) scenario: goal >= 2,000 per second.
 2. `rulesdsl ask` end to end on the bundled knowledge base, as a subprocess (parsed files
    cached, as after any earlier command): the flagship asked again with nothing changed (its
    output cached); the flagship with the cached outputs forgotten; a judge's new question (a
@@ -10,6 +11,9 @@
    running. Goal: <= 200 ms. The package's bytecode is compiled first, as an installed package
    has it (this sandbox sets PYTHONDONTWRITEBYTECODE, which would otherwise make every run
    compile every module afresh).
+3. The royal interpreter (スキル・ロイヤル・ガーディアンTCG（仮称）): every royal scenario answered
+   per second on one core (goal >= 2,000), and a chain of ten links (royal/qa/chain-ten-links)
+   answered in-process, median of repeated runs (goal <= 5 ms).
 
     python benchmarks/bench_engine.py [--seconds 3] [--runs 7] [--json]
 """
@@ -47,6 +51,20 @@ def throughput(infos, kb, seconds: float) -> float:
             answer(kb, info, point_cache=cache)
             n += 1
     return n / (time.process_time() - start)
+
+
+def royal_figures(kb, seconds: float, runs: int = 200) -> dict:
+    """Royal scenarios per second, and the ten-link chain's answer time (see the docstring)."""
+    royal = [s for s in kb.scenarios.values() if s.game == "royal" and s.expects]
+    ten = kb.scenarios["royal/qa/chain-ten-links"]
+    cache: dict = {}
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        answer(kb, ten, point_cache=cache)
+        times.append(time.perf_counter() - t)
+    return {"royal_scenarios": len(royal), "royal_per_second": round(throughput(royal, kb, seconds)),
+            "royal_ten_link_chain_ms": round(statistics.median(times) * 1000, 2)}
 
 
 JUDGE = (REPO / "examples/judge-question.rules").read_text(encoding="utf-8")
@@ -118,6 +136,10 @@ def main() -> None:
         "all_scenarios": len(grm),
         "all_per_second": round(throughput(grm, kb, args.seconds)),
     }
+    result.update(royal_figures(kb, args.seconds))
+    pm = [s for s in kb.scenarios.values() if s.game == "pm" and s.expects]
+    result["pm_scenarios"] = len(pm)
+    result["pm_per_second"] = round(throughput(pm, kb, args.seconds))
     for name, values in ask_times(args.runs).items():
         result[f"ask_{name}_ms"] = round(statistics.median(values) * 1000)
     startup = []
@@ -132,6 +154,11 @@ def main() -> None:
     print(f"GRM scenarios answered per second on one core (goal >= 2,000 for single-play):")
     print(f"  single-play ({result['single_play_scenarios']} scenarios): {result['single_play_per_second']:,}/s")
     print(f"  whole corpus ({result['all_scenarios']} scenarios):       {result['all_per_second']:,}/s")
+    print(f"royal scenarios answered per second on one core (goal >= 2,000):")
+    print(f"  all royal scenarios ({result['royal_scenarios']}): {result['royal_per_second']:,}/s")
+    print(f"  a ten-link chain answered in-process (goal <= 5 ms): {result['royal_ten_link_chain_ms']} ms")
+    print(f"プレシャスメモリーズ (pm) scenarios answered per second on one core (goal >= 2,000):")
+    print(f"  all pm scenarios ({result['pm_scenarios']}): {result['pm_per_second']:,}/s")
     print(f"rulesdsl ask end to end (goal <= 200 ms), median of {args.runs}:")
     print(f"  the flagship again, nothing changed (cached output):   {result['ask_repeat_ms']} ms")
     print(f"  the flagship, outputs forgotten, no server:            {result['ask_flagship_ms']} ms")

@@ -4,9 +4,10 @@ A partial date names a *period* (2026-03 is all of March 2026). A revision is in
 start of its period; a question asked on a day inside the period is flagged as fuzzy, because the
 source does not say on which day of the period the ruling was made.
 
-Seasons follow the Japanese meteorological convention (春 March–May, 夏 June–August, 秋
-September–November, 冬 December–February). The sources never say which months a season covers,
-so this convention is the project's own reading; it is documented in the README.
+Seasons follow the Japanese meteorological convention by default (春 March–May, 夏 June–August,
+秋 September–November, 冬 December–February). The sources never say which months a season covers,
+so this is the project's own reading: the solar terms (二十四節気) and the astronomical seasons are
+the other readings (CALENDARS), and an answer on a day they disagree about says so.
 """
 
 from __future__ import annotations
@@ -22,6 +23,20 @@ from pydantic_core import core_schema
 
 SEASONS = {"spring": (3, "春"), "summer": (6, "夏"), "autumn": (9, "秋"), "winter": (12, "冬")}
 _JA_SEASONS = {ja: name for name, (_, ja) in SEASONS.items()}
+_ORDER = ("spring", "summer", "autumn", "winter")
+
+# Where a season begins, by three ways of reading a season (the sources say which none of them
+# is). A season ends the day before the next one begins. The solar terms and the astronomical
+# seasons move by a day from year to year; these are their usual days.
+CALENDARS = {
+    "meteorological": ("気象庁の区分（夏は6月1日〜8月31日）",
+                       {"spring": (3, 1), "summer": (6, 1), "autumn": (9, 1), "winter": (12, 1)}),
+    "solar_terms": ("二十四節気（夏は立夏〜立秋の前日。5月5日ごろ〜8月6日ごろ）",
+                    {"spring": (2, 4), "summer": (5, 5), "autumn": (8, 7), "winter": (11, 7)}),
+    "astronomical": ("天文学上の区分（夏は夏至〜秋分の前日。6月21日ごろ〜9月22日ごろ）",
+                     {"spring": (3, 20), "summer": (6, 21), "autumn": (9, 23), "winter": (12, 22)}),
+}
+DEFAULT_CALENDAR = "meteorological"
 
 _ISO = re.compile(r"^(\d{4})(?:-(?:(\d{1,2})(?:-(\d{1,2}))?|(spring|summer|autumn|winter)))?$")
 _JA = re.compile(r"^(\d{4})年(?:(\d{1,2})月(?:(\d{1,2})日)?|(春|夏|秋|冬))?$")
@@ -101,27 +116,38 @@ class PartialDate:
     def is_exact(self) -> bool:
         return self.day is not None
 
-    def start(self) -> _dt.date:
+    def start(self, reading: str | None = None) -> _dt.date:
+        """The first day of the period; a season's by `reading` (a CALENDARS key)."""
         if self.season:
-            return _dt.date(self.year, SEASONS[self.season][0], 1)
+            month, day = CALENDARS[reading or DEFAULT_CALENDAR][1][self.season]
+            return _dt.date(self.year, month, day)
         return _dt.date(self.year, self.month or 1, self.day or 1)
 
-    def end(self) -> _dt.date:
+    def end(self, reading: str | None = None) -> _dt.date:
         """The last day of the period (inclusive)."""
         if self.day:
             return self.start()
         if self.season:
-            first_month = SEASONS[self.season][0]
-            year, month = self.year, first_month + 2
-            if month > 12:
-                year, month = year + 1, month - 12
-            return _dt.date(year, month, calendar.monthrange(year, month)[1])
+            i = _ORDER.index(self.season)
+            following = PartialDate(self.year + (1 if i == 3 else 0), season=_ORDER[(i + 1) % 4])
+            return following.start(reading) - _dt.timedelta(days=1)
         if self.month:
             return _dt.date(self.year, self.month, calendar.monthrange(self.year, self.month)[1])
         return _dt.date(self.year, 12, 31)
 
     def contains(self, day: _dt.date) -> bool:
         return self.start() <= day <= self.end()
+
+    def starts(self) -> tuple[_dt.date, _dt.date]:
+        """The earliest and the latest first day the period has under any reading of seasons."""
+        days = [self.start(r) for r in CALENDARS] if self.season else [self.start()]
+        return min(days), max(days)
+
+    def window(self) -> tuple[_dt.date, _dt.date]:
+        """Every day that lies in the period under some reading of seasons."""
+        if not self.season:
+            return self.start(), self.end()
+        return min(self.start(r) for r in CALENDARS), max(self.end(r) for r in CALENDARS)
 
     # -- rendering ----------------------------------------------------------------------
     def __str__(self) -> str:

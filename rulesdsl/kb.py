@@ -12,9 +12,9 @@ from typing import Any, Iterable, Optional, Union
 
 from pydantic import BaseModel, ConfigDict
 
-from .dates import PartialDate
 from . import cache
 from .cache import KB_DIRS, find_root  # noqa: F401  (part of this module's API)
+from .dates import CALENDARS, DEFAULT_CALENDAR, PartialDate
 from .diagnostics import Diagnostic, DslError, Related, did_you_mean
 from .loader import display_path  # noqa: F401  (part of this module's API)
 from .model import (Atom, Card, Clause, Deck, Document, Errata, Expectation, Game, Loc, Point,
@@ -43,6 +43,8 @@ class Resolved(BaseModel):
     loc: Optional[Loc] = None               # where the deciding setting or default is written
     fuzzy: Optional[str] = None             # the as-of day lies inside a fuzzy period
     conflicts: tuple[str, ...] = ()         # other in-force rulings setting another value
+    unsettled: Optional[str] = None         # the sources leave the point open that day: the gap ruling
+    readings: tuple[str, ...] = ()          # and the values it may be read as (default first)
 
     @property
     def cite(self) -> str:
@@ -108,6 +110,7 @@ class ScenarioInfo:
     owner: Optional[tuple[str, Optional[Revision]]] = None   # ruling (and revision) it is attached to
     pins: tuple[RevRef, ...] = ()           # explicit pins and the owner
     digest: Optional[str] = None            # of the scenario's text, computed when first needed
+    assumptions: tuple[str, ...] = ()       # facts of known cards the scenario supplies (仮定)
 
     @property
     def id(self) -> str:
@@ -161,6 +164,8 @@ class KnowledgeBase:
     _active_memo: dict[tuple, list] = field(default_factory=dict, repr=False)
     _fuzzy_memo: dict[tuple, Optional[str]] = field(default_factory=dict, repr=False)
     memo: dict[tuple, object] = field(default_factory=dict, repr=False)
+    calendar: Optional[str] = None          # how season dates are read (dates.CALENDARS; None: the default)
+    _calendars: dict[str, "KnowledgeBase"] = field(default_factory=dict, repr=False)
 
     # -- lookups ------------------------------------------------------------------------
     def game_of(self, ident: str) -> str:
@@ -196,6 +201,30 @@ class KnowledgeBase:
     def in_force(self, ruling: str, day: _dt.date) -> Optional[Revision]:
         return self.timelines.in_force(ruling, day)
 
+    def under_calendar(self, reading: str) -> "KnowledgeBase":
+        """The same knowledge base with season dates read another way (dates.CALENDARS): its
+        timelines rebuilt, everything else shared, nothing memoised carried over."""
+        if reading == (self.calendar or DEFAULT_CALENDAR):
+            return self
+        other = self._calendars.get(reading)
+        if other is None:
+            import dataclasses
+            other = dataclasses.replace(
+                self, timelines=Timelines(self.rulings.values(), reading), calendar=reading,
+                _values={}, _active_memo={}, _fuzzy_memo={}, memo={}, _calendars={})
+            self._calendars[reading] = other
+        return other
+
+    def season_revisions(self, game: str) -> list[tuple[str, Revision]]:
+        """The revisions of a game's rulings dated to a season (their first day depends on how
+        seasons are read)."""
+        key = ("season-revisions", game)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = [(r.id, rev) for r in self.rulings.values() if r.game == game
+                                      for rev in r.revisions if rev.date is not None and rev.date.season]
+        return found  # type: ignore[return-value]
+
     def as_of(self, day: _dt.date, game: Optional[str] = None) -> list[tuple[Ruling, Revision]]:
         """Every ruling revision in force on `day` (optionally for one game)."""
         out = []
@@ -230,18 +259,22 @@ class KnowledgeBase:
             rid, rev, setting = pool[-1]
             conflicts = tuple(sorted({f"{r}@{v.date_label}={s.value}" for r, v, s in pool
                                       if s.value != setting.value}))
+            # a source that decides the point (confirmed, provisional or unofficial) settles it
+            open_ = p.unsettled is not None and rev.status in (Status.unconfirmed, Status.retracted)
             return Resolved(point=point, card=card, value=setting.value, status=rev.status,
                             ruling=rid, revision=rev.date_label,
                             source=rev.source.raw if rev.source else None, reason=rev.reason,
                             loc=setting.loc, fuzzy=self._fuzzy(game, point, card, day),
-                            conflicts=conflicts)
+                            conflicts=conflicts, unsettled=p.unsettled if open_ else None,
+                            readings=p.readings if open_ else ())
         d = p.default
         sec = self.sections.get(d.section) if d else None
         return Resolved(point=point, card=card, value=d.value if d else "", status=d.status if d else Status.unconfirmed,
                         section=d.section if d else None,
                         source=sec.source.raw if sec and sec.source else None,
                         reason=p.reason, loc=d.loc if d else p.loc,
-                        fuzzy=self._fuzzy(game, point, card, day))
+                        fuzzy=self._fuzzy(game, point, card, day), unsettled=p.unsettled,
+                        readings=p.readings if p.unsettled else ())
 
     def _active(self, game: str, point: str, card: Optional[str], day: _dt.date) -> list:
         """The settings of a point naming `card` (None: the game-wide ones) whose revision is in
@@ -268,10 +301,19 @@ class KnowledgeBase:
             return self._fuzzy_memo[key]
         note = None
         for rid, rev, setting in self.settings_by_card.get((game, point, card), []):
-            if rev.date is not None and not rev.date.is_exact and rev.date.contains(day):
-                note = (f"{day.isoformat()} falls within {rev.date.ja()} ({rid}); the exact day of "
-                        f"that ruling is unknown, so it is treated as in force from {rev.date.start().isoformat()}")
-                break
+            if rev.date is None or rev.date.is_exact:
+                continue
+            first, last = rev.date.window()
+            if not first <= day <= last:
+                continue
+            begins = rev.date.start(self.calendar)
+            note = (f"{day.isoformat()}は{rev.date.ja()}（{rid}）の期間にかかる。資料は裁定の正確な日を"
+                    f"書いていないため、{begins.isoformat()}から有効として扱う")
+            if rev.date.season:
+                earliest, latest = rev.date.starts()
+                note += (f"。{rev.date.ja()}がいつ始まるかも資料にない: {CALENDARS[self.calendar or DEFAULT_CALENDAR][0]}"
+                         f"で読む。別の読みでは{earliest.isoformat()}〜{latest.isoformat()}に始まる（ask --readings）")
+            break
         self._fuzzy_memo[key] = note
         return note
 
@@ -558,6 +600,7 @@ class _Builder:
                 except (OSError, UnicodeDecodeError) as e:
                     self.err("citation", a[0].loc, f"cannot read source document {path}: {e}")
                     continue
+                self.authority(doc, c.body or ())
                 documents[doc.name] = doc
             else:
                 self.err("game", c.loc, f'unknown or malformed game statement "{c.head}"',
@@ -578,6 +621,23 @@ class _Builder:
             points[p.name] = p
         self.kb.games[g.id] = GameInfo(decl=g, vocab=vocab, points=points, documents=documents,
                                        players=players, modes=modes, zones=zones, terms=terms)
+
+    def authority(self, doc: SourceDocument, body) -> None:
+        """`document … { kind K; says "…"; quote "…"; dated "…" }`: what the document is."""
+        from .sources import AUTHORITY_KINDS
+        for c in body:
+            a = c.args
+            if c.head == "kind" and len(a) == 1 and a[0].kind == "name" and a[0].value in AUTHORITY_KINDS:
+                doc.kind = str(a[0].value)
+            elif c.head in ("says", "quote", "dated") and len(a) == 1 and a[0].kind == "string" and c.body is None:
+                setattr(doc, c.head, str(a[0].value))
+                if c.head == "quote":
+                    doc.quote_loc = a[0].loc
+            else:
+                self.err("game", c.loc, f'unknown or malformed document statement "{c.head}"',
+                         "document statements: kind " + " | ".join(AUTHORITY_KINDS) +
+                         '; says "its standing in a few words"; quote "the document\'s own words"; '
+                         'dated "2011-04-09"')
 
     # -- cards --------------------------------------------------------------------------
     def card(self, c: Card, game: str, scenario: Optional[Scenario] = None) -> CardInfo:
@@ -656,11 +716,13 @@ class _Builder:
         game = s.game
         info = self.kb.games[game]
         local: dict[str, CardInfo] = {}
+        assumptions: list[str] = []
         for c in s.cards:
             known = (game, c.code) in self.kb.cards
             base = self.kb.cards.get((game, c.code))
             ci = self.card(c, game, scenario=s)
             if known and base is not None:
+                assumptions += self.assumed(info, base, c)
                 # completing a known card: only what the sources leave unknown may be supplied
                 for fact, value in ci.facts.items():
                     given = base.facts.get(fact, UNKNOWN)
@@ -694,4 +756,28 @@ class _Builder:
         digest = self.digests.get(id(container))
         return ScenarioInfo(scenario=s, cards=local, calls=calls, expects=tuple(expects),
                             owner=(owner, rev) if owner else None, pins=tuple(pins),
-                            digest=f"{digest}:{s.id}" if digest else None)
+                            digest=f"{digest}:{s.id}" if digest else None,
+                            assumptions=tuple(assumptions))
+
+    @staticmethod
+    def assumed(info: GameInfo, base: CardInfo, c: Card) -> list[str]:
+        """What a scenario supplies about a card of the sources: its assumption, in words."""
+        facts = info.vocab.entries.get("fact", {})
+        out = []
+        for cl in c.clauses:
+            if cl.head in facts:
+                entry = facts[cl.head]
+                words = []
+                for a in cl.args:   # enum values and yes/no in the vocabulary's Japanese words
+                    value = a.display()
+                    if a.kind == "name":
+                        value = {"yes": "あり", "no": "なし", "true": "あり", "false": "なし"}.get(str(a.value), value)
+                        for p in entry.params:
+                            for t in p.types:
+                                value = info.vocab.enum_label(t, str(a.value)) or value
+                    words.append(value)
+                out.append(f"{c.code}《{base.name}》の{entry.label or cl.head}は{' '.join(words)}"
+                           "（資料に記載なし。この場面の仮定）")
+            elif cl.head == "effect" or cl.head in info.vocab.entries.get("trigger", {}):
+                out.append(f"{c.code}《{base.name}》の効果（資料に記載なし。この場面の仮定）")
+        return out

@@ -7,6 +7,8 @@ import datetime as _dt
 from collections import defaultdict
 from typing import Callable, Iterable, Iterator, Optional
 
+import re
+
 from .diagnostics import Diagnostic, Related, did_you_mean
 from .kb import KnowledgeBase
 from .model import Loc, RevRef, Status, Text
@@ -287,6 +289,11 @@ def _text(t: Optional[Text], must: bool):
 
 @check("citation")
 def citations(kb: KnowledgeBase) -> Iterator[Diagnostic]:
+    for info in kb.games.values():
+        for doc in info.documents.values():
+            if doc.quote and not doc.find(doc.quote):
+                yield _d("citation", doc.quote_loc, f"this text does not occur in {doc.name}",
+                         "quote the document's own words about what it is, exactly")
     for game, cite, texts in _citations(kb):
         if cite is None:
             continue
@@ -347,3 +354,122 @@ def scenario_shape(kb: KnowledgeBase) -> Iterator[Diagnostic]:
         for e in sc.expects:
             if e.valid_from and e.valid_until and e.valid_until < e.valid_from:
                 yield _d("scenario", e.loc, "this expectation's period ends before it begins")
+
+
+# ----------------------------------------------------------------------------- fidelity
+# What the knowledge base says must be what its sources say; its own readings are marked as such.
+
+@check("unsettled")
+def unsettled_points(kb: KnowledgeBase) -> Iterator[Diagnostic]:
+    """An unsettled point names the gap ruling recording why, and defaults to an unconfirmed
+    reading; a point that a gap ruling reads (sets) is declared unsettled, and its default is
+    not `confirmed` when the gap says the source leaves it open."""
+    read_by_gap: dict[tuple[str, str], tuple] = {}
+    for r in kb.rulings.values():
+        if r.gap is None:
+            continue
+        for rev in r.revisions:
+            if rev.status is not Status.unconfirmed:
+                continue
+            for s in rev.settings:
+                read_by_gap.setdefault((r.game, s.point), (r, s))
+    for g in kb.games.values():
+        for p in g.points.values():
+            if p.unsettled is not None:
+                ruling = kb.rulings.get(p.unsettled)
+                if ruling is None:
+                    yield _d("unknown-ref", p.unsettled_loc, f"unknown ruling {p.unsettled}",
+                             did_you_mean(p.unsettled, kb.rulings) or
+                             "name the gap ruling that records why the sources leave this point open")
+                elif ruling.gap is None:
+                    yield _d("unsettled", p.unsettled_loc, f"{p.unsettled} is not a gap ruling",
+                             "name a ruling with `gap missing|contradiction|ambiguity|…` that records the reason")
+                if len(p.values) < 2:
+                    yield _d("unsettled", p.loc, f"unsettled point {p.name} has only one value",
+                             "list every reading of the sources as a value")
+                if p.default and p.default.status is not Status.unconfirmed:
+                    yield _d("unsettled", p.default.loc,
+                             f"the default of unsettled point {p.name} is marked {p.default.status.value}",
+                             "a default the sources leave open is the knowledge base's reading: mark it unconfirmed")
+            found = read_by_gap.get((g.decl.id, p.name))
+            if found is not None:
+                r, s = found
+                if p.default and p.default.status is Status.confirmed:
+                    yield _d("unsettled", p.default.loc,
+                             f"the default of {p.name} is marked confirmed, but gap {r.id} says the sources leave it open",
+                             "mark the default unconfirmed with a reason", (Related(loc=s.loc, message="read here"),))
+                if p.unsettled is None:
+                    yield _d("unsettled", p.loc, f"{p.name} is read by gap {r.id} but not declared unsettled",
+                             f"add `unsettled {r.id}` so that answers can be given under each reading",
+                             (Related(loc=s.loc, message="read here"),))
+
+
+_RULE_REF = re.compile(r"[a-z][a-z0-9_]*(?:/[A-Za-z0-9_\-.]+)+|[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+")
+_QUOTED = re.compile(r"「([^「」]{4,})」")
+_READING_WORDS = ("読む", "読める", "読み", "と思われる", "と解する")
+_ABOUT_THE_DOCUMENT = ("資料", "原文", "規則ではない", "見出し")
+
+
+def _note_ok(kb: KnowledgeBase, game: str, note: str, doc) -> bool:
+    """A note passes when it quotes its source, speaks about the document itself, or names the
+    ruling, rule section or rule point that records the knowledge base's reading."""
+    if doc is not None and doc.find(note):
+        return True
+    names = _RULE_REF.findall(note)
+    points = kb.games[game].points if game in kb.games else {}
+    if any(n in kb.rulings or n in kb.sections or n in points for n in names):
+        return True
+    if any(w in note for w in _READING_WORDS):
+        return False
+    if any(w in note for w in _ABOUT_THE_DOCUMENT):
+        return True
+    return bool(doc is not None and any(doc.find(q) for q in _QUOTED.findall(note)))
+
+
+@check("note")
+def notes_state_no_rule(kb: KnowledgeBase) -> Iterator[Diagnostic]:
+    """A note on a rule section or on a revision the source gives is the knowledge base's own
+    words: it may speak about the document, quote it, or name the ruling or point that records
+    a reading — never state a rule (or a reading as fact) that the source does not."""
+    def doc_of(game, cite):
+        return kb.games[game].documents.get(cite.document) if cite and game in kb.games else None
+
+    for s in kb.sections.values():
+        doc = doc_of(s.game, s.source)
+        for note in s.notes:
+            if not _note_ok(kb, s.game, note, doc):
+                yield _d("note", s.loc, f"a note on {s.id} states what {s.source.document if s.source else 'the source'} "
+                         f"does not say: {note[:60]}{'…' if len(note) > 60 else ''}",
+                         "quote the source; or record the reading as an unconfirmed gap ruling (with a reason) "
+                         "and name it in the note")
+    for r in kb.rulings.values():
+        for rev in r.revisions:
+            if rev.status is Status.unconfirmed:
+                continue   # the revision is itself the knowledge base's reading, with its reason
+            doc = doc_of(r.game, rev.source)
+            for note in rev.notes:
+                if not _note_ok(kb, r.game, note, doc):
+                    yield _d("note", rev.loc, f"a note on {r.id}@{rev.date_label} states what the source "
+                             f"does not say: {note[:60]}{'…' if len(note) > 60 else ''}",
+                             "quote the source; or record the reading as an unconfirmed gap ruling and name it")
+
+
+@check("assumption")
+def assumed_cards(kb: KnowledgeBase) -> Iterator[Diagnostic]:
+    """A scenario that supplies facts of a card the sources name marks them as its assumption."""
+    for info in kb.scenarios.values():
+        for c in info.scenario.cards:
+            if not c.assumed and kb.card(info.game, c.code) is not None and c.clauses:
+                yield _d("assumption", c.loc,
+                         f"scenario {info.id} gives {c.code} facts the sources do not give, without saying so",
+                         f"write `assume card {c.code} {{ … }}`: the answer then shows them as 仮定")
+
+
+@check("answer")
+def answerable(kb: KnowledgeBase) -> Iterator[Diagnostic]:
+    """A scenario that asks a question has expectations or its own answer to open the answer with."""
+    for info in kb.scenarios.values():
+        sc = info.scenario
+        if sc.question and not sc.expects and not sc.answer:
+            yield _d("answer", sc.loc, f"scenario {sc.id} asks a question but states no expectation or answer",
+                     "add `expect …` lines (the answer is written from them) or `answer \"…\"`")

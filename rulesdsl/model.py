@@ -267,6 +267,7 @@ class Card(Node):
     refs: tuple[RevRef, ...] = ()
     errata: tuple[Errata, ...] = ()
     clauses: tuple[Clause, ...] = ()
+    assumed: bool = False           # `assume card …` in a scenario: its facts are the scenario's assumption
     loc: Loc
 
 
@@ -296,7 +297,18 @@ class Point(Node):
     per_loc: Optional[Loc] = None
     notes: tuple[str, ...] = ()
     reason: Optional[str] = None
+    unsettled: Optional[str] = None  # the gap ruling recording why the sources leave it open
+    unsettled_loc: Optional[Loc] = None
     loc: Loc
+
+    @property
+    def readings(self) -> tuple[str, ...]:
+        """The values an answer is tried under when the point is unsettled (default first)."""
+        names = [v.name for v in self.values]
+        if self.default and self.default.value in names:
+            names.remove(self.default.value)
+            names.insert(0, self.default.value)
+        return tuple(names)
 
 
 class Game(Node):
@@ -329,6 +341,8 @@ class Scenario(Node):
     source: Optional[Citation] = None
     notes: tuple[str, ...] = ()
     question: Optional[str] = None
+    answer: Optional[str] = None    # the scenario's own answer sentence(s), used when every expectation holds
+    answer_loc: Optional[Loc] = None
     as_of: Optional[PartialDate] = None
     as_of_loc: Optional[Loc] = None
     mode: Optional[str] = None

@@ -230,10 +230,11 @@ class _Builder(Transformer):
         if rest and isinstance(rest[0], Token):
             label = unquote(rest.pop(0))
         fields = self.collect("rule point", rest, {
-            "values": "many", "default": "one", "per": "one", "notes": "many", "reason": "one"})
-        per = fields.pop("per", None)
-        if per is not None:
-            fields["per"], fields["per_loc"] = per
+            "values": "many", "default": "one", "per": "one", "notes": "many", "reason": "one",
+            "unsettled": "one"})
+        for key in ("per", "unsettled"):
+            if key in fields:
+                fields[key], fields[key + "_loc"] = fields[key]
         return _Stmt("points", Point(name=str(name), label=label, loc=self.loc(kw), **fields),
                      self.loc(kw))
 
@@ -253,6 +254,9 @@ class _Builder(Transformer):
 
     def per(self, c):
         return _Stmt("per", (str(c[1]), self.loc(c[1])), self.loc(c[0]))
+
+    def unsettled(self, c):
+        return _Stmt("unsettled", (str(c[1]), self.loc(c[1])), self.loc(c[0]))
 
     def vocabulary(self, c):
         return _Stmt("vocabulary", (tuple(c[1:]), self.loc(c[0])), self.loc(c[0]))
@@ -287,10 +291,13 @@ class _Builder(Transformer):
         return Card(game=str(game), code=code[0], name=unquote(name), loc=self.loc(kw), **fields)
 
     def inline_card(self, c):
+        assumed = c[0].type == "ASSUME"
+        if assumed:
+            c = c[1:]
         kw, code, *items = c
         fields = self.collect("card", (self._wrap(i) for i in items), self._CARD_FIELDS)
         fields["refs"] = _flatten(fields.get("refs", ()))
-        card = Card(game=None, code=code[0], loc=code[1], **fields)
+        card = Card(game=None, code=code[0], loc=code[1], assumed=assumed, **fields)
         return _Stmt("cards", card, self.loc(kw))
 
     def errata(self, c):
@@ -348,9 +355,9 @@ class _Builder(Transformer):
     def scenario(self, c):
         kw, sid, title, *items = c
         fields = self.collect("scenario", (self._wrap(i) for i in items), {
-            "source": "one", "notes": "many", "question": "one", "as_of": "one", "mode": "one",
-            "pins": "many", "cards": "many", "clauses": "many", "expects": "many"})
-        for key in ("as_of", "mode"):
+            "source": "one", "notes": "many", "question": "one", "answer": "one", "as_of": "one",
+            "mode": "one", "pins": "many", "cards": "many", "clauses": "many", "expects": "many"})
+        for key in ("as_of", "mode", "answer"):
             if key in fields:
                 fields[key], fields[key + "_loc"] = fields[key]
         fields["pins"] = _flatten(fields.get("pins", ()))
@@ -358,6 +365,9 @@ class _Builder(Transformer):
 
     def question(self, c):
         return _Stmt("question", unquote(c[1]), self.loc(c[0]))
+
+    def answer(self, c):
+        return _Stmt("answer", (unquote(c[1]), self.loc(c[1])), self.loc(c[0]))
 
     def as_of(self, c):
         kw, _of, date = c
@@ -442,7 +452,8 @@ _FIELD_WORDS = {"source": "the source", "text": "the text", "quote": "the quote"
                 "reason": "the reason", "default": "the default", "question": "the question",
                 "as_of": "the as-of date", "mode": "the mode", "gap": "the gap kind",
                 "vocabulary": "the vocabulary", "defines": "the list of defined points",
-                "per": "the scope"}
+                "per": "the scope", "unsettled": "the gap ruling of an unsettled point",
+                "answer": "the answer"}
 
 
 # ----------------------------------------------------------------------------- the parser

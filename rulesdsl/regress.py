@@ -23,7 +23,7 @@ from .engine.registry import engine_for
 from .engine.runner import Answer, answer
 from .kb import KnowledgeBase, ScenarioInfo
 
-MEMO_VERSION = "1"
+MEMO_VERSION = "2"
 
 
 # ----------------------------------------------------------------------------- records
@@ -48,14 +48,21 @@ class Record:
     status: str
     deps: tuple[Dep, ...]
     error: Optional[str] = None     # the engine refused to answer
+    answer: str = ""                # the answer's sentences (what a reader is shown)
 
     def summary(self) -> str:
+        """The answer as a reader is shown it: its sentences (else the final state)."""
         if self.error:
             return f"error: {self.error}"
-        return self.verdict
+        return self.answer or self.verdict
 
     def same_answer(self, other: "Record") -> bool:
-        return (self.summary(), self.ok, self.status) == (other.summary(), other.ok, other.status)
+        return (self.verdict, self.answer, self.error, self.ok, self.status) == \
+            (other.verdict, other.answer, other.error, other.ok, other.status)
+
+    def points(self) -> tuple:
+        """The rule points it rested on, with their values and provenance."""
+        return tuple(d for d in self.deps if d.kind == "point")
 
 
 def scenario_digest(info: ScenarioInfo) -> str:
@@ -122,7 +129,8 @@ def record(kb: KnowledgeBase, info: ScenarioInfo, day: Optional[_dt.date] = None
     for code in a.cards:
         deps.append(Dep("card", (code,), (card_digest(kb, info.game, code),)))
     return Record(info.id, scenario_digest(info), a.as_of.isoformat(), a.mode, verdict_of(a), a.ok,
-                  a.status.value, tuple(sorted(set(deps), key=lambda d: (d.kind, d.key)))), a
+                  a.status.value, tuple(sorted(set(deps), key=lambda d: (d.kind, d.key))),
+                  answer="".join(a.sentences)), a
 
 
 def _split_point(key: str) -> tuple[str, Optional[str]]:
@@ -251,11 +259,17 @@ class Change:
     status_before: str
     status_after: str
     because: list[str]
+    state_before: str = ""          # the final state(s) in full, when the words do not show all of it
+    state_after: str = ""
+    readings_before: Optional[bool] = None   # True: every reading gives that answer; False: not; None: no reading
+    readings_after: Optional[bool] = None
 
     def as_dict(self) -> dict:
         return {"scenario": self.scenario, "title": self.title, "before": self.before, "after": self.after,
                 "ok_before": self.ok_before, "ok_after": self.ok_after, "status_before": self.status_before,
-                "status_after": self.status_after, "because": self.because}
+                "status_after": self.status_after, "because": self.because,
+                "state_before": self.state_before, "state_after": self.state_after,
+                "readings_before": self.readings_before, "readings_after": self.readings_after}
 
 
 @dataclass
@@ -313,10 +327,24 @@ def impact(old: KnowledgeBase, new: KnowledgeBase, memo: Optional[Memo] = None, 
             scenario=sid, title=n.scenario.title, before=rec_old.summary(), after=rec_new.summary(),
             ok_before=None if rec_old.error else rec_old.ok, ok_after=None if rec_new.error else rec_new.ok,
             status_before=rec_old.status, status_after=rec_new.status,
-            because=reasons(old, new, n, rec_old, rec_new, day)))
+            because=reasons(old, new, n, rec_old, rec_new, day),
+            state_before=rec_old.verdict, state_after=rec_new.verdict,
+            readings_before=readings_agree(old, o, day), readings_after=readings_agree(new, n, day)))
     if memo is not None:
         memo.save()
     return result
+
+
+def readings_agree(kb: KnowledgeBase, info: ScenarioInfo, day: Optional[_dt.date]) -> Optional[bool]:
+    """Whether every reading of the unsettled points the answer rests on gives the same answer
+    (None: it rests on none, or the scenario cannot be answered)."""
+    from .engine.readings import try_readings
+    try:
+        a = answer(kb, info, as_of=day)
+        r = try_readings(kb, info, a, as_of=day)
+    except EngineError:
+        return None
+    return None if len(r.answers) <= 1 else r.same
 
 
 def reasons(old: KnowledgeBase, new: KnowledgeBase, info: ScenarioInfo, rec_old: Record, rec_new: Record,
@@ -358,6 +386,7 @@ class Period:
     start: Optional[_dt.date]       # None: from the beginning
     end: Optional[_dt.date]         # exclusive; None: onwards
     record: Record
+    answer: Optional[Answer] = None  # the answer on the period's first day
 
 
 def answers_by_day(kb: KnowledgeBase, info: ScenarioInfo, first: set, cache: dict,
@@ -380,6 +409,12 @@ def answers_by_day(kb: KnowledgeBase, info: ScenarioInfo, first: set, cache: dic
 def boundaries(kb: KnowledgeBase, game: str, rec: Record) -> set[_dt.date]:
     """Days on which something this answer depended on can change."""
     days: set[_dt.date] = set()
+
+    def season(rev) -> None:
+        # how a season is read moves its first day: the answer may change where readings part
+        if rev.date is not None and rev.date.season:
+            days.update(rev.date.starts())
+
     for d in rec.deps:
         if d.kind == "point":
             for rid, rev, s in kb.settings_index.get((game, d.key[0]), ()):
@@ -387,9 +422,13 @@ def boundaries(kb: KnowledgeBase, game: str, rec: Record) -> set[_dt.date]:
                 if iv is not None:
                     days.add(iv.begin)
                     days.add(iv.end)
+                season(rev)
         elif d.kind == "ruling":
             for iv in kb.timelines.intervals.get(d.key[0], ()):
                 days.update((iv.begin, iv.end))
+            ruling = kb.rulings.get(d.key[0])
+            for rev in ruling.revisions if ruling else ():
+                season(rev)
     return {x for x in days if x not in (_dt.date.min, _dt.date.max)}
 
 
@@ -397,16 +436,19 @@ def timeline(kb: KnowledgeBase, info: ScenarioInfo, until: Optional[_dt.date] = 
     """The scenario's answer for each period between the dates its dependencies change on."""
     start_day = _dt.date(1900, 1, 1)  # stands for "from the beginning"
     first = {start_day, info.scenario.as_of.start()} if info.scenario.as_of else {start_day}
-    answers = {day: rec for day, (rec, _) in answers_by_day(kb, info, first, {}).items()}
+    found = answers_by_day(kb, info, first, {})
+    answers = {day: rec for day, (rec, _) in found.items()}
     days = sorted(answers)
     periods: list[Period] = []
     for i, d in enumerate(days):
         end = days[i + 1] if i + 1 < len(days) else None
         rec = answers[d]
-        if periods and periods[-1].record.summary() == rec.summary() and periods[-1].record.status == rec.status:
+        # a period ends where the answer, its status or what it rests on changes: a revision that
+        # moves a rule point the answer consulted is a new period even if the words stay the same
+        if periods and periods[-1].record.same_answer(rec) and periods[-1].record.deps == rec.deps:
             periods[-1].end = end
             continue
-        periods.append(Period(None if d == start_day else d, end, rec))
+        periods.append(Period(None if d == start_day else d, end, rec, found[d][1]))
     return periods
 
 
@@ -418,7 +460,8 @@ def describe_failure(a: Answer) -> str:
     for i, e in enumerate(a.expectations):
         if e.applies and not e.ok and e.modality != "possible" and broken_branch is None:
             want = e.modality == "always"
-            broken_branch = next((n for n, b in enumerate(a.branches) if b.results[i][0] != want), None)
+            broken_branch = next((n for n, b in enumerate(a.branches)
+                                  if b.results[i] is not None and b.results[i][0] != want), None)
     for e in a.expectations:
         if not e.applies:
             continue
@@ -548,7 +591,8 @@ def revision_effects(kb: KnowledgeBase, answers: dict[str, Answer]) -> dict[str,
                 scenario=sid, title=info.scenario.title, before=before.summary(), after=after.summary(),
                 ok_before=None if before.error else before.ok, ok_after=None if after.error else after.ok,
                 status_before=before.status, status_after=after.status,
-                because=reasons(before_kb, kb, info, before, after, None)))
+                because=reasons(before_kb, kb, info, before, after, None),
+                state_before=before.verdict, state_after=after.verdict))
         if changes:
             out[ref] = changes
     return out

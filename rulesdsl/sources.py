@@ -39,12 +39,29 @@ def normalize_text(text: str) -> str:
     return "".join(normalize_line(x) for x in text.splitlines())
 
 
+# What a source document is, in the wiki's and the answers' words. A game declares it with the
+# document: `document "sources/….txt" "title" { kind fan_summary; says "公式ルールではない";
+# quote "…the document's own words about its standing…"; dated "2011-04-09" }`.
+AUTHORITY_KINDS = {
+    "official_rules": "公式ルール",
+    "fan_summary": "ファンwikiのまとめ",
+    "wiki_backup": "wikiページのバックアップ",
+    "rules_text": "ルール説明の本文",
+    "unknown": "出所不明の資料",
+}
+
+
 @dataclass
 class SourceDocument:
     name: str                       # the file name citations use
     title: str
     path: Path
     text: str = ""
+    kind: str = "unknown"           # one of AUTHORITY_KINDS
+    says: Optional[str] = None      # its standing in a few words (from `quote`)
+    quote: Optional[str] = None     # the document's own words about its standing
+    dated: Optional[str] = None     # when the document was written or saved, as it says
+    quote_loc: Optional[object] = None
     _flat: str = ""
     _line_starts: list[int] = field(default_factory=list)   # offsets in _flat of each line
     _headings: dict[str, list[int]] = field(default_factory=dict)  # heading -> offsets
@@ -64,6 +81,16 @@ class SourceDocument:
             offset += len(norm)
         doc._flat = "".join(parts)
         return doc
+
+    @property
+    def authority(self) -> str:
+        """What the document is, for qualifying a status: 「ファンwikiのまとめ。公式ルールではない」."""
+        words = AUTHORITY_KINDS.get(self.kind, AUTHORITY_KINDS["unknown"])
+        if self.says:
+            words += "。" + self.says.rstrip("。")
+        if self.dated:
+            words += f"（{self.dated}）"
+        return words
 
     @property
     def headings(self) -> list[str]:

@@ -18,8 +18,9 @@ BEGINNING = _dt.date.min
 FOREVER = _dt.date.max
 
 
-def start(rev: Revision) -> _dt.date:
-    return rev.date.start() if rev.date else BEGINNING
+def start(rev: Revision, reading: Optional[str] = None) -> _dt.date:
+    """The day a revision comes into force (`reading`: how seasons are read, see dates.CALENDARS)."""
+    return rev.date.start(reading) if rev.date else BEGINNING
 
 
 def sort_key(rev: Revision) -> tuple:
@@ -48,7 +49,8 @@ class Interval:
 class Timelines:
     """Interval of force for every revision of every ruling."""
 
-    def __init__(self, rulings: Iterable[Ruling]) -> None:
+    def __init__(self, rulings: Iterable[Ruling], reading: Optional[str] = None) -> None:
+        self.reading = reading
         self.rulings: dict[str, Ruling] = {r.id: r for r in rulings}
         # who supersedes what: target ruling id -> [(start, superseding ruling, its revision, ref)]
         self.cuts: dict[str, list[tuple[_dt.date, str, Revision, object]]] = {}
@@ -57,12 +59,11 @@ class Timelines:
             for rev in r.revisions:
                 for ref in rev.supersedes:
                     self.superseded_by.setdefault(ref.target, []).append((r.id, rev))
-                    self.cuts.setdefault(ref.target, []).append((start(rev), r.id, rev, ref))
+                    self.cuts.setdefault(ref.target, []).append((start(rev, reading), r.id, rev, ref))
         self.intervals: dict[str, list[Interval]] = {
             rid: self._intervals(r, self.cuts.get(rid, ())) for rid, r in self.rulings.items()}
 
-    @staticmethod
-    def _intervals(r: Ruling, cuts, skip: Optional[Revision] = None) -> list[Interval]:
+    def _intervals(self, r: Ruling, cuts, skip: Optional[Revision] = None) -> list[Interval]:
         cut_all, cut_one = FOREVER, {}
         for when, _, by, ref in cuts:
             if by is skip:
@@ -75,8 +76,8 @@ class Timelines:
         revs = sorted((x for x in r.revisions if x is not skip), key=sort_key)
         out = []
         for i, rev in enumerate(revs):
-            begin = start(rev)
-            end = start(revs[i + 1]) if i + 1 < len(revs) else FOREVER
+            begin = start(rev, self.reading)
+            end = start(revs[i + 1], self.reading) if i + 1 < len(revs) else FOREVER
             end = min(end, cut_all, cut_one.get("undated" if rev.date is None else rev.date, FOREVER))
             if rev.status is Status.retracted:
                 continue  # a retraction ends what came before and is itself nothing in force
@@ -89,6 +90,7 @@ class Timelines:
         those of the rulings it supersedes, recomputed; everything else shared."""
         other = object.__new__(Timelines)
         other.rulings, other.cuts, other.superseded_by = self.rulings, self.cuts, self.superseded_by
+        other.reading = self.reading
         other.intervals = dict(self.intervals)
         for rid in {ruling, *(ref.target for ref in rev.supersedes)}:
             if rid in self.rulings:

@@ -165,3 +165,110 @@ def test_json_output_has_findings_with_locations(kb_root, run_cli):
     assert code == data["exit"] == 1
     [f] = data["findings"]
     assert f["code"] == "setting" and f["loc"] == {"file": "rulings/mini/r.rules", "line": 5, "col": 5}
+
+
+# ----------------------------------------------------------------------------- fidelity lints
+
+GAP = """\
+ruling mini/gap/tie "同じ重さの場合が資料にない" {
+  gap missing
+  revision undated unconfirmed {
+    source "mini.txt §バトル"
+    quote "重いカードが勝つ。"
+    text "同じ重さの場合は書かれていない。"
+    reason "本文は重いほうが勝つとだけ述べる。"
+    set battle.tie = nothing
+  }
+}
+"""
+
+
+def _codes(out: str) -> list[str]:
+    return [code for *_, code in findings(out)]
+
+
+def test_a_point_a_gap_ruling_reads_must_be_declared_unsettled(kb_root, run_cli):
+    write_kb(kb_root, {"rulings/mini/gap.rules": GAP})
+    code, out, _ = run_cli("--root", kb_root, "check")
+    assert code == 1 and "battle.tie is read by gap mini/gap/tie but not declared unsettled" in out
+    assert "unsettled mini/gap/tie" in out                           # the hint says what to write
+
+
+def test_a_confirmed_default_on_a_point_a_gap_says_is_open_is_a_finding(kb_root, run_cli):
+    from conftest import MINI_GAME
+    game = MINI_GAME.replace("default nothing unconfirmed from mini/battle", "default nothing from mini/battle")
+    write_kb(kb_root, {"rulings/mini/game.rules": game, "rulings/mini/gap.rules": GAP})
+    code, out, _ = run_cli("--root", kb_root, "check")
+    assert code == 1 and "is marked confirmed, but gap mini/gap/tie says the sources leave it open" in out
+
+
+def test_an_unsettled_point_names_an_existing_gap_ruling(kb_root, run_cli):
+    from conftest import MINI_GAME
+    game = MINI_GAME.replace('reason "本文の読み"', 'reason "本文の読み"\n    unsettled mini/gap/nope')
+    write_kb(kb_root, {"rulings/mini/game.rules": game})
+    code, out, _ = run_cli("--root", kb_root, "check")
+    assert code == 1 and "unknown ruling mini/gap/nope" in out
+    game = game.replace("unsettled mini/gap/nope", "unsettled mini/gap/tie")
+    write_kb(kb_root, {"rulings/mini/game.rules": game, "rulings/mini/gap.rules": GAP})
+    code, out, _ = run_cli("--root", kb_root, "check")
+    assert code == 0, out
+
+
+def test_a_note_stating_a_rule_the_source_does_not_give_is_a_finding(kb_root, run_cli):
+    section = """\
+    section mini/extra "バトル（補足）" {
+      source "mini.txt §バトル"
+      text "重いカードが勝つ。"
+      note "同じ重さなら両方とも裏返る。"
+    }
+    """
+    write_kb(kb_root, {"rulings/mini/extra.rules": section})
+    code, out, _ = run_cli("--root", kb_root, "check")
+    assert code == 1 and "error[note]" in out and "同じ重さなら両方とも裏返る" in out
+    for ok in ("資料には見出しがない。", "同じ重さの場合は mini/gap/tie の読みによる。", "「重いカードが勝つ。」とある。"):
+        write_kb(kb_root, {"rulings/mini/extra.rules": section.replace("同じ重さなら両方とも裏返る。", ok),
+                           "rulings/mini/gap.rules": GAP.replace("    set battle.tie = nothing\n", "")})
+        code, out, _ = run_cli("--root", kb_root, "check")
+        assert "error[note]" not in out, (ok, out)
+
+
+def test_a_reading_stated_in_a_note_must_name_the_ruling_that_records_it(kb_root, run_cli):
+    section = """\
+    section mini/extra "バトル（補足）" {
+      source "mini.txt §バトル"
+      text "重いカードが勝つ。"
+      note "資料の「勝つ」は相手を裏返すことと読む。"
+    }
+    """
+    write_kb(kb_root, {"rulings/mini/extra.rules": section})
+    code, out, _ = run_cli("--root", kb_root, "check")
+    assert code == 1 and "error[note]" in out
+
+
+def test_a_scenario_completing_a_known_card_must_say_it_assumes(kb_root, run_cli):
+    card = 'card mini X "エックス" { weight unknown }\n'
+    scenario = """\
+    scenario mini/qa/x "x" {
+      as of 2026-09-01
+      question "エックスは？"
+      card X { weight 60kg }
+      expect face b2 up
+    }
+    """
+    write_kb(kb_root, {"cards/mini/x.rules": card, "rulings/mini/qa.rules": scenario})
+    code, out, _ = run_cli("--root", kb_root, "check")
+    assert code == 1 and "error[assumption]" in out and "assume card X" in out
+    write_kb(kb_root, {"rulings/mini/qa.rules": scenario.replace("card X {", "assume card X {")})
+    code, out, _ = run_cli("--root", kb_root, "check")
+    assert "error[assumption]" not in out, out
+
+
+def test_a_question_without_expectations_or_answer_is_a_finding(kb_root, run_cli):
+    scenario = 'scenario mini/qa/q "q" {\n  as of 2026-09-01\n  question "どうなる？"\n}\n'
+    write_kb(kb_root, {"rulings/mini/qa.rules": scenario})
+    code, out, _ = run_cli("--root", kb_root, "check")
+    assert code == 1 and "error[answer]" in out
+    write_kb(kb_root, {"rulings/mini/qa.rules": scenario.replace('question "どうなる？"',
+                                                                   'question "どうなる？"\n  answer "何も起きない。"')})
+    code, out, _ = run_cli("--root", kb_root, "check")
+    assert "error[answer]" not in out, out

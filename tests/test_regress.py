@@ -86,7 +86,8 @@ def test_what_if_ruling_flips_the_flagship_and_names_the_revision(run_cli, whati
     changed = {c["scenario"]: c for c in data["changes"]}
     flag = changed[FLAGSHIP]
     assert flag["ok_before"] is True and flag["ok_after"] is False
-    assert "P1表《土台》" in flag["before"] and "P1裏《土台》" in flag["after"]
+    assert "下の《土台》は表向きのまま" in flag["before"] and "《土台》は裏向き" in flag["after"]
+    assert "P1表《土台》" in flag["state_before"] and "P1裏《土台》" in flag["state_after"]
     assert any("grm/whatif/whole-stack@2026-08-15" in b for b in flag["because"])
     assert data["rerun"] == data["total"]  # nothing recorded yet: every scenario runs once
     code, out, _ = run_cli("--root", REPO, "impact", "--with", whatif, "--json")
@@ -140,13 +141,13 @@ def test_impact_of_one_ruling_on_a_day_reports_status_changes(run_cli, tmp_path,
 def test_timeline_of_the_flagship_and_of_a_dated_ruling(run_cli, whatif, tmp_path):
     code, out, _ = run_cli("--root", REPO, "timeline", FLAGSHIP)
     assert code == 0
-    assert "from the beginning on: confirmed (確定)" in out
+    assert "from the beginning on: confirmed (確定（出典: ファンwikiのまとめ。公式ルールではない）)" in out
     kb = load(REPO, extra=[whatif])
     periods = timeline(kb, kb.scenarios[FLAGSHIP])
     assert [(p.start and p.start.isoformat(), p.record.ok) for p in periods] == [(None, True), ("2026-08-15", False)]
     code, out, _ = run_cli("--root", REPO, "timeline", "grm/qa/rulings-zero-weight-after-march")
-    assert "from the beginning until 2026-03-01: unconfirmed (※未確定)" in out
-    assert "from 2026-03-01 on: confirmed (確定)" in out
+    assert "from the beginning until 2026-03-01: unconfirmed (※未確定（" in out
+    assert "from 2026-03-01 on: confirmed (確定（" in out
 
 
 def test_a_pinned_expectation_fails_naming_the_revision_that_flips_it(whatif, tmp_path):

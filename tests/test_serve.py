@@ -132,7 +132,7 @@ def test_the_server_answers_a_judges_question_exactly_as_the_command_line_does(c
     log = server.stop()
     assert "after 1 answers" in log
     assert (served.returncode, served.stdout, served.stderr) == (alone.returncode, alone.stdout, alone.stderr)
-    assert served.returncode == 0 and "VERDICT" in served.stdout
+    assert served.returncode == 0 and served.stdout.startswith("答え: ")
 
 
 def test_the_server_reads_an_edited_question_again(cache_base, server, tmp_path):

@@ -205,6 +205,19 @@ def test_a_scenario_page_shows_the_answer_and_trace_the_interpreter_computes(bun
     assert "P1・裏向き" in html                                             # 《上》 turned face down
 
 
+def test_a_royal_scenario_page_shows_the_chain_the_interpreter_resolves(bundled_site):
+    kb = load(REPO)
+    from rulesdsl.wiki.site import Wiki
+    sid = "royal/qa/chain-mixed-speeds"
+    a = answer(kb, kb.scenarios[sid])
+    html = page(bundled_site, Wiki(kb).scenario_href(sid))
+    assert "インタプリタがビルド時に計算した答えです" in html
+    text = "".join(parse(html).text)
+    positions = [text.find(s.text) for s in a.branches[0].steps]
+    assert -1 not in positions and positions == sorted(positions)          # every link, in order
+    assert "チェーンを最後に発動したカードから処理する" in text
+
+
 def test_a_scenario_of_a_game_without_interpreter_says_its_answer_is_not_computed(bundled_site):
     kb = load(REPO)
     sid = next(s for s, i in kb.scenarios.items() if i.game == "thgm")

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Optional
 
 from ..cli import EXIT_FINDINGS, EXIT_OK, Output, command, dump_json, exit_code
 from ..diagnostics import Diagnostic, DslError
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
+from ..engine.readings import reading_words, try_readings
 from ..engine.runner import Answer, answer
+from ..engine.sentences import STATUS_MEANING, STATUS_WORDS
 from ..kb import KnowledgeBase, display_path, find_root, load, refuse_folder
 from ..lint import run_checks
 from ..model import Status
@@ -29,6 +32,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output (see README: ask --json)")
     p.add_argument("--trace", choices=("first", "all", "none"), default="first",
                    help="traces to print: of one branch per outcome (default), of every branch, or none")
+    p.add_argument("--readings", action="store_true",
+                   help="answer under each reading of the rule points the sources leave unsettled")
 
 
 def engine_diagnostic(e: EngineError) -> Diagnostic:
@@ -62,25 +67,37 @@ def run(args, out: Output) -> int:
     if fatal or (extra and relevant):
         out.diagnostics(fatal or relevant)
         return exit_code(fatal) if fatal else 2
+    if not extra and args.file in kb.scenarios:
+        # a scenario of the knowledge base asked by id: a line of it that did not validate would
+        # otherwise be dropped silently, and the answer would be to another question
+        own = kb.scenarios[args.file].scenario.loc.file
+        broken = [d for d in kb.diagnostics if d.loc is not None and d.loc.file == own]
+        if broken:
+            out.diagnostics(broken)
+            return 2
     answers: list[Answer] = []
     errors: list[Diagnostic] = []
     for info in scenarios_of(kb, args.file):
+        options = dict(as_of=as_of.start() if as_of else None, tournament=True if args.tournament else None)
         try:
-            answers.append(answer(kb, info, as_of=as_of.start() if as_of else None,
-                                  tournament=True if args.tournament else None))
+            a = answer(kb, info, **options)
+            try_readings(kb, info, a, **options)
+            answers.append(a)
         except EngineError as e:
             errors.append(engine_diagnostic(e))
+    ok = bool(answers) and not errors and all(a.ok for a in answers)
     if args.json:
-        print(dump_json({"ok": all(a.ok for a in answers), "answers": [a.to_json() for a in answers]}))
+        print(dump_json({"ok": ok, "answers": [a.to_json() for a in answers],
+                         "errors": [d.message for d in errors]}))
     else:
         for i, a in enumerate(answers):
             if i:
                 print("\n" + "=" * 78 + "\n")
-            print(render_answer(a, args.trace))
+            print(render_answer(a, args.trace, kb=kb, readings=args.readings))
     if errors:  # the other scenarios of the file are still answered
         out.diagnostics(errors)
         return 2
-    return EXIT_OK if all(a.ok for a in answers) else EXIT_FINDINGS
+    return EXIT_OK if ok else EXIT_FINDINGS
 
 
 # ----------------------------------------------------------------------------- text
@@ -88,31 +105,55 @@ def run(args, out: Output) -> int:
 _STATUS_JA = {Status.provisional: "暫定", Status.unofficial: "非公式", Status.unconfirmed: "※未確定"}
 
 
-def render_answer(a: Answer, traces: str = "first") -> str:
+def readings_summary(a: Answer, kb: Optional[KnowledgeBase]) -> Optional[str]:
+    """Whether another reading of an unsettled rule point would change this answer (computed)."""
+    r = a.readings
+    if r is None or len(r.answers) + len(r.errors) <= 1:
+        return None
+    if r.same:
+        return f"どの読みでも答えは同じ（資料が定めていない点 {len(r.points)} 件の読み {len(r.answers)} 通りで確認）"
+    return (f"読みによって答えが変わる: 資料が定めていない点 {len(r.points)} 件の読み {len(r.answers)} 通りのうち、"
+            f"{len(r.groups())} 通りの答えがある（--readings で各読みの答え）")
+
+
+def render_answer(a: Answer, traces: str = "first", kb: Optional[KnowledgeBase] = None,
+                  readings: bool = False) -> str:
     engine = engine_for(a.game)
     lines: list[str] = []
     add = lines.append
     applicable = [e for e in a.expectations if e.applies]
-    mark = "" if not applicable else ("OK  " if a.ok else "FAIL  ")
-    tag = f" [{a.status.ja}に依拠]" if a.status in _STATUS_JA else ""
-    add(f"VERDICT{tag}: {mark}{a.verdict()}")
+    # the first two lines answer the question, with the status in the sources' own words
+    add("答え: " + "".join(a.sentences))
+    mark = "" if not applicable else ("期待どおり" if a.ok else "期待と異なる")
+    add(f"根拠: {a.to_json()['status_words']}" + (f"  —  {mark}" if mark else ""))
+    summary = readings_summary(a, kb)
+    if summary:
+        add(f"読み: {summary}")
+    for f in a.fuzzy:
+        add(f"日付: {f}")
+    for x in a.assumptions:
+        add(f"仮定: {x}")
+    if readings and kb is not None:
+        add("")
+        add(render_readings(a, kb))
     if a.cautions:
         add("")
         add("!" * 78)
-        add(f"!! この答えは確定していない裁定・解釈に依拠している（最も弱い根拠: {a.status.ja}）")
+        add(f"!! この答えは確定していない裁定・解釈に依拠している（最も弱い根拠: {STATUS_WORDS[a.status]}）")
         for c in a.cautions:
-            add(f"!!   {_STATUS_JA.get(c.status, c.status.value):<5} {c.ref}")
+            add(f"!!   {STATUS_WORDS.get(c.status, c.status.value):<5} {c.ref}  — {STATUS_MEANING[c.status]}")
             if c.note:
                 add(f"!!         {c.note}")
         add("!" * 78)
+    for g in a.gaps:
+        add(f"資料の欠落: {g['ref']}" + (f" — {g['note']}" if g.get("note") else ""))
     add("")
     add(f"scenario: {a.scenario}  {a.title}")
     if a.question:
         add(f"question: {a.question}")
     add(f"as of:    {a.as_of.isoformat()}  ({'トーナメント' if a.mode == 'tournament' else '通常プレイ'})")
     add(f"status:   {a.status.value} ({a.status.ja})")
-    for f in a.fuzzy:
-        add(f"note:     {f}")
+    add(f"verdict:  {a.verdict()}")
     first = a.branches[0]
     if engine and first.before is not None:
         add("")
@@ -124,6 +165,9 @@ def render_answer(a: Answer, traces: str = "first") -> str:
         for e in a.expectations:
             if not e.applies:
                 add(f"  -  {e.text}  (not in force on this date)")
+                continue
+            if e.evaluated == 0:
+                add(f"  -  {e.text}  (not reached: the action is not allowed)")
                 continue
             tick = "✓" if e.ok else "✗"
             detail = f"{e.modality}: holds in {e.holds_in} of {e.branches} branch{'es' if e.branches != 1 else ''}"
@@ -159,8 +203,31 @@ def render_answer(a: Answer, traces: str = "first") -> str:
         add("")
         add("depends on:")
         for name, v in a.points.items():
-            add(f"  {name} = {v['value']}  ({v['status']}, {v['from']})")
+            open_ = "  [資料に定めなし: 読みあり]" if name in a.unsettled else ""
+            add(f"  {name} = {v['value']}  ({v['status']}, {v['from']}){open_}")
         for r in a.rulings:
             if not any(r == f"{p['from']}" for p in a.points.values()):
                 add(f"  {r}")
+    return "\n".join(lines)
+
+
+def render_readings(a: Answer, kb: KnowledgeBase) -> str:
+    r = a.readings
+    if r is None or len(r.answers) <= 1:
+        return "読み: この答えは資料が定めていない点に依拠していない（読みは一通り）"
+    lines = []
+    if r.same:
+        lines.append(f"どの読みでも答えは同じ（{len(r.answers)} 通りの読み）:")
+    else:
+        lines.append(f"読みによって答えが変わる（{len(r.answers)} 通りの読み、{len(r.groups())} 通りの答え）:")
+    for readings_, x in r.groups():
+        lines.append("  答え: " + "".join(x.sentences) + f"  [{x.to_json()['status_words']}]")
+        for reading in readings_:
+            lines.append("    ← " + reading_words(kb, a.game, reading, r.points))
+    for reading, message in r.errors:
+        lines.append(f"  答えられない読み: {reading_words(kb, a.game, reading, r.points)} — {message}")
+    for key, p in r.points.items():
+        lines.append(f"  資料に定めのない点: {key}（記録: {p['gap']}）")
+    if not r.exhaustive:
+        lines.append("  （組み合わせが多いため、各点を一つずつ変えて答えた）")
     return "\n".join(lines)

@@ -16,6 +16,7 @@ from ..engine.registry import engine_for
 from ..kb import KB_DIRS, KnowledgeBase, display_path, find_root, from_documents, load
 from .. import cache
 from ..model import Status
+from ..engine.readings import readings_json, try_readings
 from ..regress import Memo, describe_failure, impact, pinned_failures, record, timeline
 from .ask import engine_diagnostic, scenarios_of
 from .show import parse_as_of
@@ -23,7 +24,8 @@ from .show import parse_as_of
 
 def _usable(kb: KnowledgeBase, files=()) -> None:
     fatal = [d for d in kb.diagnostics if d.fatal]
-    bad = [d for d in kb.diagnostics if d.loc is not None and d.loc.file in files]
+    bad = [d for d in kb.diagnostics if d.loc is not None and any(
+        d.loc.file == f or d.loc.file.startswith(f.rstrip("/") + "/") for f in files)]
     if fatal or bad:
         raise DslError(fatal or bad)
 
@@ -209,10 +211,15 @@ def render_impact(title: str, result) -> str:
     for c in result.changes:
         lines += ["", f"- **{c.scenario}** 《{c.title}》",
                   f"  - before: {c.before}", f"  - after:  {c.after}"]
+        if c.before == c.after and c.state_before != c.state_after:
+            lines += [f"  - state before: {c.state_before}", f"  - state after:  {c.state_after}"]
         if c.ok_before != c.ok_after:
             lines.append(f"  - expectations: {_ok(c.ok_before)} → {_ok(c.ok_after)}")
         if c.status_before != c.status_after:
             lines.append(f"  - status: {c.status_before} → {c.status_after}")
+        if c.readings_after is False or c.readings_before is False:
+            words = {True: "どの読みでも同じ", False: "読みによって変わる", None: "読みは一通り"}
+            lines.append(f"  - readings: {words[c.readings_before]} → {words[c.readings_after]}")
         for b in c.because:
             lines.append(f"  - because {b}")
     if result.added:
@@ -227,6 +234,12 @@ def _ok(v) -> str:
 
 
 # ----------------------------------------------------------------------------- timeline
+
+def _rests_on(d) -> str:
+    point = d.key[0] if d.key[1] is None else f"card({d.key[1]}).{d.key[0]}"
+    where = d.found[2] + "@" + d.found[3] if d.found[2] else "default"
+    return f"{point} = {d.found[0]} ({d.found[1]}, {where})"
+
 
 def configure_timeline(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="a scenario file (or a scenario id)")
@@ -249,11 +262,16 @@ def run_timeline(args, out: Output) -> int:
             raise DslError([Diagnostic(code="no-engine", fatal=True, loc=info.scenario.loc,
                                        message=f"there is no interpreter for {info.game} yet")])
         periods = timeline(kb, info)
+        for p in periods:
+            if p.answer is not None:
+                try_readings(kb, info, p.answer, as_of=p.answer.as_of)
         data.append({"scenario": info.id, "title": info.scenario.title, "periods": [{
             "from": p.start.isoformat() if p.start else None, "until": p.end.isoformat() if p.end else None,
             "answer": p.record.summary(), "status": p.record.status, "ok": p.record.ok,
-            "rests_on": [f"{d.key[0]} = {d.found[0]} ({d.found[1]}, {d.found[2] + '@' + d.found[3] if d.found[2] else 'default'})"
-                         for d in p.record.deps if d.kind == "point"]} for p in periods]})
+            "status_words": p.answer.to_json()["status_words"] if p.answer else None,
+            "fuzzy": p.answer.fuzzy if p.answer else [],
+            "readings": readings_json(p.answer) if p.answer else None,
+            "rests_on": [_rests_on(d) for d in p.record.points()]} for p in periods]})
     if args.json:
         print(dump_json(data))
         return EXIT_OK
@@ -262,9 +280,15 @@ def run_timeline(args, out: Output) -> int:
         for p in item["periods"]:
             span = (f"from {p['from']}" if p["from"] else "from the beginning") + \
                    (f" until {p['until']}" if p["until"] else " on")
-            status = p["status"] and f"{p['status']} ({_JA.get(p['status'], '')})"
+            status = p["status"] and f"{p['status']} ({p['status_words'] or _JA.get(p['status'], '')})"
             print(f"  {span}: {status}")
             print(f"      {p['answer']}")
+            for f in p["fuzzy"]:
+                print(f"      date: {f}")
+            r = p["readings"]
+            if r and r.get("answers") and len(r["answers"]) > 1:
+                print("      readings: " + ("どの読みでも答えは同じ" if r["same"] else
+                                            "読みによって答えが変わる（ask --readings --as-of で各読みの答え）"))
             for r in p["rests_on"]:
                 print(f"      rests on {r}")
         print()

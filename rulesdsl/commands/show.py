@@ -92,10 +92,18 @@ class _NoGame:
 
 # ----------------------------------------------------------------------------- data
 
+def authority(kb: KnowledgeBase, game: str, source) -> Optional[str]:
+    """What the cited document is (「ファンwikiのまとめ。公式ルールではない」), if declared."""
+    info = kb.games.get(game)
+    doc = info.documents.get(source.document) if info and source else None
+    return doc.authority if doc else None
+
+
 def revision_data(kb: KnowledgeBase, rev: Revision, owner: str) -> dict[str, Any]:
+    source = authority(kb, owner.split("/", 1)[0], rev.source)
     return {
         "date": rev.date_label, "date_ja": rev.date_ja, "status": rev.status.value,
-        "status_ja": rev.status.ja,
+        "status_ja": rev.status.ja + (f"（出典: {source}）" if source else ""), "authority": source,
         "source": rev.source.raw if rev.source else None,
         "text": rev.text.value if rev.text else None,
         "quotes": [q.text for q in rev.quotes], "reason": rev.reason, "notes": list(rev.notes),
@@ -180,7 +188,8 @@ def point_data(kb: KnowledgeBase, game: str, point: str, day: Optional[_dt.date]
     data = {"kind": "point", "id": f"{game}:{point}", "label": p.label,
             "values": [f"{v.name}" + (f" ({v.label})" if v.label else "") for v in p.values],
             "default": f"{p.default.value} ({p.default.status.value}) from {p.default.section}" if p.default else None,
-            "per": p.per, "reason": p.reason, "set_by": settings, "loc": str(p.loc)}
+            "per": p.per, "reason": p.reason, "set_by": settings, "loc": str(p.loc),
+            "unsettled": p.unsettled, "readings": list(p.readings) if p.unsettled else []}
     if day is not None:
         data["value"] = point_value(kb, game, point, None, day)
     return data
@@ -227,7 +236,7 @@ def scenario_data(kb: KnowledgeBase, ident: str) -> dict[str, Any]:
 def game_data(kb: KnowledgeBase, gid: str, day: Optional[_dt.date]) -> dict[str, Any]:
     g = kb.games[gid]
     data = {"kind": "game", "id": gid, "name": g.decl.name, "players": list(g.players),
-            "zones": g.zones, "modes": g.modes, "documents": {k: d.title for k, d in g.documents.items()},
+            "zones": g.zones, "modes": g.modes, "documents": {k: f"{d.title} — {d.authority}" for k, d in g.documents.items()},
             "rule_points": sorted(g.points),
             "counts": {"cards": sum(1 for (x, _) in kb.cards if x == gid),
                        "sections": sum(1 for s in kb.sections.values() if s.game == gid),
@@ -263,6 +272,8 @@ def render_text(data: dict[str, Any]) -> str:
     for key in ("source", "text", "question", "date", "mode", "label", "default", "reason"):
         if data.get(key) and not (kind == "point" and key == "label"):
             add(f"  {key}: {_indent(str(data[key]))}")
+    if kind == "point" and data.get("unsettled"):
+        add(f"  unsettled: the sources leave it open ({data['unsettled']}); readings: {', '.join(data['readings'])}")
     if kind == "game":
         add(f"  players: {'–'.join(map(str, dict.fromkeys(data['players'])))}")
         add("  " + ", ".join(f"{k}: {v}" for k, v in data["counts"].items()))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, NamedTuple, Optional, Sequence, Union
 
 from ..kb import KnowledgeBase, Resolved
 from ..model import Loc, Status
@@ -28,11 +28,14 @@ class EngineError(Exception):
 
 
 class IllegalAction(Exception):
-    """A scenario action the rules forbid; ends the branch with `illegal` as its outcome."""
+    """A scenario action the rules forbid; ends the branch with `illegal` as its outcome.
+    `also`: further citations the decision rests on (a rule point's reading, a second rule)."""
 
-    def __init__(self, message: str, cite: Optional[Cite] = None, loc: Optional[Loc] = None):
+    def __init__(self, message: str, cite: Optional[Cite] = None, loc: Optional[Loc] = None,
+                 also: Sequence[Cite] = ()):
         super().__init__(message)
         self.message, self.cite, self.loc = message, cite, loc
+        self.cites = tuple(c for c in (cite, *also) if c is not None)
 
 
 class StepLimit(Exception):
@@ -60,6 +63,14 @@ class ChoicePoint:
     label: str                      # what is being chosen (Japanese)
     options: tuple[str, ...]        # option keys (shown to the reader; `choose` can name them)
     picked: int = 0
+    cite: Optional[Cite] = None     # the rule that gives the choice to `chooser`
+
+
+class Fixed(NamedTuple):
+    """A choice the scenario fixes in advance (`choose P2 b2`), with where it is written."""
+
+    value: str
+    loc: Optional[Loc] = None
 
 
 @dataclass
@@ -73,14 +84,20 @@ class Context:
     """The engine's view of the world during one run."""
 
     def __init__(self, kb: KnowledgeBase, game: str, day: _dt.date, mode: str,
-                 script: Sequence[int] = (), fixed: Optional[dict[str, list[str]]] = None,
-                 bounds: Optional[Bounds] = None, point_cache: Optional[dict] = None) -> None:
+                 script: Sequence[int] = (), fixed: Optional[dict[str, list[Union[str, Fixed]]]] = None,
+                 bounds: Optional[Bounds] = None, point_cache: Optional[dict] = None,
+                 readings: Optional[dict[str, str]] = None) -> None:
         self.kb = kb
         self.game = game
         self.day = day
         self.mode = mode
         self.script = list(script)
-        self.fixed = {k: list(v) for k, v in (fixed or {}).items()}
+        self.fixed = {k: [f if isinstance(f, Fixed) else Fixed(str(f)) for f in v]
+                      for k, v in (fixed or {}).items()}
+        # every choice met, fixed by the scenario or not: who chooses what, under which rule
+        self.assigned: list[tuple[Optional[str], str, Optional[Cite]]] = []
+        # a reading of unsettled rule points to answer under: "point" or "card(X).point" -> value
+        self.readings = readings or {}
         self.bounds = bounds or Bounds()
         self.steps: list[Step] = []
         self.choices: list[ChoicePoint] = []
@@ -113,6 +130,17 @@ class Context:
         return Cite("ruling", f"{rid}@{rev.date_label}", rev.status, rev.source.raw if rev.source else None,
                     rev.reason)
 
+    def gap(self, rid: str) -> Cite:
+        """A citation of a gap ruling that only records what the sources leave out or where
+        they speak only unofficially, adding no reading of its own: shown with the answer, but
+        not a reliance, so it never hides the status the source itself gives."""
+        rev = self.kb.in_force(rid, self.day)
+        if rev is None:
+            raise EngineError(f"the interpreter relies on ruling {rid}, which is not in force on {self.day}")
+        self.rulings.add(f"{rid}@{rev.date_label}")
+        return Cite("gap", f"{rid}@{rev.date_label}", rev.status, rev.source.raw if rev.source else None,
+                    rev.reason)
+
     def card_cite(self, code: str, hypothetical: bool) -> Cite:
         if hypothetical:
             return Cite("scenario", f"仮定: {code}", Status.confirmed)
@@ -131,6 +159,10 @@ class Context:
         if resolved is None:
             resolved = self.kb.value(self.game, name, card=card, as_of=self.day)
             self._cache[key] = resolved
+        if resolved.unsettled and self.readings:
+            wanted = self.readings.get(f"card({card}).{name}" if card else name)
+            if wanted is not None and wanted != resolved.value:
+                resolved = resolved.model_copy(update={"value": wanted, "fuzzy": None})
         self.points[(name, card)] = resolved
         if resolved.ruling:
             cite = Cite("ruling", f"{resolved.ruling}@{resolved.revision}", resolved.status,
@@ -143,23 +175,28 @@ class Context:
         return resolved.value, cite
 
     # -- choices ------------------------------------------------------------------------
-    def choose(self, chooser: Optional[str], label: str, options: Sequence[str]) -> int:
+    def choose(self, chooser: Optional[str], label: str, options: Sequence[str],
+               cite: Optional[Cite] = None) -> int:
         """Index of the option taken. A single option is no choice. A choice the scenario
-        fixed (`choose PLAYER option`) is taken as given; any other is a branch point."""
+        fixed (`choose PLAYER option`) is taken as given; any other is a branch point. `cite`
+        is the rule that gives the choice to `chooser` (the answer names who chooses)."""
         options = tuple(options)
         if len(options) <= 1:
             return 0
+        self.assigned.append((chooser, label, cite))
+        cites = (cite,) if cite is not None else ()
         if chooser is not None and self.fixed.get(chooser):
-            wanted = self.fixed[chooser][0]
+            wanted = self.fixed[chooser][0].value
             if wanted in options:
                 self.fixed[chooser].pop(0)
-                self.step(f"{chooser}は「{label}」で{wanted}を選ぶ（場面の指定）", kind="choice")
+                self.step(f"{chooser}は「{label}」で{wanted}を選ぶ（場面の指定）", *cites, kind="choice")
                 return options.index(wanted)
         n = len(self.choices)
         picked = self.script[n] if n < len(self.script) else 0
-        self.choices.append(ChoicePoint(chooser, label, options, picked))
+        self.choices.append(ChoicePoint(chooser, label, options, picked, cite))
         who = chooser or "（選ぶ者の規定なし）"
-        self.step(f"{who}が「{label}」で{options[picked]}を選ぶ（選択肢: {'、'.join(options)}）", kind="choice")
+        self.step(f"{who}が「{label}」で{options[picked]}を選ぶ（選択肢: {'、'.join(options)}）", *cites,
+                  kind="choice")
         return picked
 
 

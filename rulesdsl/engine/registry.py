@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 if TYPE_CHECKING:
     from ..kb import KnowledgeBase, ScenarioInfo
+    from .context import Fixed
     from ..vocab import Call
     from .context import Context
 
@@ -25,20 +26,30 @@ class GameEngine:
 
     game_id: str = ""
 
-    def fixed_choices(self, info: "ScenarioInfo") -> dict[str, list[str]]:
-        """Choices the scenario fixes in advance, per player, in the order they will be met."""
-        return {}
+    def fixed_choices(self, info: "ScenarioInfo") -> dict[str, list["Fixed"]]:
+        """Choices the scenario fixes in advance, per player, in the order they will be met: by
+        default the options its `choose PLAYER option…` actions name."""
+        from .context import Fixed
+        fixed: dict[str, list[Fixed]] = {}
+        for c in info.calls:
+            if c.kind == "action" and c.name == "choose":
+                fixed.setdefault(c.params["player"], []).extend(Fixed(str(x), c.loc) for x in c.params["choice"])
+        return fixed
 
     def setup(self, ctx: "Context", info: "ScenarioInfo") -> Any:
         raise NotImplementedError
 
     def actions(self, info: "ScenarioInfo") -> Iterable["Call"]:
-        return [c for c in info.calls if c.kind == "action"]
+        """The actions to perform, in order (a `choose` fixes a choice and is not performed)."""
+        return [c for c in info.calls if c.kind == "action" and c.name != "choose"]
 
     def act(self, ctx: "Context", state: Any, call: "Call") -> None:
         raise NotImplementedError
 
-    def expect(self, ctx: "Context", state: Any, call: "Call", illegal: Optional[str]) -> tuple[bool, str]:
+    def expect(self, ctx: "Context", state: Any, call: "Call", illegal: Optional[str]
+               ) -> Optional[tuple[bool, str]]:
+        """(holds, what was found — a plain statement of fact) for one expectation; None when
+        an action was illegal (`illegal` is its message) and the expectation is not about that."""
         raise NotImplementedError
 
     def board(self, state: Any) -> Any:
@@ -53,6 +64,11 @@ class GameEngine:
 
     def render_board(self, board: Any) -> str:
         return ""
+
+    def answer_sentences(self, answer: Any) -> Optional[list[str]]:
+        """The answer's opening sentences, if this game words them itself (the core writes them
+        from the expectations, the illegal action, the choosers and the odds otherwise)."""
+        return None
 
     def validate_deck(self, kb: "KnowledgeBase", deck: Any) -> Optional[tuple[list, list[str]]]:
         """(problems, notes) for a deck list, or None if this game has no deck rules here."""

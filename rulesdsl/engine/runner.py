@@ -7,7 +7,7 @@ The runner is game-neutral; a game plugs in through `GameEngine` (see `registry`
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..kb import KnowledgeBase, ScenarioInfo
@@ -28,7 +28,8 @@ class Branch:
     illegal: Optional[str]              # the message if an action was illegal
     before: Any                         # the game's board before the actions
     after: Any                          # and after
-    results: list[tuple[bool, str]]     # per expectation: holds?, what was found
+    results: list[Optional[tuple[bool, str]]]   # per expectation: holds?, what was found (None: not reached)
+    illegal_cite: Optional[Cite] = None
 
     @property
     def path(self) -> str:
@@ -47,6 +48,11 @@ class ExpectationResult:
     branches: int
     found: list[str]                    # what each branch found, when it did not hold
     loc: str
+    evaluated: int = -1                 # branches where it could be checked (not after an illegal action)
+
+    def __post_init__(self) -> None:
+        if self.evaluated < 0:
+            self.evaluated = self.branches
 
 
 @dataclass
@@ -66,6 +72,15 @@ class Answer:
     sections: list[str]
     cards: list[str]
     rulings: list[str]
+    sentences: list[str] = field(default_factory=list)   # the answer, in plain Japanese, first
+    choosers: list[dict] = field(default_factory=list)   # who chooses what, under which rule
+    illegal: Optional[dict] = None      # every branch ended on an action the rules forbid: why, cited
+    unsettled: dict[str, dict] = field(default_factory=dict)   # unsettled points consulted: readings
+    reading: dict[str, str] = field(default_factory=dict)      # the reading answered under (non-default values)
+    assumptions: list[str] = field(default_factory=list)       # facts the scenario assumes (仮定)
+    authority: list[str] = field(default_factory=list)         # what the sources relied on are
+    readings: Optional[Any] = None      # the answers under other readings (see engine.readings)
+    gaps: list[dict] = field(default_factory=list)             # gaps of the sources noted (no status)
 
     @property
     def ok(self) -> bool:
@@ -86,6 +101,8 @@ class Answer:
             head = next(iter(outcomes))
         else:
             head = f"{len(outcomes)} outcomes are possible, depending on the choices"
+        if self.illegal and any(e.evaluated == 0 for e in failed):
+            return f"{head} — the action is not allowed, so the scenario's expectations were not reached"
         if not applicable:
             return head
         if failed:
@@ -93,21 +110,29 @@ class Answer:
         return f"{head} — all {len(applicable)} expectations hold"
 
     def to_json(self) -> dict:
+        from .readings import readings_json
         return {
             "scenario": self.scenario, "title": self.title, "question": self.question,
+            "answer": self.sentences,
             "game": self.game, "as_of": self.as_of.isoformat(), "mode": self.mode,
             "verdict": self.verdict(), "ok": self.ok, "status": self.status.value,
+            "status_words": status_words(self), "authority": self.authority,
             "cautions": [c.as_dict() for c in self.cautions], "fuzzy": self.fuzzy,
+            "illegal": self.illegal, "choosers": self.choosers, "assumptions": self.assumptions,
+            "gaps": self.gaps,
+            "readings": readings_json(self),
             "expectations": [{
                 "text": e.text, "modality": e.modality, "ok": e.ok, "applies": e.applies,
-                "holds_in": e.holds_in, "branches": e.branches, "found": e.found, "loc": e.loc}
+                "holds_in": e.holds_in, "branches": e.branches, "evaluated": e.evaluated,
+                "found": e.found, "loc": e.loc}
                 for e in self.expectations],
             "outcomes": [{
                 "outcome": outcome, "branches": [b.path for b in bs]}
                 for outcome, bs in self.outcomes.items()],
             "branches": [{
                 "choices": [{"chooser": c.chooser, "label": c.label, "options": list(c.options),
-                             "picked": c.options[c.picked]} for c in b.choices],
+                             "picked": c.options[c.picked], "rule": c.cite.ref if c.cite else None}
+                            for c in b.choices],
                 "outcome": b.outcome, "illegal": b.illegal, "before": b.before, "after": b.after,
                 "trace": [s.as_dict() for s in b.steps]} for b in self.branches],
             "depends_on": {"points": self.points, "sections": self.sections, "cards": self.cards,
@@ -117,8 +142,9 @@ class Answer:
 
 def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = None,
            tournament: Optional[bool] = None, bounds: Optional[Bounds] = None,
-           point_cache: Optional[dict] = None) -> Answer:
-    """Answer one scenario. Raises EngineError for a question the engine cannot answer."""
+           point_cache: Optional[dict] = None, reading: Optional[dict[str, str]] = None) -> Answer:
+    """Answer one scenario (under `reading`, values for unsettled rule points, if given).
+    Raises EngineError for a question the engine cannot answer."""
     sc = info.scenario
     game = info.game
     engine = engine_for(game)
@@ -130,10 +156,13 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     mode = "tournament" if tournament else (sc.mode or next(iter(modes)))
     bounds = bounds or Bounds()
     cache = point_cache if point_cache is not None else {}
+    if reading and SEASON_POINT in reading:         # season dates read another way
+        kb = kb.under_calendar(reading[SEASON_POINT])
+        cache = {}
     fixed = engine.fixed_choices(info)
 
     def run(script):
-        ctx = Context(kb, game, day, mode, script, fixed, bounds, cache)
+        ctx = Context(kb, game, day, mode, script, fixed, bounds, cache, reading)
         illegal = None
         try:
             state = engine.setup(ctx, info)
@@ -141,8 +170,8 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
             for call in engine.actions(info):
                 engine.act(ctx, state, call)
         except IllegalAction as e:
-            illegal = e.message
-            ctx.steps.append(Step(f"ルール上できない: {e.message}", (e.cite,) if e.cite else (), "illegal"))
+            illegal = e
+            ctx.steps.append(Step(f"ルール上できない: {e.message}", e.cites, "illegal"))
             before = locals().get("before")
         except StepLimit:
             tail = "\n".join(f"  {s.text}" for s in ctx.steps[-5:])
@@ -150,9 +179,11 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
                               f"the last steps were:\n{tail}",
                               sc.loc, "check effects that trigger each other, e.g. two on_flipped effects that flip each other",
                               code="step-limit") from None
-        results = [engine.expect(ctx, state, call, illegal) for _, call in info.expects]
-        branch = Branch(list(ctx.choices), ctx.steps, engine.outcome(state, illegal), illegal,
+        message = illegal.message if illegal else None
+        results = [engine.expect(ctx, state, call, message) for _, call in info.expects]
+        branch = Branch(list(ctx.choices), ctx.steps, engine.outcome(state, message), message,
                         before, engine.board(state), results)
+        branch.illegal_cite = illegal.cite if illegal else None
         return ctx.choices, (branch, ctx)
 
     try:
@@ -164,33 +195,48 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     runs.sort(key=lambda r: [c.picked for c in r[0]])
     branches = [b for _, (b, _) in runs]
     contexts = [ctx for _, (_, ctx) in runs]
+    if not reading:  # under another reading a choice the scenario fixes may not arise at all
+        _unused_fixed(contexts, sc)
 
     expectations = []
     for i, (e, call) in enumerate(info.expects):
         applies = (e.valid_from is None or e.valid_from.start() <= day) and \
                   (e.valid_until is None or day <= e.valid_until.end())
-        holds = [b.results[i][0] for b in branches]
+        results = [b.results[i] for b in branches]
+        checked = [r for r in results if r is not None]
+        holds = [r[0] for r in checked]
         modality = e.modality or "always"
-        ok = {"always": all(holds), "possible": any(holds), "never": not any(holds)}[modality]
-        found = sorted({b.results[i][1] for b in branches if b.results[i][0] != (modality != "never")})
+        if checked:
+            ok = {"always": all(holds), "possible": any(holds), "never": not any(holds)}[modality]
+        else:
+            ok = False
+        ok = ok and len(checked) == len(results)
+        found = sorted({r[1] for r in checked if r[0] != (modality != "never")})
         expectations.append(ExpectationResult(
             text=engine.describe(kb, call), modality=modality, ok=ok, applies=applies,
-            holds_in=sum(holds), branches=len(branches), found=found, loc=str(e.loc)))
+            holds_in=sum(holds), branches=len(branches), found=found, loc=str(e.loc),
+            evaluated=len(checked)))
 
     cites: dict[tuple, Cite] = {}
+    gaps: dict[str, Cite] = {}
     for b in branches:
         for s in b.steps:
             for c in s.cites:
-                cites.setdefault(c.key(), c)
+                if c.kind == "gap":
+                    gaps.setdefault(c.ref, c)
+                else:
+                    cites.setdefault(c.key(), c)
     statuses = [c.status for c in cites.values()]
     cautions = sorted((c for c in cites.values() if c.status in _CAUTION),
                       key=lambda c: (-c.status.rank, c.ref))
-    fuzzy = sorted({c.note for c in cites.values() if c.kind == "ruling" and c.note})
     points: dict[str, dict] = {}
+    unsettled: dict[str, dict] = {}
     rulings: set[str] = set()
     sections: set[str] = set()
     cards: set[str] = set()
+    fuzzy_notes: set[str] = set()
     for ctx in contexts:
+        fuzzy_notes |= {r.fuzzy for r in ctx.points.values() if r.fuzzy}
         sections |= ctx.sections
         cards |= ctx.cards
         rulings |= ctx.rulings
@@ -200,8 +246,122 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
                            "source": r.source}
             if r.ruling:
                 rulings.add(f"{r.ruling}@{r.revision}")
-    return Answer(
+            if r.unsettled:
+                unsettled[key] = {"point": name, "card": card, "value": r.value, "gap": r.unsettled,
+                                  "readings": list(r.readings), "status": r.status.value}
+    season = _season_reading(kb, game, day, rulings, {k[0] for ctx in contexts for k in ctx.points})
+    if season is not None:
+        unsettled[SEASON_POINT] = season
+        decl = kb.games[game].points[SEASON_POINT]
+        label = next((v.label for v in decl.values if v.name == season["value"]), season["value"])
+        cite = Cite("ruling", f"{decl.unsettled}@undated", Status.unconfirmed, None, decl.reason)
+        for b in branches:   # the answer rests on how a season is read: say so, and weaken its status
+            b.steps.insert(0, Step(f"季節で日付が示された裁定の始まる日は、季節を{label}で読んで決める",
+                                   (cite,), "rule"))
+        statuses.append(Status.unconfirmed)
+        cautions = sorted([*cautions, cite], key=lambda c: (-c.status.rank, c.ref))
+        rulings.add(f"{decl.unsettled}@undated")
+    illegal = None
+    if branches and all(b.illegal for b in branches):
+        first = branches[0]
+        cite = getattr(first, "illegal_cite", None)
+        illegal = {"message": first.illegal, "rule": cite.ref if cite else None,
+                   "title": cite_title(kb, cite) if cite else None}
+    a = Answer(
         scenario=sc.id, title=sc.title, question=sc.question, game=game, as_of=day, mode=mode,
         branches=branches, expectations=expectations, status=weakest(statuses), cautions=cautions,
-        fuzzy=fuzzy, points=dict(sorted(points.items())), sections=sorted(sections),
-        cards=sorted(cards), rulings=sorted(rulings))
+        fuzzy=sorted(fuzzy_notes), points=dict(sorted(points.items())), sections=sorted(sections),
+        cards=sorted(cards), rulings=sorted(rulings), choosers=_choosers(kb, contexts), illegal=illegal,
+        unsettled=dict(sorted(unsettled.items())), reading=dict(reading or {}),
+        assumptions=list(info.assumptions), authority=_authority(kb, game, cites.values()),
+        gaps=[c.as_dict() for c in gaps.values()])
+    from .sentences import answer_sentences
+    a.sentences = engine.answer_sentences(a) or answer_sentences(kb, a, info)
+    return a
+
+
+# A game that dates rulings to seasons declares this rule point: its values are the ways of
+# reading a season (dates.CALENDARS), its default the one the knowledge base uses.
+SEASON_POINT = "dates.season"
+
+
+def _season_reading(kb: KnowledgeBase, game: str, day: _dt.date, rulings: set[str],
+                    points: set[str]) -> Optional[dict]:
+    """The season reading as an unsettled point of this answer, when the answer rests on a
+    revision dated to a season whose first day, under some reading, falls after `day` and,
+    under another, on or before it."""
+    decl = kb.games[game].points.get(SEASON_POINT)
+    if decl is None or decl.unsettled is None:
+        return None
+    consulted = {r.split("@", 1)[0] for r in rulings}
+    for rid, rev in kb.season_revisions(game):
+        first, last = rev.date.starts()
+        if not first <= day < last:
+            continue
+        ruling = kb.rulings[rid]
+        if rid in consulted or any(s.point in points for x in ruling.revisions for s in x.settings):
+            return {"point": SEASON_POINT, "card": None, "value": kb.calendar or decl.readings[0],
+                    "gap": decl.unsettled, "readings": list(decl.readings), "status": "unconfirmed"}
+    return None
+
+
+def _unused_fixed(contexts: list[Context], sc) -> None:
+    """A `choose` that no branch met is a mistake in the scenario, not a choice to ignore."""
+    if not contexts:
+        return
+    left = [{(p, f) for p, fs in ctx.fixed.items() for f in fs} for ctx in contexts]
+    offered = {o for ctx in contexts for c in ctx.choices for o in c.options}
+    # an option the rules give to nobody (or to another player) is not a mistake of the
+    # scenario: the answer says who chooses; a value never offered at all is
+    never = {(p, f) for p, f in set.intersection(*left) if f.value not in offered}
+    if never:
+        player, f = sorted(never, key=lambda x: (str(x[1].loc), x[0]))[0]
+        offered = sorted({o for ctx in contexts for c in ctx.choices if c.chooser == player for o in c.options})
+        raise EngineError(f"{player} is never offered the choice {f.value!r}",
+                          f.loc or sc.loc,
+                          ("the options offered to " + player + " were: " + ", ".join(offered)) if offered
+                          else f"{player} has no choice to make in this scenario", code="choice")
+
+
+def _choosers(kb: KnowledgeBase, contexts: list[Context]) -> list[dict]:
+    seen: dict[tuple, dict] = {}
+    for ctx in contexts:
+        for chooser, label, cite in ctx.assigned:
+            key = (chooser, label)
+            if key not in seen:
+                seen[key] = {"chooser": chooser, "label": label, "rule": cite.ref if cite else None,
+                             "title": cite_title(kb, cite) if cite else None,
+                             "status": cite.status.value if cite else None}
+    return list(seen.values())
+
+
+def cite_title(kb: KnowledgeBase, cite: Cite) -> Optional[str]:
+    """The title of what a citation names: a rule section's or a ruling's heading."""
+    ref = cite.ref.split("@", 1)[0]
+    sec = kb.sections.get(ref)
+    if sec is not None:
+        return sec.title
+    ruling = kb.rulings.get(ref)
+    if ruling is not None:
+        return ruling.title
+    return None
+
+
+def _authority(kb: KnowledgeBase, game: str, cites) -> list[str]:
+    """What the documents an answer's citations come from are (「ファンwikiのまとめ。公式ルールではない」)."""
+    docs = kb.games[game].documents
+    out: list[str] = []
+    for c in cites:
+        if not c.source:
+            continue
+        doc = docs.get(c.source.split("§", 1)[0].strip())
+        if doc is not None and doc.authority not in out:
+            out.append(doc.authority)
+    return out
+
+
+def status_words(a: Answer) -> str:
+    """The status line's words: the weakest reliance first, in the sources' own words, then every
+    other weaker-than-confirmed reliance once; qualified by what the sources are."""
+    from .sentences import status_line
+    return status_line(a)

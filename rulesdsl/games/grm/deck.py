@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from ...diagnostics import Diagnostic, Related
+from ...engine.sentences import STATUS_WORDS
 from ...kb import DeckInfo, KnowledgeBase
+from ...model import Status
 from ...vocab import UNKNOWN
 
 SECTION = "grm/deck/construction"
@@ -15,10 +17,25 @@ MAX_COPIES = 2
 MAX_ONLY_ONE = 1
 
 
+def rules_applied(kb: KnowledgeBase, game: str) -> str:
+    """The deck rules applied, with their status in the source's words and what the source is:
+    「grm/deck/construction《デッキ構築ルール》: 確定（出典: ファンwikiのまとめ。公式ルールではない）」."""
+    sec = kb.sections.get(SECTION)
+    if sec is None:
+        return f"rules applied: {SECTION}"
+    words = STATUS_WORDS[Status.confirmed]
+    doc = kb.games[game].documents.get(sec.source.document) if sec.source else None
+    if doc is not None:
+        words += f"（出典: {doc.authority}）"
+    where = f" — {sec.source.raw}" if sec.source else ""
+    return f"rules applied: {SECTION}《{sec.title}》: {words}{where}"
+
+
 def validate(kb: KnowledgeBase, deck: DeckInfo) -> tuple[list[Diagnostic], list[str]]:
-    """(problems, notes): problems are located at the deck lines that cause them."""
+    """(problems, notes): problems are located at the deck lines that cause them; the first
+    note names the rules applied and their status."""
     problems: list[Diagnostic] = []
-    notes: list[str] = []
+    notes: list[str] = [rules_applied(kb, deck.deck.game)]
     counts: "OrderedDict[tuple, list]" = OrderedDict()
     for entry in deck.entries:
         ref = entry.params["card"]

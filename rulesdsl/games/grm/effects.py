@@ -7,6 +7,7 @@ from itertools import permutations
 from typing import Callable, Optional
 
 from ...engine.context import Context, EngineError
+from ...engine.trace import Cite
 from ...vocab import UNKNOWN, Call
 from .state import Card, Link, State, neighbours, other
 
@@ -16,6 +17,30 @@ SINGLE_TARGET = {"self", "battle_opponent", "opponent_card", "own_card", "field_
 
 Handler = Callable[[Context, State, Card, Call, dict], None]
 VERBS: dict[str, Handler] = {}
+
+
+def say(ctx: Context, text: str, *cites: Cite) -> None:
+    """A trace step citing each thing once. A rule point's default cites the section that
+    defines it, which the step may also name for its own words: the weaker of the two is kept
+    (the reading, with its reason), so the answer's status is never raised by the merge."""
+    unique: dict[tuple, Cite] = {}
+    for c in cites:
+        key = (c.kind, c.ref)
+        if key not in unique or c.status.rank > unique[key].status.rank:
+            unique[key] = c
+    ctx.step(text, *unique.values())
+
+
+def card_cites(ctx: Context, card: Card) -> tuple[Cite, ...]:
+    """A card's own citation, with the gaps the sources leave about that card (the rulings its
+    card file refers to that record a gap): noted with the answer, never relied on."""
+    out = [ctx.card_cite(card.code, card.hypothetical)]
+    if not card.hypothetical:
+        for ref in card.info.card.refs:
+            r = ctx.kb.rulings.get(ref.target)
+            if r is not None and r.gap:
+                out.append(ctx.gap(ref.target))
+    return tuple(out)
 
 
 def verb(name: str):
@@ -50,15 +75,32 @@ def permanent_active(st: State, card: Card) -> bool:
     return card.face == "up" and st.is_top(card) and not nullified(st, card)
 
 
+def nullify_cite(ctx: Context) -> tuple[str, Cite]:
+    """What a nullification reaches on the run's day (effects.nullify_scope): all of the card's
+    text from the summer-2026 unified ruling, the old classification before it (whose details
+    the sources do not give: the knowledge base's reading)."""
+    return ctx.point("effects.nullify_scope")
+
+
 def can_trigger(ctx: Context, st: State, card: Card) -> bool:
-    """Triggered effects of a nullified card do not fire: under the summer-2026 unified ruling
-    all of its text is blank, and before it nullification reached triggered effects too
-    (only rule effects such as treat-as-weight stayed; grm/effects/classification)."""
-    return not nullified(st, card)
+    """Whether the card's triggered effects fire: not while it is nullified. Under the
+    summer-2026 unified ruling all of its text is blank; before it the old classification
+    decided, which the knowledge base reads as reaching triggered effects too (only rule
+    effects such as treat-as-weight stayed; grm/effects/classification)."""
+    if not nullified(st, card):
+        return True
+    scope, cite = nullify_cite(ctx)
+    if scope == "all_text":
+        say(ctx, f"{card.label}は無効化され、全効果テキストが白紙化されているため、その誘発効果は発動しない", cite,
+            ctx.section("grm/effects/kinds"))
+    else:
+        say(ctx, f"{card.label}は無効化されているため、その誘発効果は発動しない（旧分類による読み）", cite)
+    return False
 
 
-def weight(ctx: Context, st: State, card: Card, where) -> Optional[float]:
-    """The card's weight for a comparison: None when face-down (it has none)."""
+def weight(ctx: Context, st: State, card: Card, where, quiet: bool = False) -> Optional[float]:
+    """The card's weight for a comparison: None when face-down (it has none). `quiet` computes
+    it without a step (the 0 kg check before the comparison that will say it)."""
     if card.face == "down":
         return None
     if card.lasting_weight is not None:
@@ -67,22 +109,26 @@ def weight(ctx: Context, st: State, card: Card, where) -> Optional[float]:
         for v in e.body or ():
             if v.name != "treat_as_weight" or not st.is_top(card):
                 continue
+            w = float(v.params["weight"])
             if not nullified(st, card):
-                ctx.step(f"{card.label}は永続効果により体重{_kg(v.params['weight'])}として扱う",
-                         ctx.section("grm/effects/kinds"), ctx.card_cite(card.code, card.hypothetical))
-                return float(v.params["weight"])
-            scope, cite = ctx.point("effects.nullify_scope")
+                if not quiet:
+                    say(ctx, f"{card.label}は永続効果により体重{_kg(w)}として扱う",
+                        ctx.section("grm/effects/kinds"), *card_cites(ctx, card))
+                return w
+            scope, cite = nullify_cite(ctx)
             if scope == "by_kind":
-                ctx.step(f"{card.label}は無効化されているが、「体重Ｘとして扱う」ルール効果は効果の種類により残る: "
-                         f"体重{_kg(v.params['weight'])}", cite)
-                return float(v.params["weight"])
-            ctx.step(f"{card.label}は無効化され全効果テキストが白紙化されているため、体重欄本来の体重で扱う", cite,
-                     ctx.section("grm/effects/kinds"))
+                if not quiet:
+                    say(ctx, f"{card.label}は無効化されているが、「体重Ｘとして扱う」ルール効果は効果の種類により残る: "
+                        f"体重{_kg(w)}", cite)
+                return w
+            if not quiet:
+                say(ctx, f"{card.label}は無効化され全効果テキストが白紙化されているため、体重欄本来の体重で扱う", cite,
+                    ctx.section("grm/effects/kinds"))
     printed = card.fact("weight")
     if printed is UNKNOWN:
         raise EngineError(
             f"the sources do not give the weight of {card.code}{card.label}, and this question needs it",
-            card.loc, f"give it in the scenario: card {card.code} {{ weight 50kg }}" if not card.hypothetical
+            card.loc, f"give it in the scenario: assume card {card.code} {{ weight 50kg }}" if not card.hypothetical
             else f'give the hypothetical card a weight: card "{card.code}" {{ weight 50kg }}', code="missing-weight")
     return float(printed)
 
@@ -92,36 +138,63 @@ def _kg(value) -> str:
     return f"{int(value) if value.is_integer() else value}kg"
 
 
-def ex_limit(ctx: Context, st: State, player: str) -> Optional[int]:
-    """How many EX cards the player may have on the field (None: no limit)."""
+def ex_limit(ctx: Context, st: State, player: str) -> tuple[Optional[int], list[tuple[str, tuple[Cite, ...]]]]:
+    """How many EX cards the player may have on the field (None: no limit), and what decides
+    it beyond the rule of one: (the words, the citations) of each effect that changes it or has
+    lost its power to. The caller prints them with the check they decide."""
     if st.ex_unlimited:
-        return None
-    limit = st.ex_limits.get(player, 1)
+        return None, [("トーナメント特別ルールによりEX制限は撤廃されている", (ctx.section("grm/ex/tournament"),))]
+    limit = 1
+    why: list[tuple[str, tuple[Cite, ...]]] = []
+    if ctx.mode == "tournament":
+        why.append(("トーナメントだが、EX制限を撤廃する特別ルールは適用されていない", (ctx.section("grm/ex/tournament"),)))
+    for card in st.grave[player]:
+        if any(v.name == "ex_limit" for e in card.effects() for v in e.body or ()):
+            why.append((f"墓地の{card.label}はゲームに影響を与えない（EXカードの上限を変えない）",
+                        (ctx.section("grm/state/destruction"), *card_cites(ctx, card))))
+    lasting = st.ex_limits.get(player)
+    if lasting is not None:
+        limit, source = lasting
+        cites = (ctx.section("grm/ex/limit-change"), *card_cites(ctx, source))
+        if source.face == "down" or nullified(st, source) or not st.on_field(source):
+            why.append((f"{source.label}の持続効果により{player}のEXカードの上限は{limit}枚"
+                        "（持続効果は一度発動すれば、カードの状態変化や無効化によっても失われない）",
+                        (*cites, ctx.section("grm/effects/kinds"))))
+        else:
+            why.append((f"{source.label}の効果により{player}のEXカードの上限は以後{limit}枚", cites))
     for card in (c for stack in st.cells.values() for c in stack):
         if card.owner != player:
             continue
         for e in card.effects():
             for v in e.body or ():
-                if v.name == "ex_limit":
-                    if e.name == "unspecified":
-                        raise _unspecified(card, e)
-                    if e.name == "permanent" and not permanent_active(st, card):
-                        why = "裏向き" if card.face == "down" else ("下に重なっている" if not st.is_top(card)
-                                                                   else "無効化されている")
-                        ctx.step(f"{card.label}は{why}ため、その永続効果（EXカードの上限）は失われている",
-                                 ctx.section("grm/effects/kinds"))
-                    elif e.name == "permanent":
-                        limit = max(limit, int(v.params["limit"]))
-                        ctx.step(f"{card.label}の永続効果により{player}のEXカードの上限は{v.params['limit']}枚",
-                                 ctx.section("grm/ex/limit-change"), ctx.ruling("grm/gap/no013-ex-limit"))
-    return limit
+                if v.name != "ex_limit":
+                    continue
+                if e.name == "unspecified":
+                    raise _unspecified(card, e)
+                if e.name != "permanent":
+                    continue
+                cites = (ctx.section("grm/effects/kinds"), *card_cites(ctx, card))
+                if card.face == "down":
+                    why.append((f"{card.label}は裏向きのため、その永続効果（EXカードの上限）は失われている",
+                                (*cites, ctx.section("grm/state/face"))))
+                elif not st.is_top(card):
+                    why.append((f"{card.label}は下に重なっているため、その永続効果（EXカードの上限）は失われている",
+                                (*cites, ctx.section("grm/stack/definition"))))
+                elif nullified(st, card):
+                    why.append((f"{card.label}は無効化されているため、その永続効果（EXカードの上限）は失われている",
+                                (*cites, nullify_cite(ctx)[1])))
+                else:
+                    limit = max(limit, int(v.params["limit"]))
+                    why.append((f"{card.label}の永続効果により{player}のEXカードの上限は{v.params['limit']}枚",
+                                (ctx.section("grm/ex/limit-change"), *cites)))
+    return limit, why
 
 
 def _unspecified(card: Card, effect: Call) -> EngineError:
     verbs = " ".join(v.name for v in effect.body or ())
     return EngineError(
         f"the sources do not say when {card.code}{card.label}'s effect ({verbs}) applies, and this question needs it",
-        card.loc, f"define it in the scenario, e.g. card {card.code} {{ effect on_play {{ {verbs} … }} }}",
+        card.loc, f"define it in the scenario, e.g. assume card {card.code} {{ effect on_play {{ {verbs} … }} }}",
         code="unknown-effect")
 
 
@@ -135,27 +208,26 @@ def exposed(ctx: Context, st: State, cell: str) -> None:
     rule, cite = ctx.point("stack.exposed_face")
     if rule == "face_up" and top.face == "down":
         top.face = "up"
-        ctx.step(f"{cell}で新たに一番上となった{top.label}はオモテ向きになる", cite)
+        say(ctx, f"{cell}で新たに一番上となった{top.label}はオモテ向きになる", cite)
     else:
         face = "表向き" if top.face == "up" else "裏向き"
-        ctx.step(f"{cell}で新たに一番上となった{top.label}は、それまでの表裏状態（{face}）のまま露出する", cite)
+        say(ctx, f"{cell}で新たに一番上となった{top.label}は、それまでの表裏状態（{face}）のまま露出する", cite)
 
 
 def take_from_field(ctx: Context, st: State, card: Card, verb_ja: str) -> list[Card]:
-    """Remove a field card for an effect; a stack goes as a whole unless the top card's ruling
-    says only it is affected (rule point stack_scope)."""
+    """Remove a field card for an effect (destroy, return, send to the graveyard). An effect
+    sees only the top of a stack — the cards beneath are treated as absent — so the top card
+    alone leaves, and the card beneath is exposed in its own face state (grm/stack/definition,
+    grm/stack/face-state: the sources decide this, it is not a reading)."""
     cell = st.cell_of(card)
     stack = st.cells[cell]
-    if len(stack) > 1 and stack[-1] is card:
-        scope, cite = ctx.point("stack_scope", card.code)
-        if scope == "whole_stack":
-            ctx.step(f"{cell}のスタックは1枚として扱われるため、スタック全体を{verb_ja}", cite)
-            taken = list(stack)
-            stack.clear()
-            return taken
-        ctx.step(f"{card.label}はスタック内のこのカードのみが対象となるため、このカードだけを{verb_ja}", cite)
     stack.remove(card)
-    exposed(ctx, st, cell)
+    card.left_field = True
+    if stack:
+        say(ctx, f"{cell}はスタック: 効果が及ぶのは一番上の{card.label}のみで、{card.label}だけを{verb_ja}"
+            "（下に重なったカードは存在しないものとして扱う）", ctx.section("grm/stack/definition"),
+            ctx.section("grm/stack/face-state"))
+        exposed(ctx, st, cell)
     return [card]
 
 
@@ -172,11 +244,11 @@ def flip_cell(ctx: Context, st: State, cell: str, face: str, cause: str, cites=(
     if len(stack) > 1:
         scope, cite = ctx.point("stack.flip_scope")
         if scope == "top_only":
-            ctx.step(f"{cell}はスタック: 裏返す・オモテにする効果は一番上の{stack[-1].label}のみに作用し、"
-                     f"下のカードはそれぞれの表裏状態を保つ", cite)
+            say(ctx, f"{cell}はスタック: 裏返す・オモテにする効果は一番上の{stack[-1].label}のみに作用し、"
+                f"下のカードはそれぞれの表裏状態を保つ", cite)
         else:
             targets = list(stack)
-            ctx.step(f"{cell}のスタック全体（{len(stack)}枚）が裏返る", cite)
+            say(ctx, f"{cell}のスタック全体（{len(stack)}枚）が裏返る", cite)
     turned = []
     for c in targets:
         if c.face != face:
@@ -185,7 +257,7 @@ def flip_cell(ctx: Context, st: State, cell: str, face: str, cause: str, cites=(
                 turned.append(c)
     face_ja = "裏向き" if face == "down" else "表向き"
     names = "・".join(c.label for c in targets)
-    ctx.step(f"{cell}の{names}を{face_ja}にする（{cause}）", *cites)
+    say(ctx, f"{cell}の{names}を{face_ja}にする（{cause}）", *cites)
     return turned
 
 
@@ -195,7 +267,7 @@ def fire(ctx: Context, st: State, trigger: str, cards: list[Card], env: dict) ->
     """Run every `trigger` effect of `cards`; simultaneous ones in the order the rules give."""
     pending = []
     for card in cards:
-        if not can_trigger(ctx, st, card):
+        if not card.effects(trigger) or not can_trigger(ctx, st, card):
             continue
         for e in card.effects(trigger):
             pending.append((card, e))
@@ -209,27 +281,37 @@ def fire(ctx: Context, st: State, trigger: str, cards: list[Card], env: dict) ->
 
 
 def order_simultaneous(ctx: Context, st: State, pending: list) -> list:
+    """Simultaneous triggered effects: the turn player's first (an unofficial convention the
+    source records); the order among one player's own the sources leave to nobody."""
     rule, cite = ctx.point("triggers.simultaneous_order")
     if rule == "active_player_first":
         first = st.active or "P1"
         groups = [[p for p in pending if p[0].owner == first], [p for p in pending if p[0].owner != first]]
-        ctx.step(f"同時に発生した誘発効果は、ターンプレイヤー（{first}）側を先に解決する", cite,
-                 ctx.ruling("grm/gap/trigger-order-unofficial"))
+        say(ctx, f"同時に発生した誘発効果は、ターンプレイヤー（{first}）側を先に解決する", cite,
+            ctx.section("grm/effects/simultaneous-triggers"), ctx.gap("grm/gap/trigger-order-unofficial"))
         out = []
         for group in groups:
-            out.extend(_choose_order(ctx, group[0][0].owner if group else None, group))
+            out.extend(_choose_order(ctx, group))
         return out
-    ctx.step("同時に発生した誘発効果の解決順に規定はない: 全ての順を調べる", cite)
-    return _choose_order(ctx, None, pending)
+    say(ctx, "同時に発生した誘発効果の解決順に規定はない: 全ての順を調べる", cite)
+    return _choose_order(ctx, pending, cite)
 
 
-def _choose_order(ctx: Context, chooser: Optional[str], items: list) -> list:
+def _choose_order(ctx: Context, items: list, cite: Optional[Cite] = None) -> list:
+    """The order of simultaneous triggered effects that no rule orders: nobody is given the
+    choice (grm/gap/same-side-trigger-order), so every order is explored."""
     if len(items) <= 1:
         return items
     orders = list(permutations(range(len(items))))
     labels = ["→".join(f"{items[i][0].label}" for i in order) for order in orders]
-    pick = ctx.choose(chooser, "誘発効果の解決順", labels)
+    pick = ctx.choose(None, "誘発効果の解決順", labels, cite=cite or ctx.gap("grm/gap/same-side-trigger-order"))
     return [items[i] for i in orders[pick]]
+
+
+def name_chooser(ctx: Context, chooser: Optional[str], label: str, cite: Cite) -> None:
+    """A choice a rule gives to `chooser` that cannot change this answer (no effect can react
+    to the order): the answer still names who chooses, without exploring every option."""
+    ctx.assigned.append((chooser, label, cite))
 
 
 def run_effect(ctx: Context, st: State, card: Card, effect: Call, env: dict) -> None:
@@ -237,24 +319,30 @@ def run_effect(ctx: Context, st: State, card: Card, effect: Call, env: dict) -> 
         raise _unspecified(card, effect)
     trigger = ctx.kb.games[ctx.game].vocab.label("trigger", effect.name) or effect.name
     actions = list(effect.body or ())
-    src = ctx.card_cite(card.code, card.hypothetical)
     if "optional" in effect.modifiers:
+        rule = ctx.section("grm/effects/optional-mandatory")
         partial, cite = ctx.point("optional.partial_execution")
         if partial == "allowed" and len(actions) > 1:
+            say(ctx, f"{card.label}の任意効果（{trigger}）: 複数のアクションのうち一部のみを実行できる", cite, rule)
             kept = []
             for v in actions:
                 if ctx.choose(card.owner, f"{card.label}の任意効果「{_verb_words(ctx, v)}」を実行するか",
-                              ["実行する", "実行しない"]) == 0:
+                              ["実行する", "実行しない"], cite=cite) == 0:
                     kept.append(v)
-            ctx.step(f"{card.label}の任意効果（{trigger}）: 複数のアクションのうち一部のみを実行できる", cite)
             actions = kept
+            if not kept:
+                say(ctx, f"{card.owner}は{card.label}の任意効果のどのアクションも実行しない", rule)
+                return
         else:
             if len(actions) > 1:
-                ctx.step(f"{card.label}の任意効果（{trigger}）: 全て実行するか、発動しないかを選ぶ", cite)
-            if ctx.choose(card.owner, f"{card.label}の任意効果（{trigger}）を発動するか", ["発動する", "発動しない"]) == 1:
-                ctx.step(f"{card.owner}は{card.label}の任意効果を発動しない", ctx.section("grm/effects/optional-mandatory"))
+                say(ctx, f"{card.label}の任意効果（{trigger}）: 全て実行するか、発動しないかを選ぶ", cite, rule)
+            if ctx.choose(card.owner, f"{card.label}の任意効果（{trigger}）を発動するか", ["発動する", "発動しない"],
+                          cite=rule) == 1:
+                say(ctx, f"{card.owner}は{card.label}の任意効果を発動しない", rule)
                 return
-    ctx.step(f"{card.label}の効果（{trigger}）を解決する", src, ctx.section("grm/effects/resolution-order"))
+    mandatory = (ctx.section("grm/effects/optional-mandatory"),) if "mandatory" in effect.modifiers else ()
+    say(ctx, f"{card.label}の{'強制' if mandatory else ''}効果（{trigger}）を解決する", *card_cites(ctx, card),
+        ctx.section("grm/effects/resolution-order"), *mandatory)
     for v in actions:
         if card.uid in env.get("gone", ()):
             break
@@ -276,8 +364,33 @@ def need(card: Card, call: Call, *params: str) -> None:
         if call.params.get(p) is UNKNOWN:
             raise EngineError(
                 f"the sources do not say the {p} of {card.code}{card.label}'s {call.name} effect, and this question needs it",
-                card.loc, f"define the effect in the scenario, e.g. card {card.code} {{ effect on_battle {{ move battle_opponent adjacent_empty }} }}",
+                card.loc, f"define the effect in the scenario, e.g. assume card {card.code} "
+                          "{ effect on_battle { move battle_opponent adjacent_empty } }",
                 code="unknown-effect")
+
+
+def is_name(ctx: Context, selector: str) -> bool:
+    """Whether an effect's target names a card (「《X》を破壊する」) rather than a kind of card."""
+    return selector not in ctx.kb.games[ctx.game].vocab.enums["selector"].values
+
+
+def named(ctx: Context, st: State, name: str) -> list[Card]:
+    """The field cards an effect naming 《name》 finds: a face-down card has no name, and a
+    covered card is treated as absent."""
+    found, nameless = [], []
+    for cell, c in st.field_cards():
+        if c.face == "down":
+            nameless.append(cell)
+        elif c.name == name:
+            found.append(c)
+    if nameless:
+        say(ctx, f"裏向きのカード（{'・'.join(nameless)}）は名前を持たないため、《{name}》として扱わない",
+            ctx.section("grm/state/face"))
+    covered = [cell for cell, stack in st.cells.items() if any(c.name == name for c in stack[:-1])]
+    if covered:
+        say(ctx, f"{'・'.join(covered)}の下に重なった《{name}》は存在しないものとして扱う",
+            ctx.section("grm/stack/definition"))
+    return found
 
 
 def candidates(ctx: Context, st: State, card: Card, selector: str, env: dict) -> list[Card]:
@@ -300,18 +413,21 @@ def candidates(ctx: Context, st: State, card: Card, selector: str, env: dict) ->
         cell = st.cell_of(card)
         near = set(neighbours(cell)) if cell else set()
         found = [c for cell_, c in tops if cell_ in near]
+    elif is_name(ctx, selector):
+        found = named(ctx, st, selector.strip("《》"))
     else:
         raise EngineError(f"unknown target {selector}", None)
     if any(c.face == "down" for c in found):
-        ctx.step("裏向きのカードも、フィールド上のカードを対象とする効果の対象にできる", ctx.section("grm/state/face"))
+        say(ctx, "裏向きのカードも、フィールド上のカードを対象とする効果の対象にできる", ctx.section("grm/state/face"))
     if card in found:
         rule, cite = ctx.point("self_target", card.code)
         if rule == "forbidden":
             found.remove(card)
-            ctx.step(f"{card.label}は自身を対象にできない", cite)
+            say(ctx, f"{card.label}は自身を対象にできない", cite)
         else:
-            extra = (ctx.ruling("grm/gap/self-target-list"),) if cite.kind == "section" else ()
-            ctx.step(f"{card.label}は自身も対象に選べる（テキストの読みどおり）", cite, *extra)
+            extra = (ctx.gap("grm/gap/self-target-list"), ctx.gap("grm/gap/duplicated-lines")) \
+                if cite.kind == "section" else ()
+            say(ctx, f"{card.label}は自身も対象に選べる（テキストの読みどおり）", cite, *extra)
     return found
 
 
@@ -320,25 +436,31 @@ def targets(ctx: Context, st: State, card: Card, call: Call, env: dict, param: s
     selector = call.params[param]
     found = candidates(ctx, st, card, selector, env)
     if not found:
-        ctx.step(f"{card.label}の効果の対象がない", ctx.section("grm/effects/optional-mandatory"))
+        say(ctx, f"{card.label}の効果の対象がない", ctx.section("grm/effects/optional-mandatory"))
         return []
-    if selector in SINGLE_TARGET:
+    if selector in SINGLE_TARGET or is_name(ctx, selector):
         labels = [f"{st.cell_of(c)}{c.label if c.face == 'up' else '（裏向き）'}" for c in found]
-        return [found[ctx.choose(env.get("controller", card.owner), f"{card.label}の効果の対象", labels)]]
+        return [found[ctx.choose(env.get("controller", card.owner), f"{card.label}の効果の対象", labels,
+                                 cite=ctx.card_cite(card.code, card.hypothetical))]]
     return order_targets(ctx, st, found)
 
 
 def order_targets(ctx: Context, st: State, found: list[Card]) -> list[Card]:
     """Several cards targeted at once: the targeted player chooses the order
-    (grm/effects/resolution-order); only worth exploring when an effect can react."""
-    if len(found) <= 1 or not any(c.effects(t) for c in found for t in TRIGGERED):
+    (grm/effects/resolution-order); explored only when an effect can react to it."""
+    if len(found) <= 1:
         return found
     owners = {c.owner for c in found}
     chooser = owners.pop() if len(owners) == 1 else None
-    ctx.step("同一の効果で複数のカードが同時に対象となった: 対象側のプレイヤーが解決順を選ぶ",
-             ctx.section("grm/effects/resolution-order"))
+    rule = ctx.section("grm/effects/resolution-order")
+    who = f"対象側のプレイヤー（{chooser}）" if chooser else "対象側のプレイヤー（両者のカードが対象: 選ぶプレイヤーの規定はない）"
+    if not any(c.effects(t) for c in found for t in TRIGGERED):
+        say(ctx, f"同一の効果で複数のカードが同時に対象となった: {who}が解決順を選ぶ（どの順でも結果は変わらない）", rule)
+        name_chooser(ctx, chooser, "対象の解決順", rule)
+        return found
+    say(ctx, f"同一の効果で複数のカードが同時に対象となった: {who}が解決順を選ぶ", rule)
     orders = list(permutations(found))
-    pick = ctx.choose(chooser, "対象の解決順", ["→".join(f"{st.cell_of(c)}" for c in o) for o in orders])
+    pick = ctx.choose(chooser, "対象の解決順", ["→".join(f"{st.cell_of(c)}" for c in o) for o in orders], cite=rule)
     return list(orders[pick])
 
 
@@ -359,10 +481,10 @@ def _send_to_graveyard(ctx, st, card, call, env, verb_ja: str, said: str, cite) 
     for t in targets(ctx, st, card, call, env):
         if not st.on_field(t):
             continue
-        gone = take_from_field(ctx, st, t, verb_ja)
-        to_graveyard(ctx, st, gone)
-        env.setdefault("gone", set()).update(c.uid for c in gone)
-        ctx.step(f"{'・'.join(c.label for c in gone)}{said}", cite)
+        take_from_field(ctx, st, t, verb_ja)
+        to_graveyard(ctx, st, [t])
+        env.setdefault("gone", set()).add(t.uid)
+        say(ctx, f"{t.label}{said}", cite)
 
 
 @verb("destroy")
@@ -377,27 +499,32 @@ def _to_graveyard(ctx, st, card, call, env):
                        ctx.card_cite(card.code, card.hypothetical))
 
 
+_ZONES = {"hand": ("手札に戻す", "手札", "grm/state/return"), "deck": ("山札に戻す", "山札", "grm/state/return"),
+          "graveyard": ("墓地へ送る", "墓地", "grm/state/destruction")}
+
+
 @verb("bounce")
 def _bounce(ctx, st, card, call, env):
     zone = call.params["zone"]
     position = call.params.get("position") or "top"
+    verb_ja, zone_ja, section = _ZONES[zone]
     for t in targets(ctx, st, card, call, env):
         if not st.on_field(t):
             continue
-        gone = take_from_field(ctx, st, t, {"hand": "手札に戻す", "deck": "山札に戻す", "graveyard": "墓地へ送る"}[zone])
-        env.setdefault("gone", set()).update(c.uid for c in gone)
-        for c in gone:
-            c.face = "up"
-            if zone == "hand":
-                st.hand[c.owner].append(c)
-            elif zone == "graveyard":
-                st.grave[c.owner].append(c)
-            elif position == "bottom":
-                st.deck[c.owner].append(c)
-            else:
-                st.deck[c.owner].insert(0, c)
-        ctx.step(f"{'・'.join(c.label for c in gone)}を持ち主の{ {'hand': '手札', 'deck': '山札', 'graveyard': '墓地'}[zone]}に戻す",
-                 ctx.section("grm/state/return"))
+        take_from_field(ctx, st, t, verb_ja)
+        env.setdefault("gone", set()).add(t.uid)
+        t.face = "up"
+        if zone == "hand":
+            st.hand[t.owner].append(t)
+        elif zone == "graveyard":
+            st.grave[t.owner].append(t)
+        elif position == "bottom":
+            st.deck[t.owner].append(t)
+        else:
+            st.deck[t.owner].insert(0, t)
+        where = {"top": "の一番上", "bottom": "の一番下"}.get(position, "") if zone == "deck" else ""
+        say(ctx, f"{t.label}を持ち主の{zone_ja}{where}に{'送る' if zone == 'graveyard' else '戻す'}",
+            ctx.section(section))
 
 
 @verb("move")
@@ -412,16 +539,26 @@ def _move(ctx, st, card, call, env):
             near = set(neighbours(cell))
             empty = [c for c in empty if c in near]
         if not empty:
-            ctx.step(f"{t.label}の移動先がない", ctx.section("grm/effects/optional-mandatory"))
+            say(ctx, f"{t.label}の移動先がない", ctx.section("grm/effects/optional-mandatory"))
             continue
-        dest = empty[ctx.choose(env.get("controller", card.owner), f"{t.label}の移動先", empty)]
+        dest = empty[ctx.choose(env.get("controller", card.owner), f"{t.label}の移動先", empty,
+                                cite=ctx.card_cite(card.code, card.hypothetical))]
         stack = st.cells[cell]
-        moving = list(stack) if len(stack) > 1 and ctx.point("stack_scope", t.code)[0] == "whole_stack" else [t]
+        moving = [t]
+        if len(stack) > 1:
+            scope, cite = ctx.point("stack_scope", t.code)
+            if scope == "whole_stack":
+                moving = list(stack)
+                say(ctx, f"{cell}のスタックは1枚として扱われるため、スタック全体（{len(stack)}枚）が移動する", cite,
+                    ctx.section("grm/stack/definition"))
+            else:
+                say(ctx, f"{t.label}はスタック内のこのカードのみが対象となるため、このカードだけが移動する", cite,
+                    ctx.section("grm/stack/definition"), *card_cites(ctx, t))
         for c in moving:
             stack.remove(c)
         st.cells[dest].extend(moving)
         env.setdefault("moved", set()).update(c.uid for c in moving)
-        ctx.step(f"{t.label}を{cell}から{dest}に移動する", ctx.card_cite(card.code, card.hypothetical))
+        say(ctx, f"{t.label}を{cell}から{dest}に移動する", *card_cites(ctx, card))
         if stack:
             exposed(ctx, st, cell)
 
@@ -431,8 +568,7 @@ def _nullify(ctx, st, card, call, env):
     lasting_source = card.uid if env.get("trigger") == "permanent" else None
     for t in targets(ctx, st, card, call, env):
         st.links.append(_link(lasting_source, t.uid))
-        ctx.step(f"{t.label}の効果を無効化する", ctx.card_cite(card.code, card.hypothetical),
-                 ctx.section("grm/effects/kinds"))
+        say(ctx, f"{t.label}の効果を無効化する", *card_cites(ctx, card), ctx.section("grm/effects/kinds"))
 
 
 def _link(source, target):
@@ -476,15 +612,15 @@ def _return_cards(ctx, st, card, call, env):
                      ctx.section("grm/effects/optional-mandatory"))
             break
         names = [c.label for c in hand]
-        pick = ctx.choose(player, "山札に戻すカード", names)
+        pick = ctx.choose(player, "山札に戻すカード", names, cite=ctx.card_cite(card.code, card.hypothetical))
         c = hand.pop(pick)
         if position == "bottom":
             st.deck[player].append(c)
         else:
             st.deck[player].insert(0, c)
         returned += 1
-        ctx.step(f"{player}が{c.label}を山札の{'下' if position == 'bottom' else '上'}に戻す",
-                 ctx.card_cite(card.code, card.hypothetical))
+        say(ctx, f"{player}が{c.label}を山札の{'下' if position == 'bottom' else '上'}に戻す",
+            *card_cites(ctx, card))
 
 
 @verb("discard")
@@ -496,7 +632,8 @@ def _discard(ctx, st, card, call, env):
         for _ in range(int(call.params["count"])):
             if not st.hand[p]:
                 break
-            pick = ctx.choose(p, "捨てるカード", [c.label for c in st.hand[p]])
+            pick = ctx.choose(p, "捨てるカード", [c.label for c in st.hand[p]],
+                              cite=ctx.card_cite(card.code, card.hypothetical))
             discarded.append(discard(ctx, st, p, st.hand[p][pick], by_hand_limit=False, fire_now=False))
     fire(ctx, st, "on_discard", discarded, {})  # discarded together: their triggers are simultaneous
 
@@ -538,22 +675,22 @@ def _stack_play(ctx, st, card, call, env):
 def _ex_limit(ctx, st, card, call, env):
     if env.get("trigger") == "permanent":
         return  # read by ex_limit() while the card is in force
-    st.ex_limits[card.owner] = int(call.params["limit"])
-    ctx.step(f"{card.owner}のEXカードの上限は以後{call.params['limit']}枚になる", ctx.section("grm/ex/limit-change"),
-             ctx.ruling("grm/gap/no013-ex-limit"))
+    st.ex_limits[card.owner] = (int(call.params["limit"]), card)
+    say(ctx, f"{card.owner}のEXカードの上限は以後{call.params['limit']}枚になる", ctx.section("grm/ex/limit-change"),
+        *card_cites(ctx, card))
 
 
 @verb("special_victory")
 def _special_victory(ctx, st, card, call, env):
     st.winner, st.result = card.owner, "win"
-    st.result_note = f"{card.label}による特殊勝利"
-    ctx.step(f"{card.owner}は{card.label}の効果により特殊勝利する", ctx.section("grm/victory/special"),
-             ctx.card_cite(card.code, card.hypothetical))
+    st.result_note, st.result_rule = f"{card.label}による特殊勝利", "grm/victory/special"
+    say(ctx, f"{card.owner}は{card.label}の効果により特殊勝利する", ctx.section("grm/victory/special"),
+        *card_cites(ctx, card))
 
 
 @verb("unknown_effect")
 def _unknown_effect(ctx, st, card, call, env):
     raise EngineError(
         f"the sources do not give what {card.code}{card.label}'s effect does, and this question needs it",
-        card.loc, f"define it in the scenario, e.g. card {card.code} {{ effect {env.get('trigger', 'on_play')} {{ draw 1 }} }}; "
+        card.loc, f"define it in the scenario, e.g. assume card {card.code} {{ effect {env.get('trigger', 'on_play')} {{ draw 1 }} }}; "
                   "an empty block { } says it does nothing here", code="unknown-effect")

@@ -11,26 +11,15 @@ from ...kb import ScenarioInfo
 from ...vocab import Call, CardRef
 from . import effects as fx
 from . import play as rules
-from .state import PLAYERS, Card, State
+from .state import PLAYERS, Card, State, other
 
 
 class GrmEngine(GameEngine):
     game_id = "grm"
 
     # -- set-up -------------------------------------------------------------------------
-    def fixed_choices(self, info: ScenarioInfo) -> dict[str, list[str]]:
-        fixed: dict[str, list[str]] = {}
-        for c in info.calls:
-            if c.kind == "action" and c.name == "choose":
-                fixed.setdefault(c.params["player"], []).extend(str(x) for x in c.params["choice"])
-        return fixed
-
-    def actions(self, info: ScenarioInfo):
-        return [c for c in info.calls if c.kind == "action" and c.name != "choose"]
-
     def setup(self, ctx: Context, info: ScenarioInfo) -> State:
         st = State()
-        st.illegal_expected = any(call.name == "illegal" for _, call in info.expects)
         for call in info.calls:
             if call.kind != "setup":
                 continue
@@ -84,8 +73,8 @@ class GrmEngine(GameEngine):
 
     def check_setup(self, ctx: Context, st: State) -> None:
         for player in PLAYERS:
-            limit = fx.ex_limit(ctx, st, player)
-            have = rules.ex_cards(st, player)
+            limit, _ = fx.ex_limit(ctx, st, player)
+            have = rules.ex_cards(ctx, st, player, quiet=True)
             if limit is not None and len(have) > limit:
                 raise EngineError(f"{player} has {len(have)} EX cards on the field "
                                   f"({'、'.join(c.label for c in have)}); the limit is {limit}",
@@ -101,20 +90,11 @@ class GrmEngine(GameEngine):
 
     # -- actions ------------------------------------------------------------------------
     def act(self, ctx: Context, st: State, call: Call) -> None:
-        try:
-            self._act(ctx, st, call)
-        except IllegalAction as e:
-            if st.illegal_expected:
-                raise
-            cite = f" ({e.cite.ref})" if e.cite else ""
-            raise EngineError(f"the rules do not allow this: {e.message}{cite}", call.loc,
-                              "if the question is whether this is allowed, add `expect illegal`",
-                              code="illegal") from None
-
-    def _act(self, ctx: Context, st: State, call: Call) -> None:
+        """Perform one action; an action the rules forbid raises IllegalAction, which ends the
+        branch and becomes the answer (「ルール上できない：…」), cited."""
         if st.result:
             raise IllegalAction(f"ゲームはすでに終了している（{st.result_note or st.result}）",
-                                ctx.section("grm/victory/normal"))
+                                ctx.section(st.result_rule))
         p = call.params
         name = call.name
         if name in ("play", "play_on"):
@@ -134,11 +114,19 @@ class GrmEngine(GameEngine):
             if st.passes_in_a_row >= 2 and not any(st.deck.values()):
                 st.result, st.result_note = "undecided", "両者ともプレイできず、山札もない"
                 ctx.step("両プレイヤーともプレイできず山札もない: 資料に終了条件がないため未決着",
-                         ctx.ruling("grm/gap/no-playable-card-end"))
+                         ctx.section("grm/victory/normal"), ctx.gap("grm/gap/no-playable-card-end"))
         elif name == "start_game":
             rules.start_game(ctx, st)
         elif name == "draw_phase":
-            rules.new_turn(ctx, st, p["player"])
+            player = p["player"]
+            if st.active == player and not st.played_this_turn:
+                if st.drawn_by == "start_game":
+                    raise EngineError(f"{player}'s first draw is part of start_game, which already made it",
+                                      call.loc, f"remove `draw_phase {player}`: start_game deals the opening hands "
+                                      "and plays the first player's turn up to its play phase, its draw included")
+                raise EngineError(f"it is already {player}'s turn and its draw phase is over", call.loc,
+                                  f"a new turn of {player} comes after {other(player)} plays or passes")
+            rules.new_turn(ctx, st, player)
         elif name == "remove_top":
             cell = p["cell"]
             top = st.top(cell)
@@ -146,14 +134,18 @@ class GrmEngine(GameEngine):
                 raise EngineError(f"{cell} is empty; there is no card to remove", call.loc)
             st.cells[cell].pop()
             st.grave[top.owner].append(top)
+            top.left_field = True
             ctx.step(f"{cell}の一番上の{top.label}が除去される", ctx.section("grm/stack/face-state"))
             fx.exposed(ctx, st, cell)
         elif name in ("discard_card", "hand_limit_discard"):
             card = self.find_in_hand(ctx, st, p["player"], p["card"], call)
             if name == "hand_limit_discard" and ctx.mode != "tournament":
+                ctx.step("手札の上限はない（手札上限超過による捨てはトーナメントルールにのみ現れる）",
+                         ctx.section("grm/zones"), ctx.gap("grm/gap/tournament-hand-limit"))
                 raise IllegalAction("通常プレイでは手札の上限はない", ctx.section("grm/zones"))
             if name == "hand_limit_discard":
-                ctx.step("トーナメントの手札上限の枚数は資料にない", ctx.ruling("grm/gap/tournament-hand-limit"))
+                ctx.step("トーナメントの手札上限による捨て（上限の枚数は資料にない）",
+                         ctx.section("grm/effects/discard-triggers"), ctx.gap("grm/gap/tournament-hand-limit"))
             fx.discard(ctx, st, p["player"], card, by_hand_limit=name == "hand_limit_discard")
         else:
             raise EngineError(f"the GRM interpreter has no handler for the action {name}", call.loc)
@@ -169,13 +161,13 @@ class GrmEngine(GameEngine):
                           f'add it to the set-up: hand {player} "{ref.text}"')
 
     # -- expectations -------------------------------------------------------------------
-    def expect(self, ctx: Context, st: State, call: Call, illegal: Optional[str]) -> tuple[bool, str]:
+    def expect(self, ctx: Context, st: State, call: Call, illegal: Optional[str]) -> Optional[tuple[bool, str]]:
         p = call.params
         name = call.name
         if name == "illegal":
             return illegal is not None, illegal or "すべての操作が許された"
         if illegal is not None:
-            return False, f"操作がルール上できなかった（{illegal}）"
+            return None     # not reached: the answer says once why the action is not allowed
         if name == "face":
             top = st.top(p["cell"])
             return (top is not None and top.face == p["face"]), _cell_words(st, p["cell"])
@@ -217,7 +209,7 @@ class GrmEngine(GameEngine):
             result = st.result or "undecided"
             return result == p["result"], _result_words(st)
         if name == "must_pass":
-            can = rules.playable(ctx, st, p["player"])
+            can = rules.playable(ctx, st, p["player"], quiet=True)
             return not can, ("プレイできるカード: " + "、".join(can)) if can else "プレイできるカードがない"
         raise EngineError(f"the GRM interpreter cannot check the expectation {name}", call.loc)
 
@@ -243,6 +235,17 @@ class GrmEngine(GameEngine):
                 if zone[p]:
                     parts.append(f"{p}{label}=" + "・".join(f"《{c.name}》" for c in zone[p]))
         return f"{head}; {' '.join(parts)}" if parts else head
+
+    def describe(self, kb, call: Call) -> str:
+        """An action or expectation in words; a card of the sources by its code and name
+        (PROMO050《シドウ》), a scenario's own card by its name."""
+        from ...vocab import in_words
+
+        def name(ref: CardRef) -> str:
+            game, code = ref.key or ("", ref.text)
+            info = kb.cards.get((game, code)) if game else None
+            return f"{code}《{info.name}》" if info is not None else f"《{ref.text.strip('《》')}》"
+        return in_words(call, kb.games[self.game_id].vocab, card_name=name)
 
     def render_board(self, board: dict[str, Any]) -> str:
         from .board import render

@@ -4,7 +4,7 @@ end of the game. Each step cites the rule section or the ruling that decides it.
 from __future__ import annotations
 
 from itertools import permutations
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from ...engine.context import Context, EngineError, IllegalAction
 from ...vocab import UNKNOWN
@@ -31,25 +31,34 @@ def begin(ctx: Context, st: State, player: str) -> None:
     if st.extra_plays:
         can = playable(ctx, st, st.active)
         if can:
+            fx.say(ctx, f"{st.active}には追加プレイが残り、プレイできるカード（{'、'.join(can)}）がある",
+                   ctx.section("grm/effects/resolution-order"), ctx.section("grm/turn/play-phase"))
             raise IllegalAction(f"{st.active}は追加プレイを残し、プレイできるカード（{'、'.join(can)}）を持つ",
-                                ctx.section("grm/effects/resolution-order"), ctx.section("grm/turn/play-phase"))
+                                ctx.section("grm/turn/play-phase"))
         ctx.step(f"{st.active}はプレイできるカードがないため、残りの追加プレイは行われない",
                  ctx.section("grm/turn/play-phase"))
         st.extra_plays = 0
     new_turn(ctx, st, player)
 
 
-def new_turn(ctx: Context, st: State, player: str) -> None:
+def new_turn(ctx: Context, st: State, player: str, by: str = "draw_phase") -> None:
     st.turn += 1
     st.active = player
     st.logo_active = False
     st.played_this_turn = False
     st.extra_plays = 0
-    ctx.step(f"{player}のターン開始", ctx.section("grm/turn"))
+    st.drawn_by = by
+    if by == "start_game":
+        ctx.step(f"先攻{player}の第1ターン開始: ドローフェイズに1枚ドローする（ゲームの開始に含まれる）",
+                 ctx.section("grm/setup/opening-hand"), ctx.section("grm/turn/draw-phase"))
+    else:
+        ctx.step(f"{player}のターン開始: ドローフェイズに1枚ドローする", ctx.section("grm/turn/draw-phase"))
     fx.draw(ctx, st, player, 1)
 
 
 def start_game(ctx: Context, st: State) -> None:
+    """The opening hands and the first player's first turn up to its play phase, its draw
+    included (so a scenario adds no `draw_phase` for it)."""
     if st.first is None:
         raise EngineError("start_game needs to know who goes first", None, "add `first P1` to the set-up")
     second = other(st.first)
@@ -60,54 +69,121 @@ def start_game(ctx: Context, st: State) -> None:
         st.hand[player].extend(taken)
         ctx.step(f"{player}は初期手札{len(taken)}枚を持つ" + ("（山札が足りない）" if len(taken) < n else ""),
                  ctx.section("grm/setup/opening-hand"))
-    ctx.step("両プレイヤーとも第1ターン開始時から1枚ドローする", ctx.section("grm/setup/opening-hand"))
-    new_turn(ctx, st, st.first)
+    new_turn(ctx, st, st.first, by="start_game")
 
 
 # ----------------------------------------------------------------------------- legality
+
+class Check(NamedTuple):
+    """A limit checked for a play: whether it allows it, the check in words, what decides it."""
+
+    ok: bool
+    text: str
+    cites: tuple
+    limit: Optional[int] = None
+
 
 def can_stack(card: Card) -> bool:
     return card.fact("type") in ("logo", "evolution") or card.has_verb("stack_play")
 
 
-def ex_cards(st: State, player: str) -> list[Card]:
-    """EX cards the player has on the field, face-up or face-down (covered cards do not exist)."""
-    return [c for _, c in st.field_cards() if c.owner == player and c.fact("ex") is True]
-
-
-def ex_room(ctx: Context, st: State, player: str, card: Card) -> Optional[str]:
-    """Why the card cannot be played under the EX limit, or None."""
-    if card.fact("ex") is not True:
-        return None
-    limit = fx.ex_limit(ctx, st, player)
-    if limit is None:
-        return None
+def ex_cards(ctx: Context, st: State, player: str, quiet: bool = False) -> list[Card]:
+    """EX cards the player has on the field, face-up or face-down; a covered one only under
+    the reading that counts it (ex.covered_cards)."""
+    have = [c for _, c in st.field_cards() if c.owner == player and c.fact("ex") is True]
     covered = [c for stack in st.cells.values() for c in stack[:-1] if c.owner == player and c.fact("ex") is True]
     if covered:
-        ctx.step(f"下に重なった{'・'.join(c.label for c in covered)}は存在しないものとして扱い、EXカードに数えない",
-                 ctx.section("grm/stack/definition"), ctx.ruling("grm/reading/covered-ex"))
-    have = len(ex_cards(st, player))
-    if have >= limit:
-        return f"{player}はすでにEXカードを{have}枚フィールドに出している（上限{limit}枚、表裏を問わない）"
-    return None
+        rule, cite = ctx.point("ex.covered_cards")
+        names = "・".join(c.label for c in covered)
+        if rule == "counted":
+            have += covered
+            if not quiet:
+                fx.say(ctx, f"下に重なった{names}もフィールド上のEXカードとして数える", cite, ctx.section("grm/ex/limit"))
+        elif not quiet:
+            fx.say(ctx, f"下に重なった{names}は存在しないものとして扱い、EXカードに数えない", cite,
+                   ctx.section("grm/stack/definition"))
+    return have
 
 
-def playable(ctx: Context, st: State, player: str) -> list[str]:
-    """Cards in hand that could be played somewhere now (labels), for the forced-pass rule."""
+def ex_check(ctx: Context, st: State, player: str, card: Card, quiet: bool = False) -> Optional[Check]:
+    """The EX limit for playing `card` (None: not an EX card, no limit to check); the reasons
+    that change the limit are printed as steps unless `quiet`."""
+    if card.fact("ex") is not True:
+        return None
+    rule = ctx.section("grm/ex/limit")
+    limit, why = fx.ex_limit(ctx, st, player)
+    if not quiet:
+        for text, cites in why:
+            fx.say(ctx, text, *cites)
+    if limit is None:
+        return Check(True, f"{card.label}はEXカードだが、EX制限は適用されない", (ctx.section("grm/ex/tournament"),))
+    have = ex_cards(ctx, st, player, quiet)
+    cites = [rule]
+    gone = [c for c in st.all_cards() if c.owner == player and c.left_field and c.fact("ex") is True
+            and not st.on_field(c)]
+    left = ""
+    if gone:
+        left = f"。フィールドから離れた{'・'.join(c.label for c in gone)}は数えない"
+    if card.left_field:
+        left += f"。{card.label}はフィールドから離れたため、再びプレイできる"
+    if any(c.face == "down" for c in have):
+        cites.append(ctx.section("grm/state/face"))
+    n = len(have)
+    if n >= limit:
+        return Check(False, f"{player}のフィールド上のEXカードは{n}枚（表裏を問わない）: 上限{limit}枚に達している{left}",
+                     tuple(cites), limit)
+    return Check(True, f"{player}のフィールド上のEXカードは{n}枚（表裏を問わない）: 上限{limit}枚に達していない{left}",
+                 tuple(cites))
+
+
+def cell_check(ctx: Context, st: State, cell: str, card: Card) -> Check:
+    """The cell limit of a turn in which a logo card's effect is active, for stacking `card`
+    on `cell`; cited whether or not it applies."""
+    rule = ctx.section("grm/stack/cell-limit")
+    cites: list = [rule]
+    active = st.logo_active
+    if not active and card.fact("type") == "logo":
+        start, cite = ctx.point("stack.cell_limit_start")
+        cites.append(cite)
+        if start == "whole_turn":
+            active = True
+    if not active:
+        return Check(True, "ロゴカードの効果が有効なターンではないため、1マス3枚までの上限は適用されない", tuple(cites))
+    counting, cite = ctx.point("stack.cell_limit_count")
+    cites.append(cite)
+    stack = st.cells[cell]
+    if counting == "cards_in_cell":
+        n, what = len(stack), "カード（一番下のカードを含む）"
+    else:
+        n, what = len(stack) - 1, "重ねたカード（一番下のカードを除く）"
+    reached = "達している" if n >= 3 else "達していない"
+    return Check(n < 3, f"ロゴカードの効果が有効なターン: {cell}の{what}は{n}枚で、上限の3枚に{reached}", tuple(cites))
+
+
+def playable(ctx: Context, st: State, player: str, quiet: bool = False) -> list[str]:
+    """Cards in hand that could be played somewhere now (labels), for the forced-pass rule;
+    a card that cannot be played says why (unless `quiet`: an expectation looking at the end)."""
     out = []
     empty = [c for c, s in st.cells.items() if not s]
     for card in st.hand[player]:
-        why = ex_room(ctx, st, player, card)
-        if why:
-            ctx.step(f"{card.label}はプレイできない: {why}", ctx.section("grm/ex/limit"))
-            continue
-        if empty or (can_stack(card) and any(stack_room(st, c) for c, s in st.cells.items() if s)):
+        if card.fact("ex") is True:
+            check = ex_check(ctx, st, player, card, quiet)
+            if check is not None and not check.ok:
+                if not quiet:
+                    fx.say(ctx, f"{card.label}はプレイできない: {check.text}", *check.cites)
+                continue
+        if empty:
             out.append(card.label)
+            continue
+        if can_stack(card):
+            checks = [cell_check(ctx, st, c, card) for c, s in st.cells.items() if s]
+            if any(c.ok for c in checks):
+                out.append(card.label)
+                continue
+            if not quiet:
+                fx.say(ctx, f"{card.label}は重ねてプレイできるが、どのマスも上限に達している",
+                       *[x for c in checks for x in c.cites])
     return out
-
-
-def stack_room(st: State, cell: str) -> bool:
-    return not (st.logo_active and len(st.cells[cell]) >= 3)
 
 
 # ----------------------------------------------------------------------------- playing
@@ -125,18 +201,30 @@ def play(ctx: Context, st: State, player: str, card: Card, cell: str, on_stack: 
         if not can_stack(card):
             raise IllegalAction(f"{card.label}は既存カードの上に重ねてプレイする効果を持たない",
                                 ctx.section("grm/stack/sources"))
-        if not stack_room(st, cell):
-            raise IllegalAction(f"ロゴカードの効果が有効なターン中、{cell}はすでに3枚で上限に達している",
+        kind = {"logo": "ロゴカード", "evolution": "1進化カード"}.get(card.fact("type"), "重ねてプレイする効果を持つカード")
+        fx.say(ctx, f"{card.label}は{kind}であり、既存カードの上に重ねてプレイできる", ctx.section("grm/stack/sources"),
+               *fx.card_cites(ctx, card))
+        check = cell_check(ctx, st, cell, card)
+        fx.say(ctx, check.text, *check.cites)
+        if not check.ok:
+            raise IllegalAction(f"ロゴカードの効果が有効なターン中、{cell}はすでに上限の3枚に達している",
                                 ctx.section("grm/stack/cell-limit"))
     elif occupied:
         raise IllegalAction(f"{cell}には{st.top(cell).label}がある: カードは空いているマスにプレイする",
                             ctx.section("grm/turn/play-phase"))
-    why = ex_room(ctx, st, player, card)
-    if why:
-        raise IllegalAction(why, ctx.section("grm/ex/limit"))
-    if card.fact("ex") is UNKNOWN and not card.hypothetical and ex_cards(st, player) and not st.ex_unlimited:
+    elif st.logo_active:
+        ctx.step("ロゴカードの効果によるセルの上限はスタックにのみ適用され、空いているマスへのプレイには影響しない",
+                 ctx.section("grm/stack/cell-limit"))
+    check = ex_check(ctx, st, player, card)
+    if check is not None:
+        fx.say(ctx, check.text, *check.cites)
+        if not check.ok:
+            raise IllegalAction(f"{player}はすでにEXカードを上限まで（{check.limit}枚）フィールドに出している",
+                                ctx.section("grm/ex/limit"))
+    elif card.fact("ex") is UNKNOWN and not card.hypothetical and not st.ex_unlimited \
+            and ex_cards(ctx, st, player, quiet=True):
         ctx.step(f"{card.label}のEXマークの有無は資料にない: EXカードでないものとして扱う",
-                 ctx.section("grm/ex/limit"), ctx.ruling("grm/reading/unknown-ex"))
+                 ctx.section("grm/ex/limit"), ctx.section("grm/card/ex-mark"), ctx.ruling("grm/reading/unknown-ex"))
 
     if st.played_this_turn:  # begin() let a second play through: it is an extra play
         st.extra_plays -= 1
@@ -146,17 +234,17 @@ def play(ctx: Context, st: State, player: str, card: Card, cell: str, on_stack: 
     st.cells[cell].append(card)
     st.played_this_turn = True
     st.passes_in_a_row = 0
-    cites = [ctx.section("grm/turn/play-phase"), ctx.card_cite(card.code, card.hypothetical)]
+    cites = [ctx.section("grm/turn/play-phase"), *fx.card_cites(ctx, card)]
     if on_stack:
-        cites.append(ctx.section("grm/stack/definition"))
+        cites += [ctx.section("grm/stack/definition"), ctx.section("grm/stack/sources")]
         if card.fact("type") == "evolution":
             cites.append(ctx.ruling("grm/gap/evolution-base"))
         if below is not None and below.owner != player:
             cites.append(ctx.ruling("grm/gap/stack-ownership"))
-        ctx.step(f"{player}が{card.label}{_w(card)}を{cell}の{below.label if below.face == 'up' else '裏向きのカード'}の上に"
-                 f"重ねてプレイする（スタック: 一番上のカードのみが有効、下のカードは存在しないものとして扱う）", *cites)
+        fx.say(ctx, f"{player}が{card.label}{_w(card)}を{cell}の{below.label if below.face == 'up' else '裏向きのカード'}の上に"
+               f"重ねてプレイする（スタック: 一番上のカードのみが有効、下のカードは存在しないものとして扱う）", *cites)
     else:
-        ctx.step(f"{player}が{card.label}{_w(card)}を{cell}にプレイする", *cites)
+        fx.say(ctx, f"{player}が{card.label}{_w(card)}を{cell}にプレイする", *cites)
     if card.fact("type") == "logo" and not st.logo_active:
         st.logo_active = True
         ctx.step("このターン、ロゴカードの効果が有効: 1マスにつき最大3枚までスタックできる",
@@ -204,7 +292,7 @@ def unknown_text(ctx: Context, card: Card) -> None:
     answer says so."""
     if not card.hypothetical and card.fact("has_effect") is UNKNOWN and not card.info.effects:
         ctx.step(f"{card.code}{card.label}の効果は資料にない: 効果を持たないものとして扱う",
-                 ctx.ruling("grm/reading/unknown-effects"))
+                 ctx.section("grm/card/effect"), ctx.ruling("grm/reading/unknown-effects"))
 
 
 def _w(card: Card) -> str:
@@ -221,17 +309,29 @@ def in_range(ctx: Context, st: State, card: Card, cell: str) -> list[str]:
         if not card.hypothetical:
             ctx.step(f"{card.label}のバトル範囲は資料にない: 通常の範囲（上下左右）とする",
                      ctx.section("grm/battle/range"), ctx.ruling("grm/reading/unknown-range"))
+    opponents = [c for c in neighbours(cell) if st.cells[c] and st.top(c).owner != card.owner]
+    pool = neighbours(cell, diagonal=rng == "all8") if rng != "own_side" else []
+    hidden = [c for c in pool if len(st.cells[c]) > 1 and st.top(c).owner == card.owner
+              and any(x.owner != card.owner for x in st.cells[c][:-1])]
+    if hidden:
+        ctx.step(f"{'・'.join(hidden)}の下に重なった相手のカードは存在しないものとして扱う"
+                 "（スタックは一番上のカードの持ち主のカード）",
+                 ctx.section("grm/stack/definition"), ctx.ruling("grm/gap/stack-ownership"))
     if rng == "all8":
-        ctx.step(f"{card.label}は上下左右に加えて斜めを含む8方向全てに対してバトルを行う",
-                 ctx.section("grm/battle/range"), ctx.card_cite(card.code, card.hypothetical))
+        fx.say(ctx, f"{card.label}は上下左右に加えて斜めを含む8方向全てに対してバトルを行う",
+               ctx.section("grm/battle/range"), *fx.card_cites(ctx, card))
         return [c for c in neighbours(cell, diagonal=True) if st.cells[c] and st.top(c).owner != card.owner]
     if rng == "own_side":
         scope, cite = ctx.point("battle.own_side_scope")
-        ctx.step(f"{card.label}は自陣のカードに対してバトルを行う", ctx.section("grm/battle/range"),
-                 ctx.card_cite(card.code, card.hypothetical), cite, ctx.ruling("grm/gap/own-side-range"))
+        also, also_cite = ctx.point("battle.own_side_opponents")
+        where = "上下左右に隣接する" if scope == "adjacent_own" else "フィールド上の"
+        extra = "（範囲内の相手のカードとも）" if also == "also_opponents" else "（相手のカードとはバトルしない）"
+        fx.say(ctx, f"{card.label}は{where}自陣のカードに対してバトルを行う{extra}", ctx.section("grm/battle/range"),
+               *fx.card_cites(ctx, card), cite, also_cite)
         pool = neighbours(cell) if scope == "adjacent_own" else [c for c in st.cells if c != cell]
-        return [c for c in pool if st.cells[c] and st.top(c).owner == card.owner]
-    return [c for c in neighbours(cell) if st.cells[c] and st.top(c).owner != card.owner]
+        own = [c for c in pool if st.cells[c] and st.top(c).owner == card.owner]
+        return sorted(own + opponents) if also == "also_opponents" else own
+    return opponents
 
 
 def battles(ctx: Context, st: State, card: Card, cell: str, env: dict) -> None:
@@ -239,7 +339,7 @@ def battles(ctx: Context, st: State, card: Card, cell: str, env: dict) -> None:
     mixed = [c for c in cells if len({x.owner for x in st.cells[c]}) > 1]
     if mixed:
         ctx.step(f"スタック（{'・'.join(mixed)}）は一番上のカードの持ち主のカードとして扱う",
-                 ctx.ruling("grm/gap/stack-ownership"))
+                 ctx.ruling("grm/gap/stack-ownership"), ctx.section("grm/stack/definition"))
     if not cells:
         ctx.step(f"{card.label}のバトル範囲に相手のカードがないため、バトルは発生しない", ctx.section("grm/battle/occurrence"))
         return
@@ -247,12 +347,15 @@ def battles(ctx: Context, st: State, card: Card, cell: str, env: dict) -> None:
     if facedown:
         rule, cite = ctx.point("battle.facedown_target")
         if rule == "no_battle":
-            ctx.step(f"裏向きのカード（{'・'.join(facedown)}）とはバトルは発生しない", cite)
+            fx.say(ctx, f"裏向きのカード（{'・'.join(facedown)}）とはバトルは発生しない", cite)
             cells = [c for c in cells if c not in facedown]
+            if not cells:
+                return
         else:
-            ctx.step(f"裏向きのカード（{'・'.join(facedown)}）ともバトルは発生する", cite)
-    ctx.step(f"{card.label}は範囲内の全ての相手カード（{'・'.join(cells)}）と強制的にバトルを行う",
-             ctx.section("grm/battle/range"), ctx.section("grm/battle/occurrence"))
+            fx.say(ctx, f"裏向きのカード（{'・'.join(facedown)}）ともバトルは発生する", cite)
+    whose = "カード" if card.fact("range") == "own_side" else "相手カード"
+    fx.say(ctx, f"{card.label}は範囲内の全ての{whose}（{'・'.join(cells)}）と強制的にバトルを行う",
+           ctx.section("grm/battle/range"), ctx.section("grm/battle/occurrence"))
     order = list(cells)
     if len(order) > 1:
         order = battle_order(ctx, st, card, order)
@@ -269,23 +372,43 @@ def battles(ctx: Context, st: State, card: Card, cell: str, env: dict) -> None:
 
 
 def battle_order(ctx: Context, st: State, card: Card, cells: list[str]) -> list[str]:
+    """Simultaneous battles: the targeted player chooses their order (2026-04 on); before,
+    no one is named. Explored only when an effect can react to the order; the answer names
+    who chooses either way."""
     defenders = [st.top(c) for c in cells]
+    rule, cite = ctx.point("battle.simultaneous_order")
+    owners = {d.owner for d in defenders}
+    chooser = owners.pop() if rule == "defender_chooses" and len(owners) == 1 else None
+    if chooser:
+        who = f"対象側のプレイヤー（{chooser}）が解決順を選ぶ"
+    elif rule == "defender_chooses":
+        who = "両プレイヤーのカードが対象のため、解決順を選ぶプレイヤーの規定はない"
+    else:
+        who = "解決順を選ぶプレイヤーの規定はない"
     matters = any(c.effects(t) for c in [card, *defenders] for t in fx.TRIGGERED) or \
         any(c.effects("on_flipped") for _, c in st.field_cards())
     if not matters:
-        ctx.step("複数方向へのバトルは同時に発生する（どの順でも結果は変わらない）",
-                 ctx.section("grm/battle/simultaneous"))
+        fx.say(ctx, f"複数方向へのバトルは同時に発生する: {who}（どの順でも結果は変わらない）",
+               ctx.section("grm/battle/simultaneous"), cite)
+        fx.name_chooser(ctx, chooser, "バトルの解決順", cite)
         return cells
-    rule, cite = ctx.point("battle.simultaneous_order")
-    defender = defenders[0].owner if len({d.owner for d in defenders}) == 1 else None
-    chooser = defender if rule == "defender_chooses" else None
-    if chooser:
-        ctx.step(f"同時に複数のカードがバトルの対象: 対象側のプレイヤー（{chooser}）が解決順を選ぶ", cite)
-    else:
-        ctx.step("同時に複数のカードがバトルの対象: 解決順を選ぶプレイヤーの規定はない（全ての順を調べる）", cite)
+    fx.say(ctx, f"同時に複数のカードがバトルの対象: {who}" + ("" if chooser else "（全ての順を調べる）"),
+           ctx.section("grm/battle/simultaneous"), cite)
     orders = list(permutations(cells))
-    pick = ctx.choose(chooser, "バトルの解決順", ["→".join(o) for o in orders])
+    pick = ctx.choose(chooser, "バトルの解決順", ["→".join(o) for o in orders], cite=cite)
     return list(orders[pick])
+
+
+def _facedown_fires(ctx: Context, card: Card, trigger: str) -> bool:
+    """Whether a face-down card's triggered effect fires (triggers.facedown: the sources say
+    only that its permanent effects are lost)."""
+    rule, cite = ctx.point("triggers.facedown")
+    kind = ctx.kb.games[ctx.game].vocab.label("trigger", trigger) or trigger
+    if rule == "triggers":
+        fx.say(ctx, f"裏向きの{card.label}の{kind}の効果も発動する", cite)
+        return True
+    fx.say(ctx, f"裏向きの{card.label}の{kind}の効果は発動しない", cite)
+    return False
 
 
 def battle(ctx: Context, st: State, attacker: Card, acell: str, defender: Card, dcell: str, env: dict) -> None:
@@ -296,15 +419,18 @@ def battle(ctx: Context, st: State, attacker: Card, acell: str, defender: Card, 
     if attacker.face == "up" and defender.face == "up" and (_zero(ctx, st, attacker) or _zero(ctx, st, defender)):
         rule, cite = ctx.point("battle.zero_weight")
         if rule == "no_battle":
-            ctx.step("0kgのカードを含むためバトルは発生しない", cite)
+            fx.say(ctx, "0kgのカードを含むためバトルは発生しない", cite)
             return
-        ctx.step("0kgのカードを含んでもバトル自体は発生する", cite)
+        fx.say(ctx, "0kgのカードを含んでもバトル自体は発生する", cite)
     st.battles.append((acell, dcell))
     # battle replacement (No.138)
-    if defender.face == "up" and fx.can_trigger(ctx, st, defender) and st.is_top(defender):
+    replacing = bool(defender.effects("battle_replacement")) and st.is_top(defender)
+    if replacing and defender.face == "down":
+        replacing = _facedown_fires(ctx, defender, "battle_replacement")
+    if replacing and fx.can_trigger(ctx, st, defender):
         for e in defender.effects("battle_replacement"):
-            ctx.step(f"{defender.label}はバトルの解決自体を置き換える: {attacker.label}はバトルの前に処理される",
-                     ctx.section("grm/effects/resolution-order"), ctx.card_cite(defender.code, defender.hypothetical))
+            fx.say(ctx, f"{defender.label}はバトルの解決自体を置き換える: {attacker.label}はバトルの前に処理される",
+                   ctx.section("grm/effects/resolution-order"), *fx.card_cites(ctx, defender))
             st.battles.pop()
             fx.run_effect(ctx, st, defender, e, dict(env, controller=defender.owner, opponent=attacker,
                                                       trigger="battle_replacement"))
@@ -313,20 +439,17 @@ def battle(ctx: Context, st: State, attacker: Card, acell: str, defender: Card, 
             env.setdefault("gone", set()).add(attacker.uid)
             return
     # battle triggers are processed inside the battle
-    silent = [c for c in (attacker, defender) if c.face == "down" and c.effects("on_battle")]
-    if silent:
-        ctx.step(f"裏向きの{'・'.join(c.label for c in silent)}のバトル発生時の効果は発動しない",
-                 ctx.ruling("grm/reading/facedown-triggers"))
-    triggered = [c for c in (attacker, defender)
-                 if c.face == "up" and c.effects("on_battle") and st.is_top(c)]
+    triggered = [c for c in (attacker, defender) if c.effects("on_battle") and st.is_top(c)
+                 and (c.face == "up" or _facedown_fires(ctx, c, "on_battle"))]
     if triggered:
         ctx.step("バトルが発生した際に誘発する効果はバトル解決中に処理される", ctx.section("grm/effects/resolution-order"))
         moved_before = set(env.get("moved", ()))
         for c in _trigger_order(ctx, st, triggered):
+            if not fx.can_trigger(ctx, st, c):  # asked when its turn comes: an earlier trigger may nullify it
+                continue
             opp = defender if c is attacker else attacker
             for e in c.effects("on_battle"):
-                if fx.can_trigger(ctx, st, c):
-                    fx.run_effect(ctx, st, c, e, dict(env, controller=c.owner, opponent=opp, trigger="on_battle"))
+                fx.run_effect(ctx, st, c, e, dict(env, controller=c.owner, opponent=opp, trigger="on_battle"))
         moved = set(env.get("moved", ())) - moved_before
         left = [c for c in (attacker, defender) if c.uid in moved or not st.on_field(c)]
         if left:
@@ -335,10 +458,10 @@ def battle(ctx: Context, st: State, attacker: Card, acell: str, defender: Card, 
                 st.cell_of(defender) in neighbours(st.cell_of(attacker), attacker.fact("range") == "all8")
             if rule == "skip" or not still:
                 st.battles.remove((acell, dcell))
-                ctx.step(f"バトル発生時の効果で{'・'.join(c.label for c in left)}が移動したため、このバトルはスキップされる"
-                         "（移動先が範囲内でも同様）", cite, ctx.section("grm/battle/skip"))
+                fx.say(ctx, f"バトル発生時の効果で{'・'.join(c.label for c in left)}が移動したため、このバトルはスキップされる"
+                       "（移動先が範囲内でも同様）", cite, ctx.section("grm/battle/skip"))
                 return
-            ctx.step("移動先が依然としてバトル範囲内のため、バトルを続ける", cite)
+            fx.say(ctx, "移動先が依然としてバトル範囲内のため、バトルを続ける", cite)
     if st.result:
         return
     acell, dcell = st.cell_of(attacker), st.cell_of(defender)
@@ -356,23 +479,30 @@ def battle(ctx: Context, st: State, attacker: Card, acell: str, defender: Card, 
         ctx.step(f"{attacker.label}は裏向きになっており体重を持たない: バトルに勝利しない", ctx.section("grm/state/face"))
         return
     dw = fx.weight(ctx, st, defender, dcell)
+    cites = [ctx.section("grm/battle/outcome")]
+    stacks = [c for c in (acell, dcell) if len(st.cells[c]) > 1]
+    tops = ""
+    if stacks:
+        cites.append(ctx.section("grm/stack/definition"))
+        tops = "（" + "、".join(f"{c}はスタック: 一番上の{st.top(c).label}の体重のみが有効" for c in stacks) + "）"
     if aw > dw:
-        ctx.step(f"{fx._kg(aw)} > {fx._kg(dw)}: プレイしたカードが重いのでバトルに勝利する", ctx.section("grm/battle/outcome"))
+        fx.say(ctx, f"{fx._kg(aw)} > {fx._kg(dw)}{tops}: プレイしたカードが重いのでバトルに勝利する", *cites)
         turned = fx.flip_cell(ctx, st, dcell, "down", "バトルに敗れた", (ctx.section("grm/state/face"),))
-        fx.fire(ctx, st, "on_flipped", turned, {"cause": attacker})
+        # an effect set off by losing the battle is still inside it: its battle opponent is the attacker
+        fx.fire(ctx, st, "on_flipped", turned, dict(env, cause=attacker, opponent=attacker))
     else:
         relation = "同体重な" if aw == dw else "軽い"
-        ctx.step(f"{fx._kg(aw)} {'=' if aw == dw else '<'} {fx._kg(dw)}: {relation}のでバトルに勝利せず、裏返しは発生しない",
-                 ctx.section("grm/battle/outcome"))
+        fx.say(ctx, f"{fx._kg(aw)} {'=' if aw == dw else '<'} {fx._kg(dw)}{tops}: {relation}のでバトルに勝利せず、裏返しは発生しない",
+               *cites)
 
 
 def _zero(ctx: Context, st: State, card: Card) -> bool:
     """Whether the card weighs 0 kg (as treated); a weight the sources do not give is left to
-    the comparison, which asks for it."""
+    the comparison, which asks for it (and says how the weight is reached)."""
     if card.fact("weight") is UNKNOWN and not any(
             v.name == "treat_as_weight" for e in card.effects() for v in e.body or ()):
         return False
-    return fx.weight(ctx, st, card, None) == 0
+    return fx.weight(ctx, st, card, None, quiet=True) == 0
 
 
 def _trigger_order(ctx: Context, st: State, cards: list[Card]) -> list[Card]:
@@ -389,26 +519,36 @@ def _shown(card: Card) -> str:
 # ----------------------------------------------------------------------------- the end
 
 def check_end(ctx: Context, st: State) -> None:
-    if st.result or not st.full():
+    if st.result:
+        return
+    if not st.full():
+        empty = [c for c, s in st.cells.items() if not s]
+        ctx.step(f"空いているマス（{'・'.join(empty)}）があるため、通常勝利の判定はまだ行われない",
+                 ctx.section("grm/victory/normal"))
         return
     counts = {p: 0 for p in ("P1", "P2")}
-    mixed = False
+    stacks, mixed = [], False
     for cell, card in st.field_cards():
         if card.face == "up":
             counts[card.owner] += 1
-        if len({c.owner for c in st.cells[cell]}) > 1:
-            mixed = True
+        if len(st.cells[cell]) > 1:
+            stacks.append(cell)
+            mixed = mixed or len({c.owner for c in st.cells[cell]}) > 1
     cites = [ctx.section("grm/victory/normal")]
+    once = ""
+    if stacks:
+        cites.append(ctx.section("grm/stack/definition"))
+        once = f"（スタック{'・'.join(stacks)}はそれぞれ一番上のカード1枚として数える）"
     if mixed:
         cites.append(ctx.ruling("grm/gap/stack-ownership"))
-    ctx.step(f"9マスが全て埋まった: オモテ向きのカードはP1が{counts['P1']}枚、P2が{counts['P2']}枚", *cites)
+    ctx.step(f"9マスが全て埋まった: オモテ向きのカードはP1が{counts['P1']}枚、P2が{counts['P2']}枚{once}", *cites)
     if counts["P1"] != counts["P2"]:
         st.winner = max(counts, key=counts.get)
         st.result, st.result_note = "win", f"オモテ向き{counts[st.winner]}枚対{counts[other(st.winner)]}枚"
         ctx.step(f"オモテ向きのカードが多い{st.winner}が勝利する", ctx.section("grm/victory/normal"))
         return
     if ctx.mode != "tournament":
-        st.result, st.result_note = "draw", f"オモテ向き{counts['P1']}枚ずつ"
+        st.result, st.result_note, st.result_rule = "draw", f"オモテ向き{counts['P1']}枚ずつ", "grm/victory/draw"
         ctx.step("オモテ向きのカードが同数: 通常プレイでは引き分け", ctx.section("grm/victory/draw"))
         return
     sums = {p: 0.0 for p in ("P1", "P2")}
@@ -420,7 +560,13 @@ def check_end(ctx: Context, st: State) -> None:
     if sums["P1"] != sums["P2"]:
         st.winner = max(sums, key=sums.get)
         st.result, st.result_note = "win", f"同数のため体重合計{fx._kg(sums[st.winner])}対{fx._kg(sums[other(st.winner)])}"
+        st.result_rule = "grm/victory/draw"
         ctx.step(f"体重合計が高い{st.winner}が勝利する", ctx.section("grm/victory/draw"))
+        return
+    rule, cite = ctx.point("victory.equal_weight")
+    if rule == "draw":
+        st.result, st.result_note, st.result_rule = "draw", "枚数も体重合計も同じ", "grm/victory/draw"
+        fx.say(ctx, "体重合計も同じ: 引き分けとする", cite)
     else:
-        st.result, st.result_note = "draw", "枚数も体重合計も同じ"
-        ctx.step("体重合計も同じ: 資料に規定がないため引き分けとする", ctx.ruling("grm/gap/tiebreak-equal-weight"))
+        st.result, st.result_note, st.result_rule = "undecided", "枚数も体重合計も同じで、勝敗の規定がない", "grm/victory/draw"
+        fx.say(ctx, "体重合計も同じ: 勝敗を決める規定はない", cite)

@@ -34,7 +34,8 @@ def neighbours(cell: str, diagonal: bool = False) -> list[str]:
 class Card:
     """One physical card in the game."""
 
-    __slots__ = ("uid", "info", "owner", "face", "nullified", "hypothetical", "loc", "placed", "lasting_weight")
+    __slots__ = ("uid", "info", "owner", "face", "nullified", "hypothetical", "loc", "placed", "lasting_weight",
+                 "left_field")
 
     def __init__(self, uid: int, info: CardInfo, owner: str, face: str, hypothetical: bool, loc: Loc,
                  placed: Loc):
@@ -47,6 +48,7 @@ class Card:
         self.loc = loc               # where a missing fact would be supplied
         self.placed = placed         # the set-up statement that put it in the game
         self.lasting_weight: Optional[float] = None  # from a continuous treat-as-weight
+        self.left_field = False      # it was on the field and left it (destroyed, returned…)
 
     @property
     def code(self) -> str:
@@ -89,16 +91,17 @@ class State:
     turn: int = 0
     logo_active: bool = False                  # a logo card's effect is active this turn
     ex_unlimited: bool = False                 # the tournament special rule
-    ex_limits: dict[str, int] = field(default_factory=dict)   # lasting EX limits per player
+    ex_limits: dict[str, tuple[int, "Card"]] = field(default_factory=dict)   # lasting EX limits per player, and the card that set them
     links: list[Link] = field(default_factory=list)
     battles: list[tuple[str, str]] = field(default_factory=list)   # (attacker cell, defender cell)
     extra_plays: int = 0
     played_this_turn: bool = False
     passes_in_a_row: int = 0
-    illegal_expected: bool = False             # the scenario asks whether an action is allowed
+    drawn_by: Optional[str] = None             # who started the current turn with its draw ("start_game", "draw_phase")
     winner: Optional[str] = None
     result: Optional[str] = None               # "win", "draw", "undecided"
     result_note: str = ""
+    result_rule: str = "grm/victory/normal"    # the rule section that ended the game
     next_uid: int = 1
 
     # -- where cards are --------------------------------------------------------------

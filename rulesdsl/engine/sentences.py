@@ -1,0 +1,115 @@
+"""The answer in words: the plain Japanese sentences that open every answer, and the status line
+that follows them. Built from what a run established — the action the rules forbid, the
+expectations (each game's vocabulary writes them as statements of fact), who chooses, the
+readings — so every game gets them without writing any.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..model import Status
+
+if TYPE_CHECKING:
+    from ..kb import KnowledgeBase, ScenarioInfo
+    from .runner import Answer, ExpectationResult
+
+# The order of weakness an answer's status follows, strongest first (model.Status.rank), and the
+# words the sources themselves use for each status (000: 確認済み・統一裁定 / 暫定裁定 /
+# ※暫定ルール・非公式 / ※未確定).
+STATUS_WORDS = {
+    Status.confirmed: "確定",
+    Status.provisional: "暫定",
+    Status.unofficial: "非公式",
+    Status.unconfirmed: "※未確定",
+    Status.retracted: "撤回",
+}
+STATUS_MEANING = {
+    Status.confirmed: "資料が確認済みの裁定・規定として述べる",
+    Status.provisional: "資料が公式の暫定裁定として述べる",
+    Status.unofficial: "資料自身が暫定ルール・非公式とする",
+    Status.unconfirmed: "資料に定めがなく、この知識ベースの読み",
+    Status.retracted: "撤回された",
+}
+
+
+def _end(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith(("。", "！", "？", "）")) and not text.endswith("（）") else text + "。"
+
+
+def expectation_sentence(e: "ExpectationResult") -> str:
+    """One expectation as a statement of what the rules give, whether or not it was expected."""
+    many = e.branches > 1
+    if e.ok:
+        if e.modality == "never":
+            return f"{'どの選択でも' if many else ''}「{e.text}」とはならない。"
+        if e.modality == "possible" and e.holds_in < e.branches:
+            return f"選択によっては{e.text}（{e.branches}通り中{e.holds_in}通り）。"
+        return f"{'どの選択でも' if many else ''}{_end(e.text)}"
+    found = "／".join(e.found) if e.found else ""
+    if e.modality == "never":
+        if not many:
+            return _end(e.text)
+        return f"選択によっては{e.text}（{e.branches}通り中{e.holds_in}通り）。"
+    if e.modality == "possible":
+        return f"どの選択でも「{e.text}」とはならない" + (f"（{found}）。" if found else "。")
+    if many and e.holds_in:
+        return f"選択によっては「{e.text}」とはならない（{found}）。"
+    return f"{_end(found)}（「{e.text}」ではない）" if found else f"「{e.text}」ではない。"
+
+
+def _path_words(branch) -> str:
+    """「P2が「解決順」でa2→c2を選んだ」: the choices that lead to a branch, in words."""
+    return "、".join(f"{c.chooser + 'が' if c.chooser else ''}「{c.label}」で{c.options[c.picked]}を選んだ"
+                    for c in branch.choices)
+
+
+def answer_sentences(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo") -> list[str]:
+    out: list[str] = []
+
+    def add(sentence: str) -> None:
+        if sentence and sentence not in out:
+            out.append(sentence)
+
+    if a.illegal:
+        why = a.illegal["message"].rstrip("。")
+        rule = f"（{a.illegal['title']}）" if a.illegal.get("title") else ""
+        add(f"ルール上できない：{why}{rule}。")
+    else:
+        partial = [b for b in a.branches if b.illegal]
+        if partial:
+            paths = "、または".join(sorted({_path_words(b) for b in partial}))
+            add(f"{paths}場合はルール上できない：{partial[0].illegal.rstrip('。')}。")
+    applicable = [e for e in a.expectations if e.applies and e.evaluated]
+    if info.scenario.answer and applicable and all(e.ok for e in applicable) and not a.reading:
+        add(_end(info.scenario.answer))
+    else:
+        for e in applicable:
+            if a.illegal and e.text.endswith("ルール上できない"):
+                continue        # the first sentence already says so, with the rule
+            add(expectation_sentence(e))
+    if not applicable and not a.illegal:
+        outcomes = a.outcomes
+        if len(outcomes) == 1:
+            add(_end(next(iter(outcomes))))
+        else:
+            add(f"選択によって{len(outcomes)}通りの結果になる。")
+    for c in a.choosers:
+        rule = f"（{c['title']}）" if c.get("title") else ""
+        if c["chooser"]:
+            add(f"「{c['label']}」は{c['chooser']}が選ぶ{rule}。")
+        else:
+            add(f"「{c['label']}」を誰が選ぶかは資料に定めがない。")
+    return out
+
+
+def status_line(a: "Answer") -> str:
+    """「非公式・※未確定（…）」: every status weaker than confirmed that the answer relies on, the
+    weakest first, in the sources' words; 確定 alone when there is none. Qualified by what the
+    sources are (「出典: ファンwikiのまとめ。公式ルールではない」)."""
+    seen = sorted({c.status for c in a.cautions}, key=lambda s: -s.rank)
+    words = "・".join(STATUS_WORDS[s] for s in seen) if seen else STATUS_WORDS[Status.confirmed]
+    if a.authority:
+        words += f"（出典: {'／'.join(a.authority)}）"
+    return words

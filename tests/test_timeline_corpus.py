@@ -1,0 +1,61 @@
+"""Corpus-wide: a scenario's timeline agrees with `ask --as-of` on the first day of every period
+and on the day before it, for every scenario of every game that has an interpreter."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from conftest import REPO
+from rulesdsl.engine.registry import engine_for
+from rulesdsl.kb import load
+from rulesdsl.regress import record, timeline
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return load(REPO)
+
+
+def _period_of(periods, day):
+    return next(p for p in periods if (p.start is None or p.start <= day) and (p.end is None or day < p.end))
+
+
+def _same(rec, period_rec) -> bool:
+    return rec.same_answer(period_rec) and rec.points() == period_rec.points()
+
+
+def test_timeline_periods_agree_with_answers_on_their_first_day_and_the_day_before(kb):
+    checked = 0
+    problems = []
+    for sid, info in sorted(kb.scenarios.items()):
+        if engine_for(info.game) is None:
+            continue
+        periods = timeline(kb, info)
+        assert periods, sid
+        for p in periods:
+            days = [p.start] if p.start else []
+            if p.start:
+                days.append(p.start - dt.timedelta(days=1))
+            for day in days:
+                rec, _ = record(kb, info, day)
+                expected = _period_of(periods, day).record
+                checked += 1
+                if not _same(rec, expected):
+                    problems.append(f"{sid} on {day}: ask says {rec.summary()} ({rec.status}, "
+                                    f"{[d.found for d in rec.points()]}); timeline says {expected.summary()} "
+                                    f"({expected.status}, {[d.found for d in expected.points()]})")
+    assert not problems, "\n".join(problems[:20])
+    assert checked > 0
+
+
+def test_a_revision_that_moves_a_consulted_point_starts_a_new_period_even_if_the_words_stay(kb):
+    # the flagship's zero-weight sibling: the answer's words are the same before and after the
+    # March 2026 ruling, but what it rests on (and its status) is not
+    info = kb.scenarios["grm/qa/rulings-zero-weight-before-march"]
+    periods = timeline(kb, info)
+    assert [p.start for p in periods] == [None, dt.date(2026, 3, 1)]
+    assert periods[0].record.summary() == periods[1].record.summary()
+    assert [d.found[1] for d in periods[0].record.points()] == ["unconfirmed"]
+    assert [d.found[1] for d in periods[1].record.points()] == ["confirmed"]
