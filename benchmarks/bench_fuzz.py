@@ -31,40 +31,16 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from rulesdsl.fuzzing import KINDS, cases, classify, run  # noqa: E402
+from rulesdsl.fuzzing import KINDS, cases, classify, copy_knowledge_bases, run, show_id  # noqa: E402
 
 KB_DIRS = ("cards", "rulings")
 KB_COMMANDS = ("check", "check PATH", "check OUTSIDE", "show ID", "show ID --as-of")
 
 
-def show_id(path: Path) -> str:
-    from rulesdsl.diagnostics import DslError
-    from rulesdsl.model import Card
-    from rulesdsl.parser import parse_text
-    try:
-        doc = parse_text(path.read_text(encoding="utf-8"), path.name)
-    except (DslError, UnicodeDecodeError, OSError):
-        return "grm"
-    for d in doc.decls:
-        if isinstance(d, Card):
-            return f"{d.game}:{d.code}"
-        if getattr(d, "id", None):
-            return d.id
-    return "grm"
-
-
 def fuzz(count: int, kb_every: int, work: Path, log) -> dict:
     corpus = sorted(p for d in (*KB_DIRS, "examples") for p in (REPO / d).rglob("*.rules"))
     all_cases = cases(corpus, REPO, count, first_seed=100)     # other seeds than the test's
-    roots = {}
-    for game in sorted({c.game for c in all_cases}):
-        root = work / (game or "_all")
-        for d in KB_DIRS:
-            src = REPO / d / game if game else REPO / d
-            if src.is_dir():
-                shutil.copytree(src, root / d / game if game else root / d)
-        (root / "rulings").mkdir(parents=True, exist_ok=True)
-        roots[game] = root
+    roots = copy_knowledge_bases((c.game for c in all_cases), REPO, work)
     ids = {f: show_id(f) for f in corpus}
     questions = {f for f in corpus if "\nscenario " in "\n" + f.read_text(encoding="utf-8")}
     os.environ["NO_COLOR"] = "1"

@@ -185,3 +185,45 @@ def classify(command: str, code: Optional[int], out: str, file: Path, data: byte
 def _indent(text: str, limit: int = 1500) -> str:
     text = text if len(text) <= limit else text[:limit] + " …"
     return "    " + text.replace("\n", "\n    ")
+
+
+KB_DIRS = ("cards", "rulings")
+
+
+def copy_knowledge_bases(games, repo: Path, dest: Path) -> dict[str, Path]:
+    """One copy of the knowledge base per game (its cards/ and rulings/ folders); "" is the
+    whole knowledge base (for files that belong to no game's folder, such as the examples)."""
+    import shutil
+
+    roots = {}
+    for game in sorted(set(games)):
+        root = dest / (game or "_all")
+        for d in KB_DIRS:
+            src = repo / d / game if game else repo / d
+            if src.is_dir():
+                shutil.copytree(src, root / d / game if game else root / d)
+        (root / "rulings").mkdir(parents=True, exist_ok=True)
+        roots[game] = root
+    return roots
+
+
+def show_id(path: Path) -> str:
+    """Something `show` can be asked about in a corpus file: its first declaration."""
+    from .diagnostics import DslError
+    from .model import Card
+    from .parser import parse_text
+
+    try:
+        doc = parse_text(path.read_text(encoding="utf-8"), path.name)
+    except (DslError, UnicodeDecodeError, OSError):
+        doc = None
+    for d in (doc.decls if doc else ()):
+        if isinstance(d, Card):
+            return f"{d.game}:{d.code}"
+        if getattr(d, "id", None):
+            return d.id
+    parts = path.parts
+    for i, part in enumerate(parts[:-2]):
+        if part in KB_DIRS:
+            return parts[i + 1]                 # the game of cards/<game>/…, rulings/<game>/…
+    return "grm"

@@ -16,7 +16,7 @@ from . import cache
 from .cache import KB_DIRS, find_root  # noqa: F401  (part of this module's API)
 from .dates import CALENDARS, DEFAULT_CALENDAR, PartialDate
 from .diagnostics import Diagnostic, DslError, Related, did_you_mean
-from .loader import display_path  # noqa: F401  (part of this module's API)
+from .loader import display_path, rules_files  # noqa: F401  (display_path is part of this module's API)
 from .model import (Atom, Card, Clause, Deck, Document, Errata, Expectation, Game, Loc, Point,
                     Revision, RevRef, Ruling, Scenario, Section, Status)
 from .sources import SourceDocument
@@ -371,12 +371,7 @@ def load(root: Optional[Path] = None, extra: Iterable[Path] = (), use_cache: boo
     extra = list(extra)
     seen = {_identity(p) for p in paths} if extra else set()
     for e in extra:
-        e = Path(e)
-        try:
-            found = [Path(p) for _, p in cache.walk(e, (".rules",))] if e.is_dir() else [e]
-        except OSError:
-            found = [e]
-        for p in found:
+        for p in rules_files(e):
             ident = _identity(p)
             if ident is None or ident not in seen:
                 seen.add(ident)
@@ -418,12 +413,7 @@ def names_of(kb: KnowledgeBase, paths: Iterable[Path]) -> set[str]:
             by_identity.setdefault(ident, name)
     out: set[str] = set()
     for p in paths:
-        p = Path(p)
-        try:
-            found = [Path(f) for _, f in cache.walk(p, (".rules",))] if p.is_dir() else [p]
-        except OSError:
-            found = [p]
-        for f in found:
+        for f in rules_files(p):
             out.add(by_identity.get(_identity(f)) or display_path(f, kb.root))
     return out
 

@@ -93,6 +93,17 @@ def decode(data: bytes, file: str) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
+def rules_files(path: Path) -> list[Path]:
+    """The .rules files a path names: a folder's (symlinks followed, each real folder once),
+    else the path itself, whatever it is (reading it says what is wrong with it)."""
+    try:
+        if Path(path).is_dir():
+            return [Path(f) for _, f in cache.walk(Path(path), (".rules",))]
+    except OSError:
+        pass
+    return [Path(path)]
+
+
 def display_path(p: Path, root: Path) -> str:
     """A file's name in diagnostics: relative to the root when it is inside it (judged on the
     path as given, so a symlink is named as the user named it), else the absolute path as given."""

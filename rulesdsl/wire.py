@@ -30,11 +30,7 @@ def receive(sock: socket.socket, limit: int, timeout: Optional[float]) -> bytes:
     deadline = None if timeout is None else time.monotonic() + timeout
     chunks, size = [], 0
     while True:
-        if deadline is not None:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise WireError("the peer sent nothing more in time")
-            sock.settimeout(left)
+        _until(sock, deadline, "the peer sent nothing more in time")
         try:
             chunk = sock.recv(1 << 16)
         except socket.timeout:
@@ -56,17 +52,22 @@ def send(sock: socket.socket, value: dict, timeout: Optional[float]) -> None:
     view = memoryview(data)
     try:
         while view:
-            if deadline is not None:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise WireError("the peer did not read in time")
-                sock.settimeout(left)
+            _until(sock, deadline, "the peer did not read in time")
             n = sock.send(view[: 1 << 16])
             view = view[n:]
     except socket.timeout:
         raise WireError("the peer did not read in time") from None
     except OSError as e:
         raise WireError(str(e)) from None
+
+
+def _until(sock: socket.socket, deadline: Optional[float], late: str) -> None:
+    """Give the socket the time left until `deadline` (None: no limit); WireError(late) if none."""
+    if deadline is not None:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise WireError(late)
+        sock.settimeout(left)
 
 
 def decode(data: bytes) -> dict:

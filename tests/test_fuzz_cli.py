@@ -17,15 +17,11 @@ corpus grows. `benchmarks/bench_fuzz.py` runs 10,000 of them.
 from __future__ import annotations
 
 import random
-import shutil
 from pathlib import Path
 
 import pytest
 
-from rulesdsl.diagnostics import DslError
-from rulesdsl.fuzzing import KINDS, Case, cases, classify, mutate, run
-from rulesdsl.model import Card
-from rulesdsl.parser import parse_text
+from rulesdsl.fuzzing import KINDS, Case, cases, classify, copy_knowledge_bases, mutate, run, show_id
 
 REPO = Path(__file__).resolve().parent.parent
 KB_DIRS = ("cards", "rulings")
@@ -47,34 +43,8 @@ for _n, _c in enumerate(ALL):
 
 @pytest.fixture(scope="session")
 def kb_copies(tmp_path_factory):
-    """One copy of the knowledge base per game (its cards/ and rulings/ folders), made once; ""
-    is the whole knowledge base (for the examples, which belong to no game's folder)."""
-    base = tmp_path_factory.mktemp("fuzz-kb")
-    roots = {}
-    for game in sorted({c.game for c in ALL}):
-        root = base / (game or "_all")
-        for d in KB_DIRS:
-            src = REPO / d / game if game else REPO / d
-            if src.is_dir():
-                shutil.copytree(src, root / d / game if game else root / d)
-        (root / "rulings").mkdir(parents=True, exist_ok=True)
-        roots[game] = root
-    return roots
-
-
-def show_id(path: Path) -> str:
-    """Something `show` can be asked about in the original file: its first declaration."""
-    try:
-        doc = parse_text(path.read_text(encoding="utf-8"), path.name)
-    except (DslError, UnicodeDecodeError, OSError):
-        doc = None
-    for d in (doc.decls if doc else ()):
-        if isinstance(d, Card):
-            return f"{d.game}:{d.code}"
-        if getattr(d, "id", None):
-            return d.id
-    parts = path.relative_to(REPO).parts
-    return parts[1] if len(parts) > 2 else "grm"
+    """One copy of the knowledge base per game, made once (rulesdsl.fuzzing)."""
+    return copy_knowledge_bases((c.game for c in ALL), REPO, tmp_path_factory.mktemp("fuzz-kb"))
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=[p.relative_to(REPO).as_posix() for p in CORPUS])

@@ -27,11 +27,10 @@ import tempfile
 from pathlib import Path
 from typing import Optional
 
-from .. import cache
 from ..cli import EXIT_FINDINGS, EXIT_OK, Output, command, exit_code
 from ..diagnostics import Diagnostic, DslError
 from ..fmt import _layout, _pieces, meaning, tokens_of
-from ..loader import decode, no_gc, read_file
+from ..loader import decode, no_gc, read_file, rules_files
 from ..model import Loc
 
 
@@ -44,10 +43,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def files_of(paths) -> list[Path]:
-    out = []
-    for p in paths:
-        out.extend([Path(f) for _, f in cache.walk(p, (".rules",))] if p.is_dir() else [p])
-    return out
+    return [f for p in paths for f in rules_files(p)]
 
 
 class Refused(Exception):
