@@ -79,7 +79,7 @@ class Sources:
         if lines is None:
             try:
                 lines = files.read_regular(path).decode("utf-8", errors="replace").splitlines()
-            except (OSError, ValueError, files.NotAFile, files.TooLarge):
+            except (OSError, ValueError):        # files.NotAFile and TooLarge are OSErrors
                 lines = []      # not a file, or unreadable: the diagnostic is shown without its line
             self._lines[path] = lines
         if 1 <= number <= len(lines):

@@ -14,15 +14,15 @@ _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
           (stat.S_ISSOCK, "a socket"))
 
 
-class NotAFile(Exception):
+class NotAFile(OSError):
     """The path names something other than a regular file; the message says what."""
 
 
-class TooLarge(Exception):
+class TooLarge(OSError):
     """The file holds more than the limit; `data` is its first limit + 1 bytes."""
 
     def __init__(self, data: bytes) -> None:
-        super().__init__("too large")
+        super().__init__(f"larger than {(len(data) - 1) // (1024 * 1024)} MB")
         self.data = data
 
 

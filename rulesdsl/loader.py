@@ -64,8 +64,6 @@ def read_file(path: Path, shown: str, limit: Optional[int] = None) -> bytes:
     limit = MAX_FILE_BYTES if limit is None else limit
     try:
         return files.read_regular(path, limit)
-    except OSError as e:
-        raise DslError([file_problem(path, shown, e)]) from None
     except files.NotAFile as e:
         raise DslError([Diagnostic(code="io", loc=Loc(shown, 1, 1), fatal=True,
                                    message=f"{shown} is {e}, not a .rules file; it was not read")]) from None
@@ -76,6 +74,8 @@ def read_file(path: Path, shown: str, limit: Optional[int] = None) -> bytes:
             code="file-size", loc=Loc(shown, line, col), fatal=True,
             message=f"{shown} is larger than {limit // (1024 * 1024)} MB; it was not read",
             hint="split it into several files (the limit guards against reading a device or a runaway file)")]) from None
+    except OSError as e:
+        raise DslError([file_problem(path, shown, e)]) from None
 
 
 def decode(data: bytes, file: str) -> str:

@@ -430,3 +430,13 @@ def test_discover_follows_symlinked_folders_once(tmp_path):
     (tmp_path / "cards/g/again").symlink_to(tmp_path / "cards")
     found = [p.relative_to(tmp_path).as_posix() for p in discover(tmp_path)]
     assert "cards/g/a.rules" in found and len(found) == len(set(found)) <= 3
+
+
+def test_a_source_document_that_is_a_fifo_is_refused_not_read_forever(kb_root, run_cli):
+    write_kb(kb_root, {})
+    doc = kb_root / "rulings/mini/sources/mini.txt"
+    doc.unlink()
+    os.mkfifo(doc)
+    code, out, err = run_cli("--root", kb_root, "check")
+    assert code in (1, 2) and "FIFO" in out + err and "internal error" not in out + err
+    assert "rulings/mini/game.rules:" in out + err
