@@ -8,6 +8,7 @@ knowledge base validates them against the game's vocabulary and keeps the typed 
 from __future__ import annotations
 
 from enum import Enum
+from fractions import Fraction
 from typing import Literal, NamedTuple, Optional, Union
 
 from pydantic import BaseModel, ConfigDict
@@ -326,8 +327,28 @@ class Game(Node):
 
 # ------------------------------------------------------------------------- scenarios
 
+class Probability(Node):
+    """`probability >= 1/2` before an expectation: a bound on the exact chance that it holds
+    (over the dice a scenario leaves unfixed). `value` is kept as written (77/216, 1, 0.5)."""
+
+    op: Literal["=", ">=", "<="]
+    value: str
+    loc: Loc
+
+    def fraction(self) -> Fraction:
+        return Fraction(self.value)
+
+    def holds(self, p: Fraction) -> bool:
+        bound = self.fraction()
+        return p == bound if self.op == "=" else (p >= bound if self.op == ">=" else p <= bound)
+
+    def __str__(self) -> str:
+        return f"probability {self.op} {self.value}"
+
+
 class Expectation(Node):
     modality: Optional[Literal["always", "possible", "never"]] = None
+    probability: Optional[Probability] = None
     form: str
     args: tuple[Atom, ...] = ()
     valid_from: Optional[PartialDate] = None

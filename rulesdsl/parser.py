@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 import textwrap
+from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
@@ -20,7 +21,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from .dates import DateError, PartialDate
 from .diagnostics import Diagnostic, DslError, Related, did_you_mean
 from .model import (Atom, Card, Citation, Clause, Deck, Document, Errata, Expectation, Game, Loc, Point,
-                    PointDefault, PointValue, Quote, Revision, RevRef, Ruling, Scenario, Section, Setting,
+                    PointDefault, PointValue, Probability, Quote, Revision, RevRef, Ruling, Scenario, Section, Setting,
                     Status, Text)
 
 GRAMMAR = Path(__file__).with_name("grammar") / "rules.lark"
@@ -393,15 +394,28 @@ class _Builder(Transformer):
                 end = date
         return _Period(start, end)
 
+    def probability(self, c):
+        kw, op, value = c
+        op = {"≥": ">=", "≤": "<="}.get(str(op), str(op))
+        try:
+            ok = Fraction(str(value)) <= 1
+        except ZeroDivisionError:
+            ok = False
+        if not ok:
+            self.error(value, f"{value} is not a probability", "a probability is between 0 and 1: 0, 1/2, 77/216, 1")
+        return Probability(op=op, value=str(value), loc=self.loc(kw))
+
     def expect(self, c):
         kw, *rest = c
-        modality = None
+        modality = probability = None
         if rest and isinstance(rest[0], str) and not isinstance(rest[0], Token):
             modality = rest.pop(0)
+        if rest and isinstance(rest[0], Probability):
+            probability = rest.pop(0)
         period = rest.pop() if rest and isinstance(rest[-1], _Period) else _Period(None, None)
         form, *args = rest
         return _Stmt("expects", Expectation(
-            modality=modality, form=str(form), args=tuple(self.atom(a) for a in args),
+            modality=modality, probability=probability, form=str(form), args=tuple(self.atom(a) for a in args),
             valid_from=period.start, valid_until=period.end, loc=self.loc(kw)), self.loc(kw))
 
     # -- decks --------------------------------------------------------------------------
@@ -571,7 +585,8 @@ _WORDS = {
     "UNDATED": "undated",
     "_SEP": "the end of the line",
     "_LB": '"{"', "_RB": '"}"', "LSQB": '"["', "RSQB": '"]"', "COMMA": '","',
-    "EQUAL": '"="', "LPAR": '"("', "RPAR": '")"', "DOT": '"."', "AT": '"@"',
+    "EQUAL": '"="', "PROB_OP": "=, >= or <=", "PROB_VALUE": "a probability (0, 1/2, 77/216 or 1)",
+    "LPAR": '"("', "RPAR": '")"', "DOT": '"."', "AT": '"@"',
     "$END": "the end of the file",
 }
 _STATUSES = {"CONFIRMED", "PROVISIONAL", "UNOFFICIAL", "UNCONFIRMED", "RETRACTED"}

@@ -96,6 +96,9 @@ def _strip(value):
 
 def verdict_of(a: Answer) -> str:
     outcomes = " | ".join(sorted(a.outcomes))
+    if a.odds is not None and a.odds.chance_points:   # the exact distribution, plan by plan
+        outcomes = " | ".join((f"{p.label}: " if len(a.odds.plans) > 1 else "") +
+                              ", ".join(f"{o} {pr}" for o, pr in sorted(p.outcomes)) for p in a.odds.plans)
     checks = "; ".join(f"{'✓' if e.ok else '✗'} {e.text}" for e in a.expectations if e.applies)
     return f"{outcomes}" + (f" [{checks}]" if checks else "")
 

@@ -25,6 +25,7 @@ them into typed `Call`s; the game's engine gives the calls their meaning.
 
 from __future__ import annotations
 
+import re
 import string
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple, Optional
@@ -360,7 +361,7 @@ class Validator:
             i += 1
         for extra in args[i:]:
             ok = False
-            self.err(extra.loc, f"unexpected {extra.display()}: {self.signature(entry)}",
+            self.err(extra.loc, f"unexpected {extra.display()}: {self.signature(entry)}", self.beyond(extra),
                      width=len(extra.display()))
         body = None
         if entry.body:
@@ -372,6 +373,13 @@ class Validator:
         if not ok:
             return None
         return Call(kind=entry.kind, name=entry.name, params=params, body=body, loc=c.loc)
+
+    def beyond(self, atom: Atom) -> Optional[str]:
+        """A hint for a player name past the game's last player (P5 in a game for 2–4)."""
+        players = self.vocab.players
+        if atom.kind == "name" and players and re.fullmatch(r"P\d+", str(atom.value)) and atom.value not in players:
+            return f"{self.vocab.game} is played by at most {len(players)} players: {players[0]}–{players[-1]}"
+        return None
 
     def missing(self, c: Clause, entry: Entry, p: Param, args, i) -> None:
         loc = args[i - 1].loc if i and i <= len(args) else c.loc
@@ -411,7 +419,7 @@ class Validator:
         if atom.kind == "name":
             words = [w for t in p.types for w in self._choices(t)]
             hint = did_you_mean(str(atom.value), words)
-        self.err(atom.loc, f"expected {self.words(p)} for {p.name}, found {atom.display()}", hint,
+        self.err(atom.loc, f"expected {self.words(p)} for {p.name}, found {atom.display()}", hint or self.beyond(atom),
                  width=len(atom.display()))
         return _BAD
 

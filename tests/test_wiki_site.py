@@ -21,6 +21,7 @@ import pytest
 pytest.importorskip("mkdocs")
 pytest.importorskip("material")
 
+from rulesdsl.engine.registry import engine_for  # noqa: E402
 from rulesdsl.engine.runner import answer  # noqa: E402
 from rulesdsl.kb import load  # noqa: E402
 from rulesdsl.wiki import testing  # noqa: E402
@@ -220,7 +221,9 @@ def test_a_royal_scenario_page_shows_the_chain_the_interpreter_resolves(bundled_
 
 def test_a_scenario_of_a_game_without_interpreter_says_its_answer_is_not_computed(bundled_site):
     kb = load(REPO)
-    sid = next(s for s, i in kb.scenarios.items() if i.game == "thgm")
+    sid = next((s for s, i in kb.scenarios.items() if engine_for(i.game) is None), None)
+    if sid is None:
+        pytest.skip("every bundled game has an interpreter")
     from rulesdsl.wiki.site import Wiki
     html = page(bundled_site, Wiki(kb).scenario_href(sid))
     assert "答えは計算していません" in html and "rd-grid" not in html

@@ -14,7 +14,8 @@ from typing import Optional
 
 from ..cli import EXIT_FINDINGS, EXIT_OK, Output, command, dump_json, exit_code
 from ..diagnostics import Diagnostic, DslError
-from ..engine.context import EngineError
+from ..engine.chance import expectation_odds, render_odds
+from ..engine.context import Bounds, EngineError
 from ..engine.registry import engine_for
 from ..engine.readings import reading_words, try_readings
 from ..engine.runner import Answer, answer
@@ -34,6 +35,10 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="traces to print: of one branch per outcome (default), of every branch, or none")
     p.add_argument("--readings", action="store_true",
                    help="answer under each reading of the rule points the sources leave unsettled")
+    p.add_argument("--max-branches", type=int, metavar="N", default=Bounds.max_branches,
+                   help=f"stop exploring past N branches of choices and chance (default {Bounds.max_branches})")
+    p.add_argument("--max-outcomes", type=int, metavar="N", default=Bounds.max_outcomes,
+                   help=f"refuse a chance point (e.g. a roll) with more than N outcomes (default {Bounds.max_outcomes:,})")
 
 
 def engine_diagnostic(e: EngineError) -> Diagnostic:
@@ -78,7 +83,8 @@ def run(args, out: Output) -> int:
     answers: list[Answer] = []
     errors: list[Diagnostic] = []
     for info in scenarios_of(kb, args.file):
-        options = dict(as_of=as_of.start() if as_of else None, tournament=True if args.tournament else None)
+        options = dict(as_of=as_of.start() if as_of else None, tournament=True if args.tournament else None,
+                       bounds=Bounds(max_branches=args.max_branches, max_outcomes=args.max_outcomes))
         try:
             a = answer(kb, info, **options)
             try_readings(kb, info, a, **options)
@@ -171,13 +177,19 @@ def render_answer(a: Answer, traces: str = "first", kb: Optional[KnowledgeBase] 
                 continue
             tick = "✓" if e.ok else "✗"
             detail = f"{e.modality}: holds in {e.holds_in} of {e.branches} branch{'es' if e.branches != 1 else ''}"
+            chance = expectation_odds(a.odds, a.expectations.index(e)) if a.odds and a.odds.chance_points else None
+            if chance:
+                detail = f"{e.modality}; {chance}"
             add(f"  {tick}  {e.text}  ({detail})")
             if not e.ok:
                 for f in e.found:
                     add(f"       found: {f}")
                 add(f"       at {e.loc}")
     outcomes = a.outcomes
-    if len(a.branches) > 1:
+    if a.odds is not None and a.odds.chance_points:
+        add("")
+        lines += render_odds(a.odds, len(a.branches))
+    elif len(a.branches) > 1:
         add("")
         add(f"choices: {len(a.branches)} branches explored, {len(outcomes)} distinct outcome(s)")
         for outcome, bs in outcomes.items():

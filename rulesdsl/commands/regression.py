@@ -271,6 +271,7 @@ def run_timeline(args, out: Output) -> int:
             "status_words": p.answer.to_json()["status_words"] if p.answer else None,
             "fuzzy": p.answer.fuzzy if p.answer else [],
             "readings": readings_json(p.answer) if p.answer else None,
+            "odds": p.answer.odds.as_dict() if p.answer and p.answer.odds and p.answer.odds.chance_points else None,
             "rests_on": [_rests_on(d) for d in p.record.points()]} for p in periods]})
     if args.json:
         print(dump_json(data))

@@ -230,7 +230,15 @@ def scenario_data(kb: KnowledgeBase, ident: str) -> dict[str, Any]:
     return {"kind": "scenario", "id": sc.id, "title": sc.title, "question": sc.question,
             "date": str(sc.as_of) if sc.as_of else None, "mode": sc.mode,
             "pins": [str(p) for p in s.pins], "cards": sorted(s.cards),
-            "statements": len(s.calls), "expectations": len(s.expects), "loc": str(sc.loc)}
+            "statements": len(s.calls), "expectations": len(s.expects), "loc": str(sc.loc),
+            "expects": [_expect_words(kb, s.game, e, call) for e, call in s.expects]}
+
+
+def _expect_words(kb: KnowledgeBase, game: str, e, call) -> str:
+    """An expectation in words, with its modality and any bound on its probability."""
+    from ..vocab import in_words
+    head = " ".join(x for x in (e.modality, str(e.probability) if e.probability else None) if x)
+    return (f"[{head}] " if head else "") + in_words(call, kb.games[game].vocab)
 
 
 def game_data(kb: KnowledgeBase, gid: str, day: Optional[_dt.date]) -> dict[str, Any]:
@@ -285,7 +293,7 @@ def render_text(data: dict[str, Any]) -> str:
             add(f"  {k}: {v}")
         for e in data["effects"]:
             add(f"  effect: {e}")
-    for key in ("values", "set_by", "defines", "defaults", "refs", "pins", "cards", "rule_points", "notes",
+    for key in ("values", "set_by", "defines", "defaults", "refs", "pins", "expects", "cards", "rule_points", "notes",
                 "rulings", "superseded_by", "scenarios"):
         if kind == "card" and key == "cards":
             continue

@@ -14,6 +14,7 @@ from typing import Any, Callable, NamedTuple, Optional, Sequence, Union
 
 from ..kb import KnowledgeBase, Resolved
 from ..model import Loc, Status
+from .chance import branch as chance_branch
 from .trace import Cite, Step
 
 
@@ -78,6 +79,7 @@ class Bounds:
     max_steps: int = 5_000          # trace steps in one run: an effect loop stops here
     max_branches: int = 512         # runs per scenario: a choice explosion stops here
     max_depth: int = 40             # effects triggered inside effects: a trigger loop stops here
+    max_outcomes: int = 10_000      # outcomes of one chance point (e.g. multisets of a roll)
 
 
 class Context:
@@ -199,6 +201,13 @@ class Context:
                   kind="choice")
         return picked
 
+    # -- chance -------------------------------------------------------------------------
+    def chance(self, label: str, dist, key, describe, loc: Optional[Loc] = None, cites: Sequence[Cite] = (),
+               memo=None, by: str = "出目"):
+        """Branch on what chance decides (the dice, unless `by` says otherwise): `dist` split by
+        `key` (see engine.chance.branch)."""
+        return chance_branch(self, label, dist, key, describe, loc, cites, memo, by)
+
 
 def explore(run: Callable[[Sequence[int]], Any], bounds: Bounds) -> list[tuple[list[ChoicePoint], Any]]:
     """Run `run(script)` for every combination of choices, depth first, in a stable order.
@@ -210,7 +219,7 @@ def explore(run: Callable[[Sequence[int]], Any], bounds: Bounds) -> list[tuple[l
         choices, result = run(script)
         results.append((choices, result))
         if len(results) > bounds.max_branches:
-            raise BranchLimit(len(results))
+            raise BranchLimit(len(results), choices)
         # every choice met beyond the script's prefix opens siblings
         tails = []
         for depth in range(len(script), len(choices)):
@@ -222,6 +231,7 @@ def explore(run: Callable[[Sequence[int]], Any], bounds: Bounds) -> list[tuple[l
 
 
 class BranchLimit(Exception):
-    def __init__(self, count: int):
+    def __init__(self, count: int, choices: Sequence = ()):
         super().__init__(count)
         self.count = count
+        self.choices = list(choices)    # the branch points of the last run (to name the widest)

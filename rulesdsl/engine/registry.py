@@ -39,6 +39,18 @@ class GameEngine:
     def setup(self, ctx: "Context", info: "ScenarioInfo") -> Any:
         raise NotImplementedError
 
+    def scenario_card(self, ctx: "Context", info: "ScenarioInfo", ref: Any, at: Any) -> tuple[Any, bool, Any]:
+        """A card a scenario names: (its CardInfo as printed on the run's day, whether it is the
+        scenario's own hypothetical card, where a fact it lacks would be supplied — the scenario's
+        `card` block for it, else `at`)."""
+        game, code = ref.key or ("", ref.text)
+        if game == "":
+            info_ = info.cards[code]
+            return info_.at(ctx.day), True, info_.card.loc
+        info_ = info.cards.get(code) or ctx.kb.card(game, code)
+        where = next((c.loc for c in info.scenario.cards if c.code == code), at)
+        return info_.at(ctx.day), False, where
+
     def actions(self, info: "ScenarioInfo") -> Iterable["Call"]:
         """The actions to perform, in order (a `choose` fixes a choice and is not performed)."""
         return [c for c in info.calls if c.kind == "action" and c.name != "choose"]

@@ -12,6 +12,7 @@ from typing import Any, Optional
 
 from ..kb import KnowledgeBase, ScenarioInfo
 from ..model import Status, weakest
+from .chance import ChanceLimit, Odds, is_chance, odds_text, probability_of, summarize
 from .context import (BranchLimit, Bounds, ChoicePoint, Context, EngineError, IllegalAction, StepLimit,
                       explore)
 from .registry import engine_for
@@ -35,7 +36,13 @@ class Branch:
     def path(self) -> str:
         if not self.choices:
             return "（選択なし）"
-        return " → ".join(f"{c.chooser or '—'}: {c.options[c.picked]}" for c in self.choices)
+        return " → ".join(f"{c.by if is_chance(c) else c.chooser or '—'}: {c.options[c.picked]}"
+                          for c in self.choices)
+
+    @property
+    def probability(self):
+        """The exact probability of this branch given its choices (1 without chance points)."""
+        return probability_of(self.choices)
 
 
 @dataclass
@@ -49,6 +56,9 @@ class ExpectationResult:
     found: list[str]                    # what each branch found, when it did not hold
     loc: str
     evaluated: int = -1                 # branches where it could be checked (not after an illegal action)
+    probability: Optional[str] = None   # the bound of a probability expectation (`>= 1/2`)
+    statement: Optional[str] = None     # its text without the bound
+    odds: Optional[list] = None         # with chance: per plan, the exact probability it holds
 
     def __post_init__(self) -> None:
         if self.evaluated < 0:
@@ -81,6 +91,7 @@ class Answer:
     authority: list[str] = field(default_factory=list)         # what the sources relied on are
     readings: Optional[Any] = None      # the answers under other readings (see engine.readings)
     gaps: list[dict] = field(default_factory=list)             # gaps of the sources noted (no status)
+    odds: Optional[Odds] = None         # with chance (or a probability expectation): see chance.summarize
 
     @property
     def ok(self) -> bool:
@@ -97,7 +108,11 @@ class Answer:
         applicable = [e for e in self.expectations if e.applies]
         failed = [e for e in applicable if not e.ok]
         outcomes = self.outcomes
-        if len(outcomes) == 1:
+        if self.odds is not None and self.odds.chance_points and len(self.odds.plans) == 1:
+            head = " / ".join(f"{o.split('; ')[0]} {odds_text(p)}" for o, p in self.odds.plans[0].outcomes)
+        elif self.odds is not None and self.odds.chance_points:
+            head = f"{len(outcomes)} outcomes are possible, depending on the dice and {len(self.odds.plans) or 'the'} choices"
+        elif len(outcomes) == 1:
             head = next(iter(outcomes))
         else:
             head = f"{len(outcomes)} outcomes are possible, depending on the choices"
@@ -124,15 +139,20 @@ class Answer:
             "expectations": [{
                 "text": e.text, "modality": e.modality, "ok": e.ok, "applies": e.applies,
                 "holds_in": e.holds_in, "branches": e.branches, "evaluated": e.evaluated,
-                "found": e.found, "loc": e.loc}
+                "found": e.found, "loc": e.loc,
+                **({"probability": e.probability} if e.probability else {}),
+                **({"odds": e.odds} if e.odds is not None else {})}
                 for e in self.expectations],
             "outcomes": [{
                 "outcome": outcome, "branches": [b.path for b in bs]}
                 for outcome, bs in self.outcomes.items()],
+            **({"odds": self.odds.as_dict()} if self.odds is not None else {}),
             "branches": [{
                 "choices": [{"chooser": c.chooser, "label": c.label, "options": list(c.options),
-                             "picked": c.options[c.picked], "rule": c.cite.ref if c.cite else None}
+                             "picked": c.options[c.picked], "rule": c.cite.ref if c.cite else None,
+                             **({"chance": True, "probabilities": [str(w) for w in c.weights]} if is_chance(c) else {})}
                             for c in b.choices],
+                **({"probability": str(b.probability)} if self.odds is not None else {}),
                 "outcome": b.outcome, "illegal": b.illegal, "before": b.before, "after": b.after,
                 "trace": [s.as_dict() for s in b.steps]} for b in self.branches],
             "depends_on": {"points": self.points, "sections": self.sections, "cards": self.cards,
@@ -188,16 +208,22 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
 
     try:
         runs = explore(run, bounds)
-    except BranchLimit:
-        raise EngineError(f"more than {bounds.max_branches} combinations of choices; stopped exploring",
-                          sc.loc, "fix some choices in the scenario with `choose PLAYER OPTION`",
-                          code="branch-limit") from None
+    except BranchLimit as e:
+        raise branch_limit_error(e, bounds, sc.loc) from None
+    except ChanceLimit as e:
+        raise EngineError(f"the chance point 「{e.label}」 has {e.outcomes:,} outcomes, more than the limit of "
+                          f"{e.limit:,}; stopped before enumerating them", e.loc or sc.loc,
+                          "fix the dice in the scenario, or raise the limit with --max-outcomes N",
+                          code="chance-limit") from None
     runs.sort(key=lambda r: [c.picked for c in r[0]])
     branches = [b for _, (b, _) in runs]
     contexts = [ctx for _, (_, ctx) in runs]
     if not reading:  # under another reading a choice the scenario fixes may not arise at all
         _unused_fixed(contexts, sc)
 
+    odds = None
+    if any(is_chance(c) for b in branches for c in b.choices) or any(e.probability for e, _ in info.expects):
+        odds = summarize(branches, len(info.expects))
     expectations = []
     for i, (e, call) in enumerate(info.expects):
         applies = (e.valid_from is None or e.valid_from.start() <= day) and \
@@ -212,10 +238,19 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
             ok = False
         ok = ok and len(checked) == len(results)
         found = sorted({r[1] for r in checked if r[0] != (modality != "never")})
+        per_plan = None if odds is None else [(p.label, p.holds[i]) for p in odds.plans]
+        statement = text = engine.describe(kb, call)
+        if e.probability is not None:
+            text += f"（その確率 {e.probability.op} {e.probability.value}）"
+            if len(checked) == len(results):
+                ok, found = probability_expectation(e, modality, per_plan or [])
         expectations.append(ExpectationResult(
-            text=engine.describe(kb, call), modality=modality, ok=ok, applies=applies,
+            text=text, modality=modality, ok=ok, applies=applies,
             holds_in=sum(holds), branches=len(branches), found=found, loc=str(e.loc),
-            evaluated=len(checked)))
+            evaluated=len(checked),
+            probability=f"{e.probability.op} {e.probability.value}" if e.probability else None,
+            statement=statement if e.probability else None,
+            odds=None if per_plan is None else [{"plan": label, "probability": str(p)} for label, p in per_plan]))
 
     cites: dict[tuple, Cite] = {}
     gaps: dict[str, Cite] = {}
@@ -274,10 +309,39 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         cards=sorted(cards), rulings=sorted(rulings), choosers=_choosers(kb, contexts), illegal=illegal,
         unsettled=dict(sorted(unsettled.items())), reading=dict(reading or {}),
         assumptions=list(info.assumptions), authority=_authority(kb, game, cites.values()),
-        gaps=[c.as_dict() for c in gaps.values()])
+        gaps=[c.as_dict() for c in gaps.values()], odds=odds)
     from .sentences import answer_sentences
     a.sentences = engine.answer_sentences(a) or answer_sentences(kb, a, info)
     return a
+
+
+def probability_expectation(e, modality: str, per_plan: list) -> tuple[bool, list[str]]:
+    """A bound on a probability holds for every plan (always), some plan (possible) or none
+    (never); `found` gives the probability each plan that breaks it reaches."""
+    meets = [(label, p, e.probability.holds(p)) for label, p in per_plan]
+    ok = {"always": all(m for _, _, m in meets), "possible": any(m for _, _, m in meets),
+          "never": not any(m for _, _, m in meets)}[modality]
+    several = len(meets) > 1
+    found = [f"確率は{odds_text(p)}" + (f"（{label}）" if several else "")
+             for label, p, m in meets if m != (modality != "never")]
+    return ok, found
+
+
+def branch_limit_error(e: BranchLimit, bounds: Bounds, loc) -> EngineError:
+    """Name the branch point that multiplies the runs most: a chance point (with where the
+    scenario leaves it open) or a player's choice."""
+    widest = max(e.choices, key=lambda c: len(c.options), default=None)
+    if widest is None:
+        where = ""
+    elif is_chance(widest):
+        where = f"; the widest branch point is the chance point 「{widest.label}」 ({len(widest.options)} outcomes)"
+        loc = widest.loc or loc
+    else:
+        where = f"; the widest branch point is {widest.chooser or 'nobody'}'s choice 「{widest.label}」 " \
+                f"({len(widest.options)} options)"
+    return EngineError(f"more than {bounds.max_branches} branches of choices and chance; stopped exploring{where}",
+                       loc, "fix some choices (`choose PLAYER OPTION`) or dice in the scenario, "
+                            "or raise the limit with --max-branches N", code="branch-limit")
 
 
 # A game that dates rulings to seasons declares this rule point: its values are the ways of

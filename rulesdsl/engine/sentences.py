@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..model import Status
+from .chance import chance_sentences, is_chance
+from .chance import expectation_sentence as chance_expectation
 
 if TYPE_CHECKING:
     from ..kb import KnowledgeBase, ScenarioInfo
@@ -61,7 +63,8 @@ def expectation_sentence(e: "ExpectationResult") -> str:
 
 def _path_words(branch) -> str:
     """「P2が「解決順」でa2→c2を選んだ」: the choices that lead to a branch, in words."""
-    return "、".join(f"{c.chooser + 'が' if c.chooser else ''}「{c.label}」で{c.options[c.picked]}を選んだ"
+    return "、".join(f"{c.by}が{c.options[c.picked]}の" if is_chance(c) else   # chance: 「出目が攻撃力9の」
+                    f"{c.chooser + 'が' if c.chooser else ''}「{c.label}」で{c.options[c.picked]}を選んだ"
                     for c in branch.choices)
 
 
@@ -81,6 +84,8 @@ def answer_sentences(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo") -> 
         if partial:
             paths = "、または".join(sorted({_path_words(b) for b in partial}))
             add(f"{paths}場合はルール上できない：{partial[0].illegal.rstrip('。')}。")
+    for sentence in chance_sentences(a.odds):   # exact odds where the dice are not fixed
+        add(sentence)
     applicable = [e for e in a.expectations if e.applies and e.evaluated]
     if info.scenario.answer and applicable and all(e.ok for e in applicable) and not a.reading:
         add(_end(info.scenario.answer))
@@ -88,8 +93,9 @@ def answer_sentences(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo") -> 
         for e in applicable:
             if a.illegal and e.text.endswith("ルール上できない"):
                 continue        # the first sentence already says so, with the rule
-            add(expectation_sentence(e))
-    if not applicable and not a.illegal:
+            add(chance_expectation(a.odds, a.expectations.index(e), e.statement or e.text, e.probability, e.ok)
+                or expectation_sentence(e))
+    if not applicable and not a.illegal and not chance_sentences(a.odds):
         outcomes = a.outcomes
         if len(outcomes) == 1:
             add(_end(next(iter(outcomes))))

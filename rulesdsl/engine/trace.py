@@ -44,3 +44,15 @@ class Step:
 
     def as_dict(self) -> dict:
         return {"text": self.text, "kind": self.kind, "cites": [c.as_dict() for c in self.cites]}
+
+
+def unique_cites(cites) -> list[Cite]:
+    """Citations in order without repeats (a rule point's default cites the section that defines
+    it, which a step often cites too)."""
+    seen: set = set()
+    out: list[Cite] = []
+    for c in cites:
+        if c.key() not in seen:
+            seen.add(c.key())
+            out.append(c)
+    return out

@@ -33,7 +33,7 @@ DECLARATIONS = ("game", "section", "card", "ruling", "scenario", "deck", "point"
 KEYWORDS = ("source", "text", "quote", "reason", "note", "refs", "set", "supersedes", "pins",
             "expect", "as", "of", "mode", "question", "value", "default", "per", "defines", "gap",
             "from", "until")
-MODALITIES = ("always", "possible", "never")
+MODALITIES = ("always", "possible", "never", "probability")
 STATUSES = ("confirmed", "provisional", "unofficial", "unconfirmed", "retracted")
 CONSTANTS = ("unknown", "undated", "yes", "no")
 
@@ -67,11 +67,12 @@ _RULES: tuple[tuple[str, object], ...] = (
     (r"\d{4}-(?:spring|summer|autumn|winter)(?![\w.\-])", Number),
     (r"\d{4}(?:-\d{1,2}(?:-\d{1,2})?)?(?![\w.\-])", Number),
     (r"\d+(?:\.\d+)?[A-Za-z]+(?![\w.\-])", Number),
+    (r"\d+/\d+(?![\w.\-/])", Number),            # a probability: 77/216
     (r"-?\d+(?:\.\d+)?(?![\w.\-])", Number),
     (r"card(?=\()", Keyword.Declaration),
     (_ID, Name.Namespace),
     (_WORD, "word"),
-    (r"[@=]", Operator),
+    (r"[<>]=|[≥≤]|[@=]", Operator),
     (r"[{}\[\]();,.]", Punctuation),
     (_SPACE + r"+", Whitespace),
     (r"[^\s\"#{}\[\]();,=@]+", Text),

@@ -18,6 +18,7 @@ from ..model import Revision, Ruling, Section, Status
 from ..timeline import sort_key
 from ..vocab import UNKNOWN, Call, Vocabulary, in_words
 from .board import render_board
+from .odds import odds_html
 from .escape import esc, esc_lines
 from .render import (GAP_JA, STATUS_HELP, STATUS_JA, UNKNOWN_TAG, Doc, badge, code, link,
                      tag)
@@ -821,7 +822,8 @@ def answer_block(ctx: Ctx, a) -> None:
         doc.p_html("<strong>期待される結果</strong>")
         doc.add('<ul class="rd-expect">' + "".join(items) + "</ul>\n")
     outcomes = a.outcomes
-    if len(a.branches) > 1:
+    odds = odds_html(a)  # the exact odds, where the answer is a distribution (rulesdsl.wiki.odds)
+    if len(a.branches) > 1 and not odds:
         doc.p_html(f"<strong>プレイヤーの選択</strong>: {len(a.branches)}通りの分岐を調べ、{len(outcomes)}通りの結果になりました。")
         items = []
         for outcome, bs in outcomes.items():
@@ -830,6 +832,7 @@ def answer_block(ctx: Ctx, a) -> None:
             items.append(f"<li>[{kind}] {esc(outcome)}<ul>{paths}</ul></li>")
         doc.add('<ul class="rd-outcomes">' + "".join(items) + "</ul>\n")
 
+    doc.add(odds)
     card_href = lambda code_: w.card_href(game, code_) and ctx.href(w.card_href(game, code_))  # noqa: E731
     firsts = [bs[0] for bs in outcomes.values()]
     if any(b.after is not None for b in firsts):

@@ -1,0 +1,415 @@
+"""Chance: exact probabilities for what a scenario leaves to the dice.
+
+A chance point is a branch point of a run like a player's choice, except that nobody chooses:
+each option carries its exact probability (a Fraction; never a float, never a sample). The
+explorer enumerates chance points exactly as it enumerates choices (a run is deterministic given
+its picks), so an answer's branches are the leaves of one tree of choices and chance, and a
+branch's probability is the product of its chance picks.
+
+An engine keeps what was rolled as a `Distribution` over the values the rules read (the multiset
+of faces, or less: the two highest faces and whether any face repeats), with integer weights,
+and branches only where the rules ask a question of it (`branch`): "is the attack value above the
+defense?" splits the distribution into the classes that question tells apart, and the run goes on
+with the class it picked. Outcomes the rules do not tell apart are never run twice: equal states
+are merged before they exist. A fixed roll is the same code with a certain distribution.
+
+After the runs, `summarize` adds the branches up: for each plan (one option for every decision a
+player meets) the distribution of the distinct outcomes, the probability of each expectation, and
+which plan makes an outcome most likely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations_with_replacement, product
+from math import comb, factorial
+from typing import Any, Callable, Hashable, Iterable, Optional, Sequence
+
+MAX_PLANS = 256        # plans listed in an answer; past this the branches are listed alone
+
+
+# ----------------------------------------------------------------------------- distributions
+
+class Distribution:
+    """A finite distribution with integer weights: `pairs` of (value, weight > 0) and their
+    `total`. Integers keep partitioning cheap; probabilities come out as Fractions."""
+
+    __slots__ = ("pairs", "total", "_classes")
+
+    def __init__(self, pairs: Iterable[tuple[Any, int]]) -> None:
+        self.pairs = tuple((v, w) for v, w in pairs if w)
+        self.total = sum(w for _, w in self.pairs)
+        self._classes: Optional[dict] = None
+        if not self.total:
+            raise ValueError("a distribution needs at least one outcome of positive weight")
+
+    @classmethod
+    def certain(cls, value: Any) -> "Distribution":
+        return cls(((value, 1),))
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+    def __repr__(self) -> str:
+        return f"Distribution({len(self.pairs)} outcomes, total {self.total})"
+
+    def only(self) -> Any:
+        """The value of a certain distribution (one outcome)."""
+        if len(self.pairs) != 1:
+            raise ValueError("the distribution has more than one outcome")
+        return self.pairs[0][0]
+
+    def fractions(self) -> list[tuple[Any, Fraction]]:
+        return [(v, Fraction(w, self.total)) for v, w in self.pairs]
+
+    def probability(self, holds: Callable[[Any], bool]) -> Fraction:
+        return Fraction(sum(w for v, w in self.pairs if holds(v)), self.total)
+
+    def map(self, f: Callable[[Any], Hashable]) -> "Distribution":
+        """The distribution of f(value): equal images merged, in order of first appearance."""
+        merged: dict = {}
+        for v, w in self.pairs:
+            k = f(v)
+            merged[k] = merged.get(k, 0) + w
+        return Distribution(merged.items())
+
+    def partition(self, key: Callable[[Any], Hashable], memo: Hashable = None) -> list[tuple[Hashable, "Distribution"]]:
+        """The classes of values with the same key, in order of first appearance, each with
+        its conditional distribution. With `memo` (a name for the question `key` asks), the
+        answer is kept with the distribution: a replayed run asks the same question again."""
+        if memo is not None and self._classes is not None and memo in self._classes:
+            return self._classes[memo]
+        classes: dict = {}
+        for pair in self.pairs:
+            classes.setdefault(key(pair[0]), []).append(pair)
+        out = [(k, Distribution(ps)) for k, ps in classes.items()]
+        if memo is not None:
+            if self._classes is None:
+                self._classes = {}
+            self._classes[memo] = out
+        return out
+
+
+def combine(a: Distribution, b: Distribution, f: Callable[[Any, Any], Hashable]) -> Distribution:
+    """The distribution of f(x, y) for independent x ~ a and y ~ b."""
+    merged: dict = {}
+    for x, wx in a.pairs:
+        for y, wy in b.pairs:
+            k = f(x, y)
+            merged[k] = merged.get(k, 0) + wx * wy
+    return Distribution(merged.items())
+
+
+# ----------------------------------------------------------------------------- dice
+
+def dice_outcomes(n: int, sides: int = 6) -> int:
+    """How many distinct multisets of faces n dice can show: C(n + sides - 1, sides - 1)."""
+    return comb(n + sides - 1, sides - 1)
+
+
+@lru_cache(maxsize=64)
+def dice(n: int, sides: int = 6) -> Distribution:
+    """n fair dice as multisets of faces (tuples, highest first), each weighted by the number of
+    ordered rolls showing it (the multinomial coefficient): sides**n in total."""
+    if n < 0 or sides < 1:
+        raise ValueError("a dice pool needs n >= 0 dice of at least one side")
+    top = factorial(n)
+    pairs = []
+    for faces in combinations_with_replacement(range(sides, 0, -1), n):
+        w = top
+        run = 1
+        for i in range(1, n + 1):
+            if i < n and faces[i] == faces[i - 1]:
+                run += 1
+            else:
+                w //= factorial(run)
+                run = 1
+        pairs.append((faces, w))
+    return Distribution(pairs)
+
+
+def brute_force(n: int, sides: int, f: Callable[[tuple[int, ...]], Hashable]) -> dict[Hashable, Fraction]:
+    """f over every ordered roll of n dice, counted one by one (sides**n rolls): the reference
+    the exact distributions are tested against."""
+    counts: dict = {}
+    for roll in product(range(1, sides + 1), repeat=n):
+        k = f(roll)
+        counts[k] = counts.get(k, 0) + 1
+    total = sides ** n
+    return {k: Fraction(c, total) for k, c in counts.items()}
+
+
+# ----------------------------------------------------------------------------- chance points
+
+@dataclass
+class ChancePoint:
+    """A branch point that nobody chooses: the classes of a distribution the rules tell apart,
+    with their probabilities. Read like a `ChoicePoint` by the explorer and the answer."""
+
+    label: str                          # what is being decided by chance (Japanese)
+    options: tuple[str, ...]            # the classes, in words
+    weights: tuple[Fraction, ...]       # their probabilities (they sum to 1)
+    picked: int = 0
+    loc: Any = None                     # where the scenario leaves it to chance
+    chooser: None = None                # nobody chooses
+    cite: Any = None
+    kind: str = "chance"
+    by: str = "出目"                    # what decides it, in words (出目: the dice)
+
+
+class ChanceLimit(Exception):
+    """A chance point with more outcomes than the bound allows (raised before enumerating)."""
+
+    def __init__(self, label: str, outcomes: int, limit: int, loc: Any = None) -> None:
+        super().__init__(label)
+        self.label, self.outcomes, self.limit, self.loc = label, outcomes, limit, loc
+
+
+def check_size(ctx, outcomes: int, label: str, loc: Any = None) -> None:
+    """Refuse, before any enumeration, a chance point with more outcomes than the run allows."""
+    limit = ctx.bounds.max_outcomes
+    if outcomes > limit:
+        raise ChanceLimit(label, outcomes, limit, loc)
+
+
+def branch(ctx, label: str, dist: Distribution, key: Callable[[Any], Hashable],
+           describe: Callable[[Hashable, Distribution], str], loc: Any = None,
+           cites: Sequence = (), memo: Hashable = None, by: str = "出目") -> tuple[Hashable, Distribution]:
+    """Split `dist` by `key` and follow one class: a chance point when more than one class has
+    weight. `describe(key, class)` words a class; `memo` names the question (see
+    Distribution.partition). Returns the class key and the class's conditional distribution."""
+    classes = dist.partition(key, memo)
+    check_size(ctx, len(classes), label, loc)
+    if len(classes) == 1:
+        return classes[0]
+    n = len(ctx.choices)
+    picked = ctx.script[n] if n < len(ctx.script) else 0
+    weights = tuple(Fraction(d.total, dist.total) for _, d in classes)
+    options = tuple(describe(k, d) for k, d in classes)
+    ctx.choices.append(ChancePoint(label, options, weights, picked, loc, by=by))
+    ctx.step(f"{label}: {options[picked]}（確率 {odds_text(weights[picked])}）", *cites, kind="chance")
+    return classes[picked]
+
+
+def is_chance(point: Any) -> bool:
+    return type(point) is ChancePoint
+
+
+def probability_of(choices: Iterable[Any]) -> Fraction:
+    """A branch's probability: the product of its chance picks."""
+    p = Fraction(1)
+    for c in choices:
+        if is_chance(c):
+            p *= c.weights[c.picked]
+    return p
+
+
+# ----------------------------------------------------------------------------- words
+
+def percent(p: Fraction) -> str:
+    """35.6% (rounded half up to one decimal; exact fractions stay the reference)."""
+    tenths = (p * 1000 + Fraction(1, 2)).__floor__()
+    return f"{tenths // 10}.{tenths % 10}%"
+
+
+def odds_text(p: Fraction) -> str:
+    """「77/216（35.6%）」; certainty and impossibility read as 1 and 0."""
+    if p.denominator == 1:
+        return f"{p.numerator}（{p.numerator * 100}%）"
+    return f"{p.numerator}/{p.denominator}（{percent(p)}）"
+
+
+# ----------------------------------------------------------------------------- adding branches up
+
+Decision = tuple  # (chooser, label, options, occurrence)
+
+
+@dataclass
+class Plan:
+    """One option for every decision the players meet, and what it leads to."""
+
+    picks: tuple[tuple[Optional[str], str, str], ...]      # (chooser, label, option), in order
+    outcomes: list[tuple[str, Fraction]]                   # distinct outcomes, most likely first
+    holds: list[Fraction]                                  # per expectation: P(it holds)
+
+    @property
+    def label(self) -> str:
+        if not self.picks:
+            return "（選択なし）"
+        return " → ".join(f"{c or '—'}: {o}" for c, _, o in self.picks)
+
+    def as_dict(self) -> dict:
+        return {"choices": [{"chooser": c, "label": l, "picked": o} for c, l, o in self.picks],
+                "outcomes": [{"outcome": o, "probability": str(p), "percent": percent(p)}
+                             for o, p in self.outcomes],
+                "expectations": [str(p) for p in self.holds]}
+
+
+@dataclass
+class Odds:
+    """What the branches of an answer add up to, plan by plan (see the module docstring)."""
+
+    chance_points: int                  # chance points met over all branches
+    plans: list[Plan] = field(default_factory=list)
+    by: Optional[str] = "出目"          # what decides every chance point (None: several things)
+    too_many_plans: int = 0             # the number of plans when there were too many to list
+
+    def best(self, outcome: str) -> tuple[list[Plan], Fraction]:
+        """The plans under which `outcome` is most likely, and that probability."""
+        values = [(dict(p.outcomes).get(outcome, Fraction(0)), p) for p in self.plans]
+        top = max((v for v, _ in values), default=Fraction(0))
+        return [p for v, p in values if v == top], top
+
+    def best_for(self, i: int) -> tuple[list[Plan], Fraction]:
+        """The plans under which expectation i most likely holds, and that probability."""
+        top = max((p.holds[i] for p in self.plans), default=Fraction(0))
+        return [p for p in self.plans if p.holds[i] == top], top
+
+    def as_dict(self) -> dict:
+        return {"chance_points": self.chance_points, "plans": [p.as_dict() for p in self.plans],
+                "too_many_plans": self.too_many_plans}
+
+
+def _decisions(choices: Sequence[Any]) -> list[tuple[Decision, int]]:
+    seen: dict = {}
+    out = []
+    for c in choices:
+        if is_chance(c):
+            continue
+        base = (c.chooser, c.label, tuple(c.options))
+        n = seen.get(base, 0)
+        seen[base] = n + 1
+        out.append(((*base, n), c.picked))
+    return out
+
+
+def summarize(branches: Sequence[Any], n_expectations: int) -> Odds:
+    """Add up branches (each with `choices`, `outcome` and per-expectation `results`) into the
+    distribution of outcomes for every plan. Every plan's probabilities sum to exactly 1."""
+    rows = []
+    keys: dict[Decision, None] = {}
+    chance_points = 0
+    by: set[str] = set()
+    for b in branches:
+        decisions = _decisions(b.choices)
+        for k, _ in decisions:
+            keys.setdefault(k, None)
+        chance_points += sum(1 for c in b.choices if is_chance(c))
+        by.update(c.by for c in b.choices if is_chance(c))
+        rows.append((probability_of(b.choices), decisions, b))
+    order = list(keys)
+    count = 1
+    for k in order:
+        count *= len(k[2])
+    odds = Odds(chance_points=chance_points, by=next(iter(by)) if len(by) == 1 else (None if by else "出目"))
+    if count > MAX_PLANS:
+        odds.too_many_plans = count
+        return odds
+    seen: set[frozenset] = set()
+    for picks in product(*(range(len(k[2])) for k in order)):
+        plan = dict(zip(order, picks))
+        followed = frozenset(n for n, (_, decisions, _) in enumerate(rows)
+                             if all(plan[k] == picked for k, picked in decisions))
+        if not followed or followed in seen:
+            continue  # the same branches as a plan already listed: it differs only in decisions never met
+        seen.add(followed)
+        met: set = set()
+        dist: dict[str, Fraction] = {}
+        holds = [Fraction(0)] * n_expectations
+        for n in sorted(followed):
+            p, decisions, b = rows[n]
+            met.update(k for k, _ in decisions)
+            dist[b.outcome] = dist.get(b.outcome, Fraction(0)) + p
+            for i, r in enumerate(b.results[:n_expectations]):
+                if r is not None and r[0]:
+                    holds[i] += p
+        outcomes = sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))
+        odds.plans.append(Plan(tuple((k[0], k[1], k[2][plan[k]]) for k in order if k in met), outcomes, holds))
+    return odds
+
+
+# ----------------------------------------------------------------------------- text
+
+def render_odds(odds: Odds, branches: int) -> list[str]:
+    """The odds block of an answer in text: per plan, each distinct outcome with its exact
+    probability, most likely first; with several plans, which plan makes each outcome most
+    likely."""
+    lines = [f"odds (exact: every outcome left to chance is counted; {branches} branch{'es' if branches != 1 else ''}):"]
+    if odds.too_many_plans:
+        lines.append(f"  {odds.too_many_plans:,} plans of choices: too many to add up; the branches follow")
+        return lines
+    several = len(odds.plans) > 1
+    for plan in odds.plans:
+        pad = "    " if several else "  "
+        if several:
+            lines.append(f"  if {plan.label}:")
+        for outcome, p in plan.outcomes:
+            lines.append(f"{pad}{percent(p):>6}  {str(p):<9} {outcome}")
+    if several:
+        seen = []
+        for plan in odds.plans:
+            for outcome, _ in plan.outcomes:
+                if outcome not in seen:
+                    seen.append(outcome)
+        best = []
+        for outcome in seen:
+            plans, top = odds.best(outcome)
+            if len(plans) < len(odds.plans):
+                best.append(f"  {outcome}\n      most likely if {' / '.join(p.label for p in plans)}: {odds_text(top)}")
+        if best:
+            lines.append("which choice makes an outcome most likely:")
+            lines += best
+    return lines
+
+
+def expectation_odds(odds: Optional[Odds], i: int) -> Optional[str]:
+    """The probability that expectation i holds, in words (per plan when there are several)."""
+    if odds is None or not odds.plans:
+        return None
+    if len(odds.plans) == 1:
+        return f"probability {odds_text(odds.plans[0].holds[i])}"
+    plans, top = odds.best_for(i)
+    each = "; ".join(f"{p.label}: {odds_text(p.holds[i])}" for p in odds.plans)
+    return f"probability {each} — highest if {' / '.join(p.label for p in plans)}"
+
+
+# ----------------------------------------------------------------------------- sentences
+
+def chance_sentences(odds: Optional[Odds]) -> list[str]:
+    """The distribution of outcomes in plain Japanese, for the sentences that open an answer:
+    「出目によって、撃破（…） 77/216（35.6%）、…。」 (one sentence per plan of choices)."""
+    if odds is None or not odds.chance_points or odds.too_many_plans:
+        return []
+
+    def parts(plan: Plan) -> str:
+        return "、".join(f"{o.split('; ')[0]} {odds_text(p)}" for o, p in plan.outcomes)
+    by = f"{odds.by}によって" if odds.by else "偶然によって"
+    if len(odds.plans) == 1:
+        return [f"{by}、{parts(odds.plans[0])}。"]
+    if len(odds.plans) > 2:
+        return [f"選び方が{len(odds.plans)}通りあり、結果の確率は選び方と{by}決まる（選び方ごとの確率は下の表）。"]
+    return [f"{plan.label}なら、{by}{parts(plan)}。" for plan in odds.plans]
+
+
+def expectation_sentence(odds: Optional[Odds], i: int, statement: str, bound: Optional[str],
+                         ok: bool) -> Optional[str]:
+    """An expectation's probability in plain Japanese (None without chance): per plan when
+    there are several, with the plan that makes it most likely."""
+    if odds is None or not odds.chance_points or not odds.plans:
+        return None
+    if len(odds.plans) == 1:
+        text = f"「{statement}」となる確率は{odds_text(odds.plans[0].holds[i])}"
+    elif len(odds.plans) > 2:
+        best, top = odds.best_for(i)
+        low = min(p.holds[i] for p in odds.plans)
+        text = (f"「{statement}」となる確率は選び方によって{odds_text(low)}から{odds_text(top)}まで。"
+                f"最も高いのは{' / '.join(p.label for p in best)}")
+    else:
+        each = "、".join(f"{p.label}なら{odds_text(p.holds[i])}" for p in odds.plans)
+        best, top = odds.best_for(i)
+        text = f"「{statement}」となる確率は、{each}。最も高いのは{' / '.join(p.label for p in best)}の{odds_text(top)}"
+    if bound and not ok:
+        text += f"（確率 {bound} ではない）"
+    return text + "。"

@@ -1,0 +1,5 @@
+"""The 東方グランドメレー interpreter (source: 001_9b6083e9083ef739.txt)."""
+
+from .engine import ThgmEngine
+
+ENGINE = ThgmEngine()

@@ -1,0 +1,203 @@
+"""The state of a 東方グランドメレー game: each player's side (characters in front and back rows,
+the stock, the score cards), the seats and the turn, and the attack being carried out.
+
+A side is a line of places numbered from the left; each place has a front-row and a back-row
+position. Distances depend only on the rows (thgm/attack/distance), so a place's number only
+names it. A side never holds more than six characters (thgm/setup/placement, thgm/turn/replenish),
+so six places always suffice: places are numbered 1–6.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Optional
+
+from ...engine.chance import Distribution
+from ...kb import CardInfo
+from ...model import Loc
+from ...vocab import UNKNOWN, Call
+
+PLACES = 6
+ROWS = ("front", "back")
+ROW_JA = {"front": "前列", "back": "後列"}
+HAND_SIZE = 9          # thgm/setup/deal: ９枚づつ配ります
+ON_FIELD = 6           # thgm/setup/placement: ９枚の中から６枚を選び
+ALL_CARDS = 36         # thgm/overview/card-count
+VICTORY_SCORE = 30     # thgm/victory
+ANONYMOUS = "（内容の指定がないキャラ）"
+
+
+class Char:
+    """One character (a card placed on a side)."""
+
+    __slots__ = ("uid", "info", "owner", "face", "injured", "hypothetical", "loc", "placed", "fue_used")
+
+    def __init__(self, uid: int, info: Optional[CardInfo], owner: str, face: str, hypothetical: bool,
+                 loc: Optional[Loc], placed: Optional[Loc]) -> None:
+        self.uid = uid
+        self.info = info            # None: the scenario gives no card (nothing about it is known)
+        self.owner = owner
+        self.face = face
+        self.injured = False
+        self.hypothetical = hypothetical
+        self.loc = loc              # where a missing fact would be supplied
+        self.placed = placed        # the statement that put it on the side
+        self.fue_used = False
+
+    @property
+    def name(self) -> str:
+        return self.info.name if self.info is not None else ANONYMOUS
+
+    @property
+    def code(self) -> str:
+        return self.info.code if self.info is not None else ""
+
+    @property
+    def label(self) -> str:
+        return f"《{self.name}》" if self.info is not None else self.name
+
+    def fact(self, name: str) -> Any:
+        if self.info is None:
+            return UNKNOWN
+        return self.info.facts.get(name, UNKNOWN)
+
+    def verbs(self, verb: str, trigger: Optional[str] = None) -> list[tuple[str, Call]]:
+        """(trigger, verb call) of every effect verb `verb` on this card."""
+        if self.info is None:
+            return []
+        return [(e.name, v) for e in self.info.effects if trigger in (None, e.name)
+                for v in (e.body or ()) if v.name == verb]
+
+
+@dataclass
+class Side:
+    player: str
+    front: dict[int, Char] = field(default_factory=dict)
+    back: dict[int, Char] = field(default_factory=dict)
+    stock: int = 0
+    stock_given: bool = False        # the scenario said how many cards the stock holds
+    score_cards: list[Char] = field(default_factory=list)
+    base_score: Optional[int] = 0    # score won before the scenario (None: not given, unknown)
+    score_given: bool = False
+    dealt: int = 0                   # cards dealt in the scenario (set-up flow)
+    to_place: int = 0                # dealt cards not yet placed
+    placed: int = 0
+    eliminated: bool = False
+
+    def row(self, row: str) -> dict[int, Char]:
+        return self.front if row == "front" else self.back
+
+    def at(self, row: str, column: int) -> Optional[Char]:
+        return self.row(row).get(column)
+
+    def chars(self) -> Iterator[tuple[str, int, Char]]:
+        """(row, place, character), front row first, each row from the left."""
+        for row in ROWS:
+            r = self.row(row)
+            for col in sorted(r):
+                yield row, col, r[col]
+
+    def count(self) -> int:
+        return len(self.front) + len(self.back)
+
+    def place_of(self, char: Char) -> Optional[tuple[str, int]]:
+        for row, col, c in self.chars():
+            if c is char:
+                return row, col
+        return None
+
+    def score(self) -> Optional[int]:
+        """The side's score: what it held before plus its score cards (None if any is unknown)."""
+        if self.base_score is None:
+            return None
+        total = self.base_score
+        for c in self.score_cards:
+            v = c.fact("score")
+            if not isinstance(v, int):
+                return None
+            total += v
+        return total
+
+
+@dataclass
+class Attack:
+    """The attack being carried out: the declaration, the dice and what follows."""
+
+    player: str
+    attacker: Char
+    place: tuple[str, int]                 # where the attacker really is
+    means: str
+    strength: int
+    range: int
+    target: Char
+    target_place: tuple[str, int]
+    distance: int
+    loc: Loc
+    claim: Any = None                      # None, "withheld" or a claimed (row, place)
+    roll: Optional[Distribution] = None    # over what the rules read of the faces (see dice)
+    full_faces: bool = False               # the roll keeps every face (else a summary)
+    rolled: bool = False
+    roll_loc: Optional[Loc] = None
+    rerolled: bool = False
+    spell: bool = False                    # the spell card was used
+    spell_decided: bool = False
+    nullify_decided: bool = False
+    fue_reroll: bool = False               # a FUE gave this attack a reroll
+    result: Optional[str] = None           # failed, injured, defeated, nullified
+    defense: Optional[tuple[str, Any]] = None   # ("base"|"special", value or "immune")
+    must_reveal: bool = False
+    resolved: bool = False
+    noted: set = field(default_factory=set)     # readings already stated in the trace for this attack
+
+
+@dataclass
+class State:
+    sides: dict[str, Side] = field(default_factory=dict)
+    seats: list[str] = field(default_factory=list)      # turn order, the start player first
+    seats_given: bool = False
+    seats_drawn: bool = False                           # decided in the scenario, by chance
+    active: Optional[str] = None
+    step: Optional[str] = None                          # replenish, recover, attack
+    step_done: bool = False                             # the current step has been carried out
+    attack: Optional[Attack] = None
+    last_attack: Optional[Attack] = None
+    turn_over: bool = False
+    winner: Optional[str] = None
+    undecided: Optional[str] = None                     # the rules give no answer (a reading)
+    victory_unknown: Optional[Char] = None              # a score card whose score is not given
+    blocked: Optional[Exception] = None                 # why the last attack has no result (a missing fact)
+    placement_question: bool = False                    # the scenario asks whether a placement is allowed
+    acts: dict[str, Optional[str]] = field(default_factory=dict)   # act -> None (done) / why illegal
+    illegal_act: Optional[str] = None
+    eliminated_now: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)    # players whose characters and score left the game
+    dealt: bool = False
+    unused: Optional[int] = None
+    recovered: set = field(default_factory=set)         # uids recovered this turn
+    turn_effects: list[tuple[Char, Call]] = field(default_factory=list)   # FUE effects lasting this turn
+    needs_faces: bool = False                           # an expectation reads the faces themselves
+    open_nullify: bool = True                           # the defender's コウモリ変化 is left open
+    next_uid: int = 1
+    noted: set = field(default_factory=set)             # notes already in the trace (said once)
+    info: Any = None                                    # the scenario (its own cards)
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    def side(self, player: str) -> Side:
+        s = self.sides.get(player)
+        if s is None:
+            s = self.sides[player] = Side(player)
+        return s
+
+    def players(self) -> list[str]:
+        return self.seats or sorted(self.sides)
+
+    def in_game(self) -> list[str]:
+        return [p for p in self.players() if not self.side(p).eliminated]
+
+    def all_chars(self) -> Iterator[tuple[str, str, int, Char]]:
+        for p in self.players():
+            for row, col, c in self.side(p).chars():
+                yield p, row, col, c

@@ -1,0 +1,254 @@
+"""Chance in the engine core: exact distributions that sum to exactly 1 and equal a brute-force
+enumeration of the dice, through the dice helpers and through whole answers; and the bounds."""
+
+from __future__ import annotations
+
+import textwrap
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import REPO
+from rulesdsl.engine.chance import Distribution, brute_force, dice, dice_outcomes, odds_text, percent, summarize
+from rulesdsl.engine.context import Bounds, EngineError
+from rulesdsl.engine.runner import answer
+from rulesdsl.games.thgm import dice as D
+from rulesdsl.kb import load
+
+
+def top_two(roll) -> int:
+    faces = sorted(roll, reverse=True)
+    return faces[0] + (faces[1] if len(faces) > 1 else 0)
+
+
+def repeated(roll) -> bool:
+    return len(set(roll)) < len(roll)
+
+
+# ----------------------------------------------------------------------------- the dice
+
+@pytest.mark.parametrize("n", range(0, 7))
+def test_dice_multisets_weigh_every_ordered_roll_once(n):
+    d = dice(n)
+    assert d.total == 6 ** n
+    assert len(d) == dice_outcomes(n)
+    assert sum(p for _, p in d.fractions()) == 1
+    want = brute_force(n, 6, lambda r: tuple(sorted(r, reverse=True)))
+    assert dict(d.fractions()) == want
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 6), data=st.data())
+def test_a_partly_fixed_roll_equals_brute_force_over_its_open_dice(n, data):
+    fixed = tuple(data.draw(st.lists(st.integers(1, 6), max_size=n)))
+    open_dice = n - len(fixed)
+    for full in (False, True):
+        dist = D.roll(fixed, open_dice, full)
+        assert sum(p for _, p in dist.fractions()) == 1
+        got = dist.map(lambda v: (D.value_of(v), D.repeats(v)))
+        want = brute_force(open_dice, 6, lambda r: (top_two(fixed + r), repeated(fixed + r)))
+        assert dict(got.fractions()) == want
+
+
+def test_partitions_keep_exact_conditional_weights():
+    d = D.roll((), 3, False)
+    classes = d.partition(lambda v: D.value_of(v) > 9)
+    assert sum(Fraction(c.total, d.total) for _, c in classes) == 1
+    assert dict((k, Fraction(c.total, d.total)) for k, c in classes)[True] == Fraction(77, 216)
+
+
+def test_percent_rounds_half_up_and_odds_read_as_in_the_answer():
+    assert percent(Fraction(77, 216)) == "35.6%"
+    assert percent(Fraction(1, 8)) == "12.5%"
+    assert percent(Fraction(1, 2000)) == "0.1%"
+    assert odds_text(Fraction(77, 216)) == "77/216（35.6%）"
+    assert odds_text(Fraction(1)) == "1（100%）"
+
+
+def test_a_distribution_without_weight_is_refused():
+    with pytest.raises(ValueError):
+        Distribution([("x", 0)])
+
+
+# ----------------------------------------------------------------------------- whole answers
+
+ATTACK = """\
+scenario thgm/t/odds-{n}-{d} "{n}D vs {d}" {{
+  as of 2026-11-30
+  card "攻撃キャラ" {{ attack_means "物理" {n}d 1 }}
+  card "防御キャラ" {{ score 3; base_defense {d}; special_defense none }}
+  turn P1 attack
+  character P1 front 1 down "攻撃キャラ"
+  character P2 front 1 down "防御キャラ"
+  character P2 front 2 down
+  declare_attack P1 front 1 "物理" {n}d P2 front 1
+  roll {faces}
+  {extra}
+  expect possible result failed
+}}
+"""
+
+
+@pytest.fixture(scope="module")
+def kb_with(tmp_path_factory):
+    """The bundled knowledge base plus scenarios written into a temporary file."""
+    def load_with(text: str):
+        f = tmp_path_factory.mktemp("q") / "q.rules"
+        f.write_text(text, encoding="utf-8")
+        kb = load(REPO, extra=[f], use_cache=False)
+        assert not [d for d in kb.diagnostics if d.fatal], kb.diagnostics
+        return kb
+    return load_with
+
+
+def outcome_words(result: str) -> str:
+    return result.split("（", 1)[0]
+
+
+def only_plan(a) -> list:
+    """The distribution of a choice-free answer (a certain outcome has no chance point at all)."""
+    if a.odds is None:
+        (outcome,) = a.outcomes
+        return [(outcome, Fraction(1))]
+    (plan,) = a.odds.plans
+    return plan.outcomes
+
+
+def expected(n: int, d: int, bonus: int = 0) -> dict[str, Fraction]:
+    def judge(r):
+        v = top_two(r) + bonus
+        return "失敗" if d > v else ("負傷" if d == v else "撃破")
+    return brute_force(n, 6, judge)
+
+
+def test_every_strength_against_every_defense_equals_brute_force(kb_with):
+    text = "\n".join(ATTACK.format(n=n, d=d, faces="any", extra="") for n in range(2, 7) for d in range(2, 13))
+    kb = kb_with(text)
+    for n in range(2, 7):
+        for d in range(2, 13):
+            a = answer(kb, kb.scenarios[f"thgm/t/odds-{n}-{d}"])
+            outcomes = only_plan(a)
+            assert sum(p for _, p in outcomes) == 1
+            got = {outcome_words(o): p for o, p in outcomes}
+            assert got == expected(n, d), (n, d)
+
+
+def test_the_answer_gives_77_216_for_a_3d_attack_against_defense_9(kb_with):
+    kb = kb_with(ATTACK.format(n=3, d=9, faces="any", extra="") .replace(
+        "expect possible result failed", "expect probability = 77/216 result defeated\n  expect probability >= 1/2 result failed"))
+    a = answer(kb, kb.scenarios["thgm/t/odds-3-9"])
+    assert a.expectations[0].ok
+    assert not a.expectations[1].ok and a.expectations[1].found == ["確率は103/216（47.7%）"]
+    assert "撃破（P2の前列1の《防御キャラ》→P1のスコアカード） 77/216（35.6%）" in a.verdict()
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(2, 5), d=st.integers(2, 13), data=st.data())
+def test_partly_fixed_rolls_and_the_spell_card_equal_brute_force(kb_with, n, d, data):
+    fixed = data.draw(st.lists(st.integers(1, 6), max_size=n - 1))
+    spell = data.draw(st.booleans())
+    faces = " ".join([*map(str, fixed), *["any"] * (n - len(fixed))])
+    kb = kb_with(ATTACK.format(n=n, d=d, faces=faces, extra="spell_card" if spell else ""))
+    a = answer(kb, kb.scenarios[f"thgm/t/odds-{n}-{d}"])
+    outcomes = only_plan(a)
+    assert sum(p for _, p in outcomes) == 1
+    want = brute_force(n - len(fixed), 6, lambda r: (
+        "失敗" if d > top_two(tuple(fixed) + r) + spell else ("負傷" if d == top_two(tuple(fixed) + r) + spell else "撃破")))
+    assert {outcome_words(o): p for o, p in outcomes} == want
+
+
+def test_choices_and_chance_add_up_per_plan_and_name_the_best_plan(kb_with):
+    text = textwrap.dedent("""\
+    scenario thgm/t/bat-spell "コウモリ変化とスペルカード" {
+      as of 2026-11-30
+      card "攻撃キャラ" { attack_means "物理" 3d 1 }
+      card "コウモリ" { score 3; base_defense 9; special_defense none; effect sp { nullify_on_doubles } }
+      turn P1 attack
+      character P1 front 1 down "攻撃キャラ"
+      character P2 front 1 down "コウモリ"
+      character P2 front 2 down
+      declare_attack P1 front 1 "物理" 3d P2 front 1
+      roll any
+      may_use_spell_card
+      expect possible result defeated
+    }
+    """)
+    kb = kb_with(text)
+    a = answer(kb, kb.scenarios["thgm/t/bat-spell"])
+    plans = a.odds.plans
+    assert len(plans) == 4                      # P1 uses the spell card or not × P2 nullifies or not
+    for plan in plans:
+        assert sum(p for _, p in plan.outcomes) == 1
+    def judge(spell, nullify):
+        def f(r):
+            if nullify and repeated(r):
+                return "無効"
+            v = top_two(r) + spell
+            return "失敗" if 9 > v else ("負傷" if 9 == v else "撃破")
+        return f
+    for plan in plans:
+        picks = dict((label, option) for _, label, option in plan.picks)
+        spell = picks["攻撃力を見てスペルカードを使用するか"] == "使用する"
+        nullify = picks.get("コウモリ変化で攻撃を無効にするか") == "無効にする"
+        assert {outcome_words(o): p for o, p in plan.outcomes} == brute_force(3, 6, judge(spell, nullify))
+    best, top = a.odds.best_for(0)
+    assert all(dict((l, o) for _, l, o in p.picks)["攻撃力を見てスペルカードを使用するか"] == "使用する" for p in best)
+    assert top == brute_force(3, 6, judge(True, False))["撃破"]
+
+
+def test_summarize_lists_each_plan_once():
+    class B:
+        def __init__(self, choices, outcome):
+            self.choices, self.outcome, self.results = choices, outcome, [(True, "")]
+    from rulesdsl.engine.context import ChoicePoint
+    first = ChoicePoint("P1", "どちら", ("A", "B"), 0)
+    later = ChoicePoint("P1", "次", ("x", "y"), 0)
+    odds = summarize([B([first, later], "A-x"), B([ChoicePoint("P1", "次", ("x", "y"), 1)] and
+                      [first, ChoicePoint("P1", "次", ("x", "y"), 1)], "A-y"),
+                      B([ChoicePoint("P1", "どちら", ("A", "B"), 1)], "B")], 1)
+    assert sorted(p.label for p in odds.plans) == ["P1: A → P1: x", "P1: A → P1: y", "P1: B"]
+
+
+# ----------------------------------------------------------------------------- bounds
+
+def test_a_roll_past_the_outcome_limit_is_refused_before_enumerating_it(kb_with):
+    kb = kb_with(ATTACK.format(n=30, d=9, faces="any", extra=""))
+    with pytest.raises(EngineError) as e:
+        answer(kb, kb.scenarios["thgm/t/odds-30-9"])
+    assert e.value.code == "chance-limit"
+    assert "「P1の攻撃のサイコロ（決まっていないサイコロ30個）」 has 324,632 outcomes" in e.value.message
+    assert e.value.loc.line == 10
+
+
+def test_raising_the_outcome_limit_lets_a_large_roll_through(kb_with):
+    kb = kb_with(ATTACK.format(n=8, d=9, faces="any", extra=""))
+    info = kb.scenarios["thgm/t/odds-8-9"]
+    with pytest.raises(EngineError):
+        answer(kb, info, bounds=Bounds(max_outcomes=1000))
+    a = answer(kb, info, bounds=Bounds(max_outcomes=2000))
+    assert sum(p for _, p in a.odds.plans[0].outcomes) == 1
+
+
+def test_the_branch_limit_names_the_chance_point_that_multiplies_the_runs(kb_with):
+    kb = kb_with(ATTACK.format(n=4, d=9, faces="any", extra="may_use_spell_card"))
+    info = kb.scenarios["thgm/t/odds-4-9"]
+    with pytest.raises(EngineError) as e:
+        answer(kb, info, bounds=Bounds(max_branches=10))
+    assert e.value.code == "branch-limit"
+    assert "the chance point 「攻撃側が見た出目」 (11 outcomes)" in e.value.message
+    assert "--max-branches" in e.value.hint
+    assert e.value.loc.line == 10
+    assert len(answer(kb, info).branches) > 10
+
+
+def test_the_limits_are_raised_from_the_command_line(tmp_path, run_cli, monkeypatch):
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "cache"))
+    f = tmp_path / "q.rules"
+    f.write_text(ATTACK.format(n=8, d=9, faces="any", extra=""), encoding="utf-8")
+    code, out, err = run_cli("--root", REPO, "ask", f, "--max-outcomes", "1000")
+    assert code == 2 and "error[chance-limit]" in err and "--max-outcomes" in err
+    code, out, err = run_cli("--root", REPO, "ask", f, "--max-outcomes", "2000")
+    assert code == 0, err
+    assert out.startswith("答え: 出目によって")
