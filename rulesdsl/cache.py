@@ -106,7 +106,10 @@ def base_dir() -> Path:
         base = Path(env)
     else:
         xdg = os.environ.get("XDG_CACHE_HOME")
-        parent = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
+        try:
+            parent = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
+        except (RuntimeError, KeyError):
+            raise Unavailable("no home folder to keep a cache in; set RULESDSL_CACHE") from None
         base = parent / "rulesdsl"
     return _private_dir(base.absolute(), strict=not env)
 
