@@ -5,6 +5,7 @@ base, and the build refusing a corpus whose scenario does not come out as expect
 from __future__ import annotations
 
 import glob
+import json
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from rulesdsl.wiki.board import render_board  # noqa: E402
 from rulesdsl.wiki.escape import Anchors, esc, path_slug  # noqa: E402
 from rulesdsl.wiki.lexer import RulesLexer  # noqa: E402
 from rulesdsl.wiki.render import Doc, dsl_block  # noqa: E402
+from rulesdsl.wiki.search import Entry, SearchIndex, key, tokenize, write_index  # noqa: E402
 from rulesdsl.wiki.site import Failure, Wiki  # noqa: E402
 from rulesdsl.wiki.source import SourceTexts, statement_end  # noqa: E402
 from rulesdsl.wiki.testing import REPO, build_site, copy_game, write_files  # noqa: E402
@@ -110,14 +112,63 @@ def test_heading_ids_are_japanese_slugs_made_unique_like_markdowns_toc():
     assert a.new("No.018《須藤》") == "no018須藤"
 
 
-def test_doc_search_entries_are_escaped_per_section_with_their_anchor():
+def test_doc_search_entries_are_plain_text_per_section_with_their_anchor():
     doc = Doc("題<b>", "../")
-    doc.p("前文<script>")
+    doc.p("前文<script>&")
     doc.h2("節")
     doc.p("本文")
-    entries = doc.search_entries("grm/x/")
-    assert entries[0] == {"location": "grm/x/", "title": "題&lt;b&gt;", "text": "前文&lt;script&gt;"}
-    assert entries[1]["location"] == "grm/x/#節" and entries[1]["text"] == "本文"
+    entries = doc.search_entries("grm/x.html", where="GRM", rank=0)
+    assert entries[0] == Entry("grm/x.html", "題<b>", "前文<script>&", "GRM", (), 0)   # shown with textContent
+    assert entries[1].url == "grm/x.html#節" and entries[1].text == "本文" and entries[1].where == "GRM ＞ 題<b>"
+
+
+# ----------------------------------------------------------------------------- search
+
+@pytest.mark.parametrize("text, terms", [
+    ("裏向き", ["裏向", "向き"]),
+    ("《火野 アラシ》", ["火野", "アラ", "ラシ"]),
+    ("No.018", ["no.018", "no", "018"]),
+    ("ＰＲＯＭＯ０１５", ["promo015"]),
+    ("※未確定", ["未確", "確定"]),
+    ("EXカード", ["ex", "カー", "ード"]),
+    ("裏", ["裏"]),
+    ("<script>", ["script"]),
+])
+def test_search_cuts_text_into_character_pairs_and_latin_words(text, terms):
+    assert tokenize(text) == terms
+
+
+def test_search_keys_squeeze_names_to_letters_and_digits():
+    assert key("No.018《髭ヅラ体育教師・須藤》") == "no018髭ヅラ体育教師須藤"
+    assert key("※未確定") == "未確定"
+
+
+def test_search_index_files_hold_every_terms_entries_and_only_call_the_loader(tmp_path):
+    entries = [Entry(f"p{i}.html", f"題{i}", "裏向きのカード <script>x</script>" if i % 2 else "表向き", "", (), 1)
+               for i in range(300)]
+    stats = write_index(tmp_path, entries)
+    assert stats["entries"] == 300
+    files = list((tmp_path / "search").rglob("*.js"))
+    postings: dict = {}
+    for f in files:
+        text = f.read_text(encoding="utf-8")
+        assert text.startswith("__rdsearch.") and text.endswith(");\n") and "</" not in text
+        if "/t/" in f.as_posix():
+            head, _, body = text.partition(",")
+            for term, (ids, _) in json.loads(body[:-3]).items():
+                n = 0
+                postings[term] = [n := n + int(x, 36) for x in ids.split(",")]
+    assert postings["裏向"] == list(range(1, 300, 2)) and postings["表向"] == list(range(0, 300, 2))
+    assert postings["=題7"] == [7]
+    assert len(list((tmp_path / "search" / "d").glob("*.js"))) == 3       # 128 entries a file
+
+
+def test_search_parts_start_on_a_whole_file_of_entries():
+    with pytest.raises(ValueError):
+        SearchIndex(first=5)
+    part = SearchIndex()
+    part.extend(Entry(f"p{i}", "t", "x") for i in range(130))
+    assert part.end == 256
 
 
 # ----------------------------------------------------------------------------- DSL text of a node
@@ -161,8 +212,29 @@ def test_board_is_a_3x3_grid_with_owner_face_and_stack_of_every_cell():
     assert "<script>" not in html
 
 
-def test_board_is_left_out_when_the_interpreter_gives_no_grid():
-    assert render_board(None) == "" and render_board({"cells": {"front": []}}) == ""
+def test_board_is_left_out_when_the_interpreter_describes_nothing_it_can_draw():
+    assert render_board(None) == "" and render_board({"cells": {"front": []}}) == "" and render_board({}) == ""
+
+
+def test_board_shows_a_cards_weight_and_note_from_the_board():
+    board = {"cells": {"a1": [{"name": "重い", "code": "重い", "owner": "P1", "face": "up", "weight": 60,
+                                "note": "<b>負傷</b>", "hypothetical": True}]}}
+    html = render_board(board)
+    assert '<span class="rd-card-facts">60kg</span>' in html and "&lt;b&gt;負傷&lt;/b&gt;" in html
+
+
+def test_board_draws_labelled_areas_of_cards_and_info_rows_generically():
+    board = {"areas": [{"label": "P1 前列", "cards": [
+                {"name": "妖夢", "code": "魂魄妖夢", "owner": "P1", "face": "down", "note": "負傷"},
+                {"name": "仮", "code": "仮", "owner": "P1", "face": "up", "hypothetical": True, "power": 3}]},
+                       {"label": "チェーン<i>", "cards": []}],
+             "info": [["P1のスコア", 3], ["フェイズ", "<攻撃>"]]}
+    html = render_board(board, lambda code: "../c.html" if code == "魂魄妖夢" else None, "前")
+    assert html.count('class="rd-area"') == 2 and "P1 前列" in html and "チェーン&lt;i&gt;" in html
+    assert '<a href="../c.html">《妖夢》</a>' in html and "rd-face-down" in html and "負傷" in html
+    assert "power 3" in html and "なし" in html
+    assert "<th>P1のスコア</th><td>3</td>" in html and "&lt;攻撃&gt;" in html
+    assert "rd-grid" not in html and "<i>" not in html
 
 
 # ----------------------------------------------------------------------------- pages of the bundled KB
@@ -207,7 +279,33 @@ def test_item_pages_are_kept_out_of_the_nav(bundled):
 
 
 def test_rule_section_anchors_are_the_japanese_heading_slugs(bundled):
-    assert bundled.section_href("grm/battle/outcome") == "grm/rules/battle/#バトルの勝敗"
+    assert bundled.section_href("grm/battle/outcome") == "grm/rules/battle.html#バトルの勝敗"
+
+
+def test_a_citation_links_to_its_heading_on_the_source_documents_page(bundled):
+    href = bundled.source_href("000_a437c75d0e53c518.txt", "バトルの勝敗")
+    assert href == "grm/sources/000_a437c75d0e53c518.html#L44"
+    lines = bundled.kb.games["grm"].documents["000_a437c75d0e53c518.txt"].text.splitlines()
+    assert lines[43] == "バトルの勝敗"
+    assert 44 in bundled.cited_lines("000_a437c75d0e53c518.txt")
+
+
+def test_glossary_definitions_are_quoted_from_the_sources_or_left_out():
+    from rulesdsl.wiki.terms import define, names
+    kb = load(REPO)
+    docs = kb.games["grm"].documents
+    assert define("体重", docs).text == "カードの重さを表す数値（単位：kg）。バトルの勝敗を決定する唯一のパラメータである。"
+    assert define("スタック", docs).text == "特定の効果によって、場の既存カードの上に重ねてプレイすることをスタックと呼ぶ。"
+    assert define("一番上", docs) is None          # used in the source, never defined
+    assert names("表向き (オモテ) / 裏向き (ウラ)") == ["表向き  / 裏向き", "表向き", "裏向き"]
+
+
+def test_changelog_marks_what_differs_between_two_answers():
+    from rulesdsl.wiki.changes import marked_diff, verdict_ja
+    before, after = marked_diff("b2=P1表《上》", "b2=P1裏《上》")
+    assert before == "b2=P1<del>表</del>《上》" and after == "b2=P1<ins>裏</ins>《上》"
+    assert marked_diff("<a>", "<b>") == ("&lt;<del>a</del>&gt;", "&lt;<ins>b</ins>&gt;")
+    assert verdict_ja("x — all 2 expectations hold") == "x（期待2件すべてが成り立つ）"
 
 
 # ----------------------------------------------------------------------------- answers are computed
@@ -246,5 +344,5 @@ def test_a_scenario_whose_expectation_fails_stops_the_build_naming_it(wrong_corp
 def test_keep_going_builds_and_marks_the_failing_scenario_on_its_page(wrong_corpus, tmp_path):
     result = build_site(wrong_corpus, tmp_path / "site", keep_going=True)
     assert result.returncode == 0, result.output
-    page = (tmp_path / "site" / "grm" / "qa" / "wrong-expectation" / "index.html").read_text(encoding="utf-8")
+    page = (tmp_path / "site" / "grm" / "qa" / "wrong-expectation.html").read_text(encoding="utf-8")
     assert "この場面の答えは期待と一致しません" in page

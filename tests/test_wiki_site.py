@@ -26,7 +26,7 @@ from rulesdsl.engine.runner import answer  # noqa: E402
 from rulesdsl.kb import load  # noqa: E402
 from rulesdsl.wiki import testing  # noqa: E402
 from rulesdsl.wiki.testing import (CARD_CODE, HOSTILE, IMG, JINJA, MD, REPO, RULING_ID,  # noqa: E402
-                                   SCENARIO_ID, XSS, build_site, find_chromium, serve, write_hostile_corpus)
+                                   SCENARIO_ID, SEARCHES, XSS, build_site, find_chromium, serve, write_hostile_corpus)
 
 
 browser = pytest.mark.browser  # registered in pyproject.toml
@@ -53,8 +53,8 @@ def hostile_site(tmp_path_factory) -> Path:
 
 
 def page(site: Path, url: str) -> str:
-    path = site / unquote(url)
-    return (path / "index.html" if url.endswith("/") or not url else path).read_text(encoding="utf-8")
+    url = unquote(url.split("#", 1)[0]) or "index.html"
+    return (site / url).read_text(encoding="utf-8")
 
 
 def card_url(site_root: Path, game: str, code: str) -> str:
@@ -176,14 +176,15 @@ def test_every_page_type_is_generated_for_the_bundled_knowledge_base(bundled_sit
     from rulesdsl.wiki.site import Wiki
     w = Wiki(kb)
     for p in w.pages + w.items:
-        assert (bundled_site / w.path(p.src) / "index.html").exists(), p.src
-    for url in ("", "review/", "changelog/", "guide/statuses/", "guide/propose/"):
-        assert (bundled_site / url / "index.html").exists(), url
+        assert (bundled_site / w.path(p.src)).exists(), p.src
+    for url in ("index.html", "review.html", "changelog/index.html", "guide/statuses.html", "guide/propose.html",
+                "grm/sources/000_a437c75d0e53c518.html"):
+        assert (bundled_site / url).exists(), url
     assert not (bundled_site / "-rulesdsl-shell").exists()
 
 
 def test_item_pages_are_not_in_any_pages_nav(bundled_site):
-    for url in ("", "grm/cards/", "grm/cards/No.018/", "grm/rulings/battle/zero-weight/"):
+    for url in ("", "grm/cards/index.html", "grm/cards/No.018.html", "grm/rulings/battle/zero-weight.html"):
         html = page(bundled_site, url)
         nav = html.split('<nav class="md-nav md-nav--primary"', 1)[1].split('<div class="md-content"', 1)[0]
         nav = nav.split('md-nav--secondary', 1)[0]
@@ -195,7 +196,7 @@ def test_a_scenario_page_shows_the_answer_and_trace_the_interpreter_computes(bun
     kb = load(REPO)
     info = kb.scenarios["grm/qa/stack-flips-top-only"]
     a = answer(kb, info)
-    html = page(bundled_site, "grm/qa/stack-flips-top-only/")
+    html = page(bundled_site, "grm/qa/stack-flips-top-only.html")
     assert "インタプリタがビルド時に計算した答えです" in html
     text = "".join(parse(html).text)
     positions = [text.find(s.text) for s in a.branches[0].steps]
@@ -230,33 +231,40 @@ def test_a_scenario_of_a_game_without_interpreter_says_its_answer_is_not_compute
 
 
 def test_a_card_page_shows_facts_unknowns_effects_in_dsl_and_words_rulings_and_qa(bundled_site):
-    html = page(bundled_site, "grm/cards/No.058/")
+    html = page(bundled_site, "grm/cards/No.058.html")
     assert "<h1" in html and "No.058《KUAN》" in html
     assert "未収録" in html                                                  # unknown facts
     assert 'class="language-rules highlight"' in html and '<span class="kd">card</span>' in html
     assert "の効果を無効化する" in html                                         # effect in words
     assert 'class="rd-timeline"' in html and "統一裁定" in html               # its rulings as a timeline
-    assert 'href="../../../grm/rulings/effects/unified-nullification/#rev-2026-summer"' in html
+    assert 'href="../../grm/rulings/effects/unified-nullification.html#rev-2026-summer"' in html
 
 
 def test_rules_fences_in_hand_written_pages_are_highlighted_by_the_registered_lexer(bundled_site):
-    html = page(bundled_site, "guide/propose/")
+    html = page(bundled_site, "guide/propose.html")
     assert '<span class="kd">ruling</span>' in html and '<span class="nd">confirmed</span>' in html
 
 
 def test_a_ruling_page_shows_revisions_supersession_points_and_pinning_scenarios(bundled_site):
-    html = page(bundled_site, "grm/rulings/effects/unified-nullification/")
+    html = page(bundled_site, "grm/rulings/effects/unified-nullification.html")
     assert 'id="rev-2026-summer"' in html and "2026年夏" in html and 'rd-badge rd-confirmed' in html
-    assert "000_a437c75d0e53c518.txt §効果の種類" in html
+    # the citation names the document by its title and links to the heading on the document's page
+    assert ('<a class="rd-cite" href="../../../grm/sources/000_a437c75d0e53c518.html#L59" title="GRMカード ルールまとめ'
+            in html and ">GRMカード ルールまとめ §効果の種類</a>" in html)
     assert "を置き換えた" in html and "effects.nullify_scope" in html
-    old = page(bundled_site, "grm/rulings/effects/classification/")
+    assert html.index('class="rd-in-force') < html.index('id="改訂履歴"')      # the text in force comes first
+    old = page(bundled_site, "grm/rulings/effects/classification.html")
     assert "に置き換えられた" in old and "置き換え済み" in old
+    banner = old.split('<div class="rd-banner rd-banner-superseded"', 1)[1].split("</div>", 1)[0]
+    assert "今有効なのは" in banner and 'href="../../../grm/rulings/effects/unified-nullification.html#rev-2026-summer"' in banner
+    assert old.index("rd-banner") < old.index('id="改訂履歴"') and old.index("rd-banner") < old.index("rd-in-force")
 
 
 def test_rules_show_each_sections_source_and_the_rulings_refining_it(bundled_site):
-    html = page(bundled_site, "grm/rules/battle/")
+    html = page(bundled_site, "grm/rules/battle.html")
     assert 'id="バトルの勝敗"' in html                                       # Japanese heading anchors
-    assert "出典: 000_a437c75d0e53c518.txt §バトルの勝敗" in html
+    assert ">GRMカード ルールまとめ §バトルの勝敗</a>" in html
+    assert 'class="rd-card-link">No.018《髭ヅラ体育教師・須藤》</a>' in html    # card names in rule text link
     section = html.split('id="バトルの勝敗"', 1)[1].split("<h2", 1)[0]
     assert "この節を補う裁定" in section and "0kgのカードを含むバトルも発生する" in section
     assert "rd-badge rd-confirmed" in section
@@ -265,29 +273,72 @@ def test_rules_show_each_sections_source_and_the_rulings_refining_it(bundled_sit
 def test_home_changelog_review_gaps_and_glossary_are_filled_from_the_knowledge_base(bundled_site):
     home = page(bundled_site, "")
     assert "最近の裁定の変更" in home and "状態別の件数" in home and "GRMカード" in home
-    changelog = page(bundled_site, "changelog/2026/")
+    changelog = page(bundled_site, "changelog/2026.html").split("<article", 1)[1]
     assert "2026年8月" in changelog and "2026年夏" in changelog
-    # each ruling change lists the answers it changed, from the impact data
-    assert "0kgのカードを含むバトルも発生する（2026年3月）で変わった答え" in changelog
-    assert "grm/qa/rulings-zero-weight-after-march" in changelog or "rulings-zero-weight-after-march/" in changelog
-    assert "battle.zero_weight: battle_occurs (unconfirmed, default of grm/battle/occurrence) → " in changelog
-    review = page(bundled_site, "review/")
+    # each ruling change lists the answers it changed, from the impact data, the difference marked
+    block = changelog.split("0kgのカードを含むバトルも発生する</a></p>", 1)[1].split("rd-change-head", 1)[0]
+    assert "この改訂で変わった答え" in block and "rulings-zero-weight-after-march.html" in block
+    assert "<del>" in block and "<ins>" in block
+    assert "既定値" in block and "battle_occurs (unconfirmed" not in block      # the reason, in Japanese
+    review = page(bundled_site, "review.html").split("<article", 1)[1]
+    positions = [review.index(f'id="review-{s}"') for s in ("provisional", "unofficial", "unconfirmed")]
+    assert positions == sorted(positions)                  # 暫定, 非公式, then ※未確定
+    jump = review.split('<ul class="rd-jump">', 1)[1].split("</ul>", 1)[0]
+    assert jump.count('href="#review-') == 3 and "件" in jump
     for word in ("※未確定", "暫定", "非公式"):
         assert re.search(f'<h2 id="[^"]*">{re.escape(word)} <small', review), word
-    assert "自己対象不可とされるカードの一覧が空" in page(bundled_site, "grm/gaps/")
-    assert "スタック" in page(bundled_site, "grm/glossary/")
+    assert "自己対象不可とされるカードの一覧が空" in page(bundled_site, "grm/gaps.html")
+    glossary = page(bundled_site, "grm/glossary.html").split("<article", 1)[1]
+    stack = glossary.split('id="スタック"', 1)[1].split("<h2", 1)[0]
+    assert "場の既存カードの上に重ねてプレイすることをスタックと呼ぶ。" in stack and "#L" in stack
+    assert "資料に定義なし" in glossary.split('id="ロゴカード"', 1)[1].split("<h2", 1)[0]
 
 
-def test_the_search_index_holds_every_item_page_with_escaped_text(bundled_site):
-    data = json.loads((bundled_site / "search" / "search_index.json").read_text(encoding="utf-8"))
-    locations = {d["location"] for d in data["docs"]}
-    assert "grm/cards/No.054/" in locations and "grm/rulings/battle/zero-weight/" in locations
-    assert any(d["location"].startswith("grm/qa/stack-flips-top-only/") for d in data["docs"])
+def test_a_game_page_opens_with_what_the_game_is(bundled_site):
+    for game, words in (("grm", "GRMカードは、2人で遊ぶカードゲームです。"), ("thgm", "東方グランドメレーは、2〜4人で遊ぶカードゲームです。")):
+        html = page(bundled_site, f"{game}/index.html")
+        article = html.split("<article", 1)[1]
+        assert article.split('<p class="rd-lead">', 1)[1].startswith(words)
+        assert article.index("rd-lead") < article.index("<table")
+
+
+def test_a_source_document_is_a_page_with_its_cited_headings(bundled_site):
+    html = page(bundled_site, "grm/sources/000_a437c75d0e53c518.html")
+    assert '<h2 id="L44">バトルの勝敗' in html and 'id="L45"' in html
+    assert "プレイしたカードの体重が相手カードの体重より重い場合のみバトルに勝利し" in html
+
+
+def search_entries(site: Path) -> list[list]:
+    rows = []
+    for f in sorted((site / "search" / "d").glob("*.js"), key=lambda p: int(p.stem)):
+        rows += json.loads(f.read_text(encoding="utf-8").split(",", 1)[1][:-3])
+    return rows
+
+
+def search_postings(site: Path) -> dict:
+    """term -> {url: weight}, over every part of the index."""
+    urls = {}
+    for f in (site / "search" / "d").glob("*.js"):
+        n = int(f.stem)
+        for i, row in enumerate(json.loads(f.read_text(encoding="utf-8").split(",", 1)[1][:-3])):
+            urls[n * 128 + i] = row[0]
+    out: dict = {}
+    for f in (site / "search" / "t").rglob("*.js"):
+        for term, (ids, weights) in json.loads(f.read_text(encoding="utf-8").split(",", 1)[1][:-3]).items():
+            n = 0
+            for delta, w in zip(ids.split(","), weights):
+                n += int(delta, 36)
+                out.setdefault(term, {})[urls[n]] = w
+    return out
+
+
+def test_the_search_index_holds_every_page(bundled_site):
+    locations = {row[0] for row in search_entries(bundled_site)}
+    assert "grm/cards/No.054.html" in locations and "grm/rulings/battle/zero-weight.html" in locations
+    assert "grm/qa/stack-flips-top-only.html" in locations and "guide/statuses.html#確定" in locations
+    assert "grm/rules/battle.html#バトルの勝敗" in locations and "grm/glossary.html#スタック" in locations
     assert not any("-rulesdsl-shell" in loc for loc in locations)
-    sep = data["config"]["separator"]
-    for ch in "・《》「」『』（）※":
-        assert ch in sep
-    assert "." not in sep.replace("\\.", "")
+    assert not (bundled_site / "search" / "search_index.json").exists()     # no lunr index to download
 
 
 # ----------------------------------------------------------------------------- files: hostile content
@@ -323,12 +374,16 @@ def test_hostile_page_titles_and_headings_are_text(hostile_site, url_of):
     assert "<script>window.__xss" not in "".join(p.scripts)
 
 
-def test_hostile_text_in_the_search_index_is_escaped(hostile_site):
-    data = json.loads((hostile_site / "search" / "search_index.json").read_text(encoding="utf-8"))
-    hits = [d for d in data["docs"] if "window.__xss" in d["title"] + d["text"]]
-    assert hits
-    for d in hits:
-        assert "<script" not in d["title"] + d["text"] and "<img" not in d["title"] + d["text"]
+def test_hostile_text_in_the_search_index_is_data_in_scripts_that_only_call_the_loader(hostile_site):
+    files = list((hostile_site / "search").rglob("*.js"))
+    assert files
+    for f in files:
+        text = f.read_text(encoding="utf-8")
+        assert text.startswith("__rdsearch.") and text.endswith(");\n") and "</script" not in text.lower()
+        json.loads(text.split("(", 1)[1].split(",", 1)[1][:-3] if not text.startswith("__rdsearch.meta(")
+                   else text[len("__rdsearch.meta("):-3])
+    hits = [row for row in search_entries(hostile_site) if "window.__xss" in row[1] + row[3]]
+    assert hits          # stored as plain text, shown with textContent (see the browser test)
 
 
 def test_a_ruling_page_lists_every_revision_with_date_status_source_and_text(hostile_site):
@@ -338,7 +393,13 @@ def test_a_ruling_page_lists_every_revision_with_date_status_source_and_text(hos
     for rev, status, text in (("2025-01", "rd-unconfirmed", "最初の読み"), ("2025-06", "rd-provisional", "暫定裁定"),
                               ("2026-spring", "rd-confirmed", "統一裁定")):
         block = html.split(f'id="rev-{rev}"', 1)[1].split("<h3", 1)[0]
-        assert status in block and text in block and "000_a437c75d0e53c518.txt §バトルの勝敗" in block
+        assert status in block and "GRMカード ルールまとめ §バトルの勝敗" in block
+        if rev == "2026-spring":      # the revision in force: its text opens the page
+            assert "本文と理由はページの先頭に掲載しています" in block
+            box = html.split('<div class="rd-in-force rd-in-force-confirmed">', 1)[1].split("</div>", 1)[0]
+            assert text in box
+        else:
+            assert text in block
 
 
 def test_writing_the_item_pages_in_two_processes_gives_the_same_site(hostile_site, tmp_path):
@@ -350,10 +411,9 @@ def test_writing_the_item_pages_in_two_processes_gives_the_same_site(hostile_sit
     two = {p.relative_to(out): p.read_bytes() for p in html_files(out)}
     assert one.keys() == two.keys() and one == two
 
-    def docs(site):
-        data = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
-        return sorted(json.dumps(d, sort_keys=True, ensure_ascii=False) for d in data["docs"])
-    assert docs(hostile_site) == docs(out)
+    # the index is written in two parts by the two processes: the same entries and postings
+    assert sorted(map(tuple, search_entries(hostile_site))) == sorted(map(tuple, search_entries(out)))
+    assert search_postings(hostile_site) == search_postings(out)
 
 
 # ----------------------------------------------------------------------------- in a browser
@@ -390,11 +450,18 @@ def hostile_url(hostile_site):
         yield base
 
 
+@pytest.fixture(scope="session")
+def bundled_file_url(bundled_site):
+    """The built site opened as files, as a reader who unpacked it into a folder would."""
+    return bundled_site.resolve().as_uri() + "/"
+
+
 class Watch:
     """A page with its console errors, uncaught errors, dialogs and outside requests recorded."""
 
-    def __init__(self, browser) -> None:
-        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+    def __init__(self, browser, width: int = 1280, height: int = 900, dark: bool = False) -> None:
+        self.context = browser.new_context(viewport={"width": width, "height": height},
+                                           color_scheme="dark" if dark else "light")
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.dialogs: list[str] = []
@@ -403,31 +470,22 @@ class Watch:
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
         self.page.on("request", lambda r: self.outside.append(r.url)
-                     if not r.url.startswith(("http://127.0.0.1", "data:", "blob:")) else None)
+                     if not r.url.startswith(("http://127.0.0.1", "file://", "data:", "blob:")) else None)
 
     def search(self, base: str, query: str, reload: bool = True) -> list[tuple[str, str]]:
-        """Type `query` into Material's search box; (href, title) of the results."""
+        """Type `query` into the search box; (href relative to `base`, title) of the results shown."""
         pg = self.page
         if reload or not pg.url.startswith(base):
-            pg.goto(base)
-        pg.click("input.md-search__input")
-        pg.keyboard.press("Control+A")
-        pg.keyboard.press("Backspace")
-        pg.type("input.md-search__input", query, delay=10)
-        pg.keyboard.press("End")   # a key event: Japanese text is inserted without one
-        # every keystroke searches; wait until the result count has settled on the whole query
-        last, same = None, 0
-        for _ in range(120):
-            pg.wait_for_timeout(250)
-            meta = pg.inner_text(".md-search-result__meta")
-            ready = "初期化" not in meta and "入力" not in meta
-            same = same + 1 if (ready and meta == last) else 0
-            last = meta
-            if same >= 3:
-                break
+            pg.goto(base + "index.html")
+        box = pg.locator("input.md-search__input")
+        if not box.is_visible():                        # a phone: the box opens from the header
+            pg.click("label.md-header__button[for=__search]")
+        box.fill(query)
+        # the search marks its result list with the query once the results for it are shown
+        pg.wait_for_selector(f".md-search-result[data-rd-query={json.dumps(query, ensure_ascii=False)}]", state="attached")
         self.meta = pg.inner_text(".md-search-result__meta")
         items = pg.locator(".md-search-result__item > a")
-        return [(items.nth(i).get_attribute("href"), items.nth(i).locator("h1, h2").first.inner_text())
+        return [(items.nth(i).get_attribute("href").removeprefix(base), items.nth(i).locator("h1").inner_text())
                 for i in range(items.count())]
 
     def close(self) -> None:
@@ -451,48 +509,84 @@ def test_home_page_loads_without_console_errors_or_outside_requests(watch, bundl
 
 
 @browser
-def test_a_card_page_is_reached_from_the_home_page_through_the_card_index(watch, bundled_url):
+@pytest.mark.parametrize("scheme", ["http", "file"])
+def test_a_card_page_is_reached_from_the_home_page_through_the_card_index(watch, bundled_url, bundled_file_url, scheme):
+    base = bundled_url if scheme == "http" else bundled_file_url
     pg = watch.page
-    pg.goto(bundled_url)
+    pg.goto(base + "index.html")
     pg.locator("article table a", has_text="18枚").first.click()
-    pg.wait_for_url("**/grm/cards/")
+    pg.wait_for_url("**/grm/cards/index.html")
     pg.locator("article table a", has_text="火野 アラシ").first.click()
-    pg.wait_for_url("**/grm/cards/No.054/")
+    pg.wait_for_url("**/grm/cards/No.054.html")
     assert "No.054《火野 アラシ》" in pg.locator("h1").inner_text()
     assert pg.locator("article .highlight code").first.is_visible()
     assert watch.errors == []
 
 
-@pytest.fixture(scope="session")
-def searcher(chromium, bundled_url):
-    """One page whose search index is built once and used by every search test."""
+@browser
+def test_from_a_folder_every_nav_link_lands_on_a_page_not_a_directory_listing(watch, bundled_file_url, bundled_site):
+    pg = watch.page
+    pg.goto(bundled_file_url + "index.html")
+    hrefs = pg.eval_on_selector_all("nav.md-nav--primary a.md-nav__link[href]", "els => els.map(e => e.href)")
+    targets = sorted({h.split("#", 1)[0] for h in hrefs if h.startswith("file://")})
+    assert len(targets) > 30
+    for url in targets:
+        assert url.endswith(".html"), url                # a folder would open as a directory listing
+        pg.goto(url)
+        assert pg.locator("article h1").count() == 1, url
+    # and a link inside a page: the changelog from the home page
+    pg.goto(bundled_file_url + "index.html")
+    pg.locator("article a", has_text="変更履歴").first.click()
+    pg.wait_for_url("**/changelog/index.html")
+    assert pg.locator("article h1").inner_text() == "変更履歴"
+    assert watch.errors == []
+
+
+# ----------------------------------------------------------------------------- search, in the browser
+
+
+
+@pytest.fixture(scope="session", params=["http", "file"])
+def searcher(request, chromium, bundled_url, bundled_file_url):
+    """One page per way of opening the site, used by every search test."""
     w = Watch(chromium)
-    w.page.goto(bundled_url)
+    w.base = bundled_url if request.param == "http" else bundled_file_url
+    w.page.goto(w.base + "index.html")
     yield w
     w.close()
 
 
 @browser
-@pytest.mark.parametrize("query, expected", [
-    ("《火野 アラシ》", "grm/cards/No.054/"),
-    ("火野", "grm/cards/No.054/"),
-    ("No.018", "grm/cards/No.018/"),
-    ("PROMO015", "grm/cards/PROMO015/"),
-    ("《髭ヅラ体育教師・須藤》", "grm/cards/No.018/"),
-])
-def test_search_finds_a_card_by_its_name_and_by_its_code(searcher, bundled_url, query, expected):
-    results = searcher.search(bundled_url, query, reload=False)
-    assert any(expected in href for href, _ in results[:5]), (query, results[:5])
-    assert searcher.errors == []
+@pytest.mark.parametrize("query, expected", SEARCHES, ids=[q for q, _ in SEARCHES])
+def test_search_puts_the_page_that_defines_a_word_in_the_first_five(searcher, query, expected):
+    results = searcher.search(searcher.base, query, reload=False)
+    top = [unquote(href) for href, _ in results[:5]]
+    assert expected in top, (query, top)
+    assert searcher.errors == [] and searcher.outside == []
 
 
 @browser
-def test_search_finds_the_unconfirmed_items(searcher, bundled_url):
-    watch = searcher
-    results = watch.search(bundled_url, "未確定", reload=False)
-    hrefs = [h for h, _ in results]
-    assert any("/review/" in h for h in hrefs), (watch.meta, results[:8])
-    assert len(results) >= 5
+def test_search_tokenizes_in_the_browser_as_the_build_does(searcher):
+    from rulesdsl.wiki.search import key, term_hash, tokenize
+    samples = ["裏向きになる", "《火野 アラシ》", "No.018《髭ヅラ体育教師・須藤》", "ＰＲＯＭＯ０１５", "※未確定（暫定）",
+               "EXカードは1枚", "ｶﾞｰﾃﾞｨｱﾝ", "2026-summer", "体重60kg"]
+    got = searcher.page.evaluate("xs => xs.map(x => [window.__rdsearch.tokenize(x), window.__rdsearch.key(x),"
+                                 " window.__rdsearch.termHash(x)])", samples)
+    assert got == [[tokenize(x), key(x), term_hash(x)] for x in samples]
+
+
+@browser
+def test_search_loads_only_the_pieces_a_query_needs(chromium, bundled_url):
+    w = Watch(chromium)
+    loaded: list[str] = []
+    w.page.on("request", lambda r: loaded.append(r.url))
+    w.page.goto(bundled_url + "index.html")
+    w.page.wait_for_load_state("networkidle")
+    assert not [u for u in loaded if "/search/" in u]            # nothing before a query
+    w.search(bundled_url, "体重", reload=False)
+    pieces = [u for u in loaded if "/search/" in u]
+    assert any(u.endswith("search/meta.js") for u in pieces) and len(pieces) < 12, pieces
+    w.close()
 
 
 @browser
@@ -509,9 +603,20 @@ def test_a_ruling_page_shows_its_revisions(watch, hostile_url, hostile_site):
 
 
 @browser
+def test_a_superseded_ruling_opens_with_a_banner_linking_the_ruling_in_force(watch, bundled_url):
+    pg = watch.page
+    pg.goto(bundled_url + "grm/rulings/effects/classification.html")
+    banner = pg.locator("article .rd-banner")
+    assert banner.is_visible() and banner.bounding_box()["y"] < 400
+    banner.locator("a", has_text="統一裁定").first.click()
+    pg.wait_for_url("**/grm/rulings/effects/unified-nullification.html#rev-2026-summer")
+    assert pg.locator("article .rd-in-force .rd-badge.rd-confirmed").is_visible()
+
+
+@browser
 def test_a_board_picture_renders_with_the_stack_and_face_states(watch, bundled_url):
     pg = watch.page
-    pg.goto(bundled_url + "grm/qa/stack-flips-top-only/")
+    pg.goto(bundled_url + "grm/qa/stack-flips-top-only.html")
     board = pg.locator("figure.rd-board").first
     assert board.is_visible()
     assert board.locator("td.rd-cell").count() == 9
@@ -522,13 +627,77 @@ def test_a_board_picture_renders_with_the_stack_and_face_states(watch, bundled_u
     assert watch.errors == []
 
 
+# ----------------------------------------------------------------------------- phones
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def phone(chromium):
+    w = Watch(chromium, **PHONE)
+    yield w
+    w.close()
+
+
+def one_page_of_every_kind() -> list[str]:
+    from rulesdsl.wiki.site import Wiki
+    w = Wiki(load(REPO))
+    seen: dict[str, str] = {}
+    for p in w.pages + w.items:
+        seen.setdefault(p.kind, w.url(p.src))
+    # the Q&A pages of every game (their boards and answers differ)
+    for game in w.games:
+        sid = next(s for s, i in w.kb.scenarios.items() if i.game == game)
+        seen[f"scenario-{game}"] = w.scenario_href(sid)
+    odds = [w.scenario_href(s) for s, i in w.kb.scenarios.items() if "odds" in s][:1]     # an odds table
+    return sorted(set(seen.values()) | set(odds) | {"index.html", "guide/statuses.html", "guide/propose.html"})
+
+
+@browser
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_no_page_is_wider_than_a_phone_screen(chromium, bundled_url, dark):
+    w = Watch(chromium, dark=dark, **PHONE)
+    wide = []
+    for url in one_page_of_every_kind():
+        w.page.goto(bundled_url + url)
+        width = w.page.evaluate("document.documentElement.scrollWidth")
+        if width > PHONE["width"]:
+            wide.append((url, width))
+    # a table wider than the screen scrolls inside itself
+    w.page.goto(bundled_url + "grm/index.html")
+    overflow = w.page.eval_on_selector_all(".md-typeset__scrollwrap", "els => els.map(e => getComputedStyle(e).overflowX)")
+    w.close()
+    assert wide == []
+    assert overflow and set(overflow) <= {"auto", "scroll"}
+
+
+@browser
+@pytest.mark.parametrize("sid", ["grm/qa/stack-flips-top-only", "grm/qa/rulings-zero-weight-before-march"])
+def test_the_answer_is_on_the_first_phone_screen(phone, bundled_url, sid):
+    from rulesdsl.wiki.site import Wiki
+    url = Wiki(load(REPO)).scenario_href(sid)
+    pg = phone.page
+    pg.goto(bundled_url + url)
+    for selector in (".rd-question", ".rd-answer .rd-sentence", ".rd-answer .rd-badge", ".rd-answer .rd-asof"):
+        box = pg.locator(f"article {selector}").first.bounding_box()
+        assert box and box["y"] + box["height"] <= PHONE["height"], (selector, box)
+    assert pg.locator("article .rd-answer .rd-sentence").first.inner_text()
+    assert pg.locator("article h2").first.bounding_box()["y"] > pg.locator("article .rd-answer").first.bounding_box()["y"]
+
+
+@browser
+def test_search_works_on_a_phone(phone, bundled_url):
+    results = phone.search(bundled_url, "体重")
+    assert "grm/rules/card.html#体重" in [unquote(h) for h, _ in results[:5]]
+
+
 @browser
 def test_an_xss_payload_in_a_card_name_is_shown_as_text_and_runs_no_script(watch, hostile_url, hostile_site):
     from rulesdsl.wiki.site import Wiki
     w = Wiki(load(hostile_site.parent / "kb"))
     pg = watch.page
-    for url in (w.card_href("grm", CARD_CODE), "grm/cards/", w.scenario_href(SCENARIO_ID), w.ruling_href(RULING_ID),
-                w.url(w.game_src("evil")), "", "review/", "grm/rules/test/"):
+    for url in (w.card_href("grm", CARD_CODE), "grm/cards/index.html", w.scenario_href(SCENARIO_ID), w.ruling_href(RULING_ID),
+                w.url(w.game_src("evil")), "index.html", "review.html", "grm/rules/test.html"):
         pg.goto(hostile_url + url)
         assert pg.evaluate("window.__xss") is None, url
     pg.goto(hostile_url + w.card_href("grm", CARD_CODE))
@@ -536,6 +705,7 @@ def test_an_xss_payload_in_a_card_name_is_shown_as_text_and_runs_no_script(watch
     assert pg.locator("article script").count() == 0 and pg.locator("article img").count() == 0
     results = watch.search(hostile_url, "毒")
     assert results and any("window.__xss" in title for _, title in results)
+    assert pg.locator(".md-search-result script, .md-search-result img").count() == 0
     assert pg.evaluate("window.__xss") is None
     assert watch.dialogs == [] and watch.errors == []
     assert HOSTILE   # the whole payload is what the corpus puts in names and texts

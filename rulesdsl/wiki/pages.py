@@ -11,170 +11,24 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections import Counter, defaultdict
-from typing import Any, Iterable, Optional
+from typing import Iterable, Optional
 
 from ..engine.registry import engine_for
 from ..model import Revision, Ruling, Section, Status
 from ..timeline import sort_key
-from ..vocab import UNKNOWN, Call, Vocabulary, in_words
-from .board import render_board
-from .odds import odds_html
+from ..vocab import UNKNOWN
+from .answers import pinned_answer, qa_index, scenario_page
+from .changes import change_block
+from .terms import define, first_use, overview
+from .common import (STATUS_ORDER, linked_text, short_title, Ctx, answer_summary, card_words, fact_html, known_facts, rev_label,
+                     ruling_state, value_label)
 from .escape import esc, esc_lines
-from .render import (GAP_JA, STATUS_HELP, STATUS_JA, UNKNOWN_TAG, Doc, badge, code, link,
-                     tag)
-from .site import Failure, Page, Wiki, point_anchor, revision_anchor
+from .render import GAP_JA, STATUS_HELP, STATUS_JA, UNKNOWN_TAG, Doc, badge, code, tag
+from .site import Failure, Page, Wiki, line_anchor, point_anchor, revision_anchor
 
-STATUS_ORDER = (Status.confirmed, Status.provisional, Status.unofficial, Status.unconfirmed, Status.retracted)
-REVIEW_STATUSES = (Status.unconfirmed, Status.provisional, Status.unofficial)
-MODALITY_JA = {"always": "必ず", "possible": "ありうる", "never": "ありえない"}
+REVIEW_STATUSES = (Status.provisional, Status.unofficial, Status.unconfirmed)
 STATE_JA = {"in_force": "有効", "superseded": "置き換え済み", "retracted": "撤回", "future": "未発効"}
 RECENT = 12
-
-
-# ----------------------------------------------------------------------------- helpers
-
-class Ctx:
-    """What a renderer needs: the wiki and the page's relative prefix to the site root."""
-
-    def __init__(self, w: Wiki, doc: Doc) -> None:
-        self.w = w
-        self.doc = doc
-        self.root = doc.root
-
-    def href(self, url: Optional[str]) -> Optional[str]:
-        return None if url is None else self.root + url
-
-    def a(self, url: Optional[str], text: str, cls: Optional[str] = None) -> str:
-        if url is None:
-            return esc(text)
-        return link(self.root + url, esc(text), cls)
-
-    def ruling(self, rid: str, rev: Optional[str] = None, text: Optional[str] = None) -> str:
-        r = self.w.kb.rulings.get(rid)
-        label = text if text is not None else (r.title if r else rid)
-        return self.a(self.w.ruling_href(rid, rev), label)
-
-    def card(self, game: str, code_: str, text: Optional[str] = None) -> str:
-        c = self.w.kb.card(game, code_)
-        label = text if text is not None else (f"{code_}《{c.card.name}》" if c and c.card.name else code_)
-        return self.a(self.w.card_href(game, code_), label)
-
-    def section(self, sid: str, text: Optional[str] = None) -> str:
-        s = self.w.kb.sections.get(sid)
-        return self.a(self.w.section_href(sid), text if text is not None else (s.title if s else sid))
-
-    def scenario(self, sid: str, text: Optional[str] = None) -> str:
-        info = self.w.kb.scenarios.get(sid)
-        return self.a(self.w.scenario_href(sid), text if text is not None else (info.scenario.title if info else sid))
-
-    def point(self, game: str, name: str) -> str:
-        p = self.w.kb.games[game].points.get(name)
-        label = p.label if p and p.label else name
-        return self.a(self.w.point_href(game, name), label) + " " + code(name)
-
-    def ref(self, game: str, target: str, rev: Optional[str] = None) -> str:
-        """A reference (ruling, section, scenario or card) as a link with a kind label."""
-        found = self.w.ref_href(game, target, rev)
-        if found is None:
-            return code(target)
-        url, kind = found
-        if kind == "ruling":
-            return "裁定 " + self.ruling(target, rev)
-        if kind == "section":
-            return "ルール " + self.section(target)
-        if kind == "scenario":
-            return "Q&A " + self.scenario(target)
-        return "カード " + self.card(game, target)
-
-    def game(self, game: str) -> str:
-        return self.a(self.w.url(self.w.game_src(game)), self.w.kb.games[game].decl.name)
-
-
-def value_label(w: Wiki, game: str, point: str, value: str) -> str:
-    p = w.kb.games[game].points.get(point)
-    if p:
-        for v in p.values:
-            if v.name == value and v.label:
-                return v.label
-    return value
-
-
-def card_words(vocab: Vocabulary, call: Call) -> str:
-    return in_words(call, vocab, card_name=lambda r: f"《{r.text.strip('《》')}》")
-
-
-def fact_html(vocab: Vocabulary, name: str, value: Any) -> str:
-    """A card fact's value in words (enum labels, units); 未収録 for an explicit unknown."""
-    if value is UNKNOWN:
-        return UNKNOWN_TAG
-    entry = vocab.entries["fact"].get(name)
-    params = list(entry.params) if entry else []
-    if isinstance(value, dict):
-        by_name = {p.name: p for p in params}
-        return "、".join(f"{esc(k)}: {_value_html(vocab, v, by_name.get(k))}" for k, v in value.items())
-    return _value_html(vocab, value, params[0] if params else None)
-
-
-def _value_html(vocab: Vocabulary, v: Any, param) -> str:
-    types = param.types if param is not None else ()
-    if v is UNKNOWN:
-        return UNKNOWN_TAG
-    if isinstance(v, (tuple, list)):
-        return "、".join(_value_html(vocab, x, param) for x in v) or "なし"
-    if isinstance(v, bool):
-        return "あり" if v else "なし"
-    if isinstance(v, (int, float)):
-        n = int(v) if isinstance(v, float) and v.is_integer() else v
-        if "kg" in types:
-            return f"{n}kg"
-        if "dice" in types:
-            return f"{n}D"
-        return esc(n)
-    if hasattr(v, "text"):          # a CardRef
-        return esc(f"《{v.text.strip('《》')}》")
-    text = str(v)
-    for t in types:
-        label = vocab.enum_label(t, text)
-        if label:
-            return esc(label)
-    return esc(text)
-
-
-def known_facts(w: Wiki, game: str, facts: dict) -> tuple[list[str], int]:
-    vocab = w.kb.games[game].vocab
-    known, unknown = [], 0
-    for name, entry in vocab.entries["fact"].items():
-        v = facts.get(name, UNKNOWN)
-        if v is UNKNOWN:
-            unknown += 1
-            continue
-        known.append(f"{esc(entry.label or name)}: {fact_html(vocab, name, v)}")
-    return known, unknown
-
-
-def ruling_state(ctx: Ctx, r: Ruling) -> tuple[Optional[Revision], str, str]:
-    """(revision shown, state, badge html) of a ruling as of the build day."""
-    rev, state = ctx.w.current(r)
-    if rev is None:
-        return None, state, tag("改訂なし")
-    b = badge(rev.status)
-    if state == "superseded":
-        b += " " + tag("置き換え済み", "superseded")
-    elif state == "future":
-        b += " " + tag("未発効", "future")
-    return rev, state, b
-
-
-def answer_summary(ctx: Ctx, sid: str) -> str:
-    """A short state of a scenario's answer for tables: status and whether expectations hold."""
-    a = ctx.w.answers.get(sid)
-    if a is None:
-        return tag("計算なし", "plain", "このゲームにはまだインタプリタがない")
-    if isinstance(a, Failure):
-        return tag("計算できず", "fail", a.message)
-    applicable = [e for e in a.expectations if e.applies]
-    mark = ("✓" if a.ok else "✗") if applicable else ""
-    return badge(a.status) + (f' <span class="rd-{"ok" if a.ok else "ng"}">{mark}</span>' if mark else "")
 
 
 def latest_changes(w: Wiki, game: Optional[str] = None) -> list[tuple[_dt.date, Ruling, Revision, str]]:
@@ -217,20 +71,6 @@ def change_rows(ctx: Ctx, changes, with_game: bool = True) -> list[list[str]]:
 
 
 CHANGE_HEAD = ["日付", "状態", "裁定", "種別", "変わった答え"]
-
-
-def changed_answers_section(ctx: Ctx, doc: Doc, changes) -> None:
-    """For each revision in `changes`, the worked answers it changed: before and after, and why."""
-    for day, r, rev, kind in changes:
-        changed = ctx.w.changed_answers.get(f"{r.id}@{rev.date_label}", [])
-        if not changed:
-            continue
-        doc.h3(f"{r.title}（{rev.date_ja}）で変わった答え")
-        doc.table(["Q&A", "この改訂の前", "この改訂の後", "理由"],
-                  [[ctx.scenario(c.scenario),
-                    (badge(Status(c.status_before)) + " " if c.status_before else "") + esc(c.before),
-                    (badge(Status(c.status_after)) + " " if c.status_after else "") + esc(c.after),
-                    esc("；".join(c.because))] for c in changed])
 
 
 def status_counts(w: Wiki) -> dict[str, Counter]:
@@ -297,15 +137,26 @@ def game_page(w: Wiki, doc: Doc, game: str) -> None:
     kb = w.kb
     info = kb.games[game]
     decl = info.decl
-    if decl.text and decl.text.value:
-        doc.p(decl.text.value, "rd-lead")
-    rows = [("ID", code(game))]
-    for name, d in info.documents.items():
-        rows.append(("資料", f"{code(name)} {esc(d.title)}"))
-    if decl.source:
-        rows.append(("出典", esc(decl.source.raw)))
     lo, hi = info.players
-    rows.append(("人数", esc(f"{lo}人" if lo == hi else f"{lo}〜{hi}人")))
+    players = f"{lo}人" if lo == hi else f"{lo}〜{hi}人"
+    doc.p(f"{decl.name}は、{players}で遊ぶカードゲームです。", "rd-lead")
+    ov = overview(info.documents)
+    if ov:
+        label = "勝利条件（資料より）" if ov.heading and "勝利" in ov.heading else "資料より"
+        doc.add(f'<blockquote class="rd-quote rd-quote-def"><p><span class="rd-label">{esc(label)}</span>'
+                f"{linked_text(ctx, game, ov.text)}</p><footer>{source_line(ctx, game, ov)}</footer></blockquote>\n")
+    titles = "、".join(short_title(d.title) for d in info.documents.values())
+    doc.p(f"このwikiは{titles or '資料'}をもとに、ルール{sum(1 for s in kb.sections.values() if s.game == game)}節・"
+          f"カード{sum(1 for (x, _) in kb.cards if x == game)}枚・裁定{sum(1 for r in kb.rulings.values() if r.game == game)}件・"
+          f"Q&A{sum(1 for s in kb.scenarios.values() if s.game == game)}問を収録しています。")
+    rows = [("ID", code(game))]
+    if decl.text and decl.text.value:
+        rows.append(("資料の説明", esc(decl.text.value)))
+    for name, d in info.documents.items():
+        rows.append(("資料", ctx.a(w.url(w.source_src(game, name)), d.title) + f" {code(name)}"))
+    if decl.source:
+        rows.append(("出典", ctx.cite(decl.source)))
+    rows.append(("人数", esc(players)))
     if info.modes:
         rows.append(("モード", "、".join(esc(label or name) for name, label in info.modes.items())))
     if info.zones:
@@ -375,17 +226,17 @@ def section_block(ctx: Ctx, s: Section) -> None:
     doc.h2(s.title, ident=w.section_anchor[s.id])
     meta = [code(s.id)]
     if s.source:
-        meta.append("出典: " + esc(s.source.raw))
+        meta.append("出典: " + ctx.cite(s.source))
     doc.p_html(" ・ ".join(meta), "rd-meta")
     if s.text and s.text.value:
-        doc.add(f'<blockquote class="rd-rule-text"><p>{esc_lines(s.text.value)}</p></blockquote>\n')
+        doc.add(f'<blockquote class="rd-rule-text"><p>{linked_text(ctx, s.game, s.text.value)}</p></blockquote>\n')
     elif s.text is not None:
         doc.p_html(UNKNOWN_TAG + " 本文は資料にありません。")
     for n in s.notes:
         doc.p(n, "rd-note")
     for rev in sorted(s.revisions, key=sort_key):
         body = esc_lines(rev.text.value) if rev.text and rev.text.value else ""
-        src = f"（出典: {esc(rev.source.raw)}）" if rev.source else ""
+        src = f"（出典: {ctx.cite(rev.source)}）" if rev.source else ""
         doc.p_html(f"{badge(rev.status)} <strong>{esc(rev.date_ja)}の改訂</strong>{src} {body}", "rd-section-rev")
     points = w.section_points.get(s.id, [])
     if points:
@@ -443,7 +294,7 @@ def card_page(w: Wiki, doc: Doc, game: str, code_: str) -> None:
     shown = c.at(w.today)
     rows = [("ゲーム", ctx.game(game)), ("コード", code(c.code)), ("名前", esc(c.card.name or c.code))]
     if c.card.source:
-        rows.append(("出典", esc(c.card.source.raw)))
+        rows.append(("出典", ctx.cite(c.card.source)))
     if c.card.text is not None:
         rows.append(("テキスト", esc_lines(c.card.text.value) if c.card.text.value is not None else UNKNOWN_TAG))
     for name, entry in vocab.entries["fact"].items():
@@ -478,7 +329,7 @@ def card_page(w: Wiki, doc: Doc, game: str, code_: str) -> None:
         doc.h2("エラッタ")
         for e, _, _ in c.errata:
             when = e.date.ja() if e.date else "日付不明"
-            src = f"（出典: {esc(e.source.raw)}）" if e.source else ""
+            src = f"（出典: {ctx.cite(e.source)}）" if e.source else ""
             body = esc_lines(e.text.value) if e.text and e.text.value else ""
             doc.p_html(f"{badge(e.status)} <strong>{esc(when)}</strong>{src} {body}")
 
@@ -536,6 +387,10 @@ def ruling_page(w: Wiki, doc: Doc, rid: str) -> None:
     kb = w.kb
     r = kb.rulings[rid]
     rev_now, state, b = ruling_state(ctx, r)
+    if state in ("superseded", "retracted"):
+        banner(ctx, r, rev_now, state)
+    if rev_now is not None:
+        in_force_box(ctx, r, rev_now, state)
     now = b + " " + esc(STATE_JA[state])
     if rev_now is not None and state == "in_force":
         now += f"（{esc(rev_now.date_ja)}の改訂）"
@@ -544,14 +399,14 @@ def ruling_page(w: Wiki, doc: Doc, rid: str) -> None:
         rows.append(("資料の問題", tag(GAP_JA.get(r.gap, r.gap), "gap") + " " + code(r.gap) +
                      " " + ctx.a(w.url(f"{r.game}/gaps.md"), "資料の欠落・矛盾の一覧")))
     if r.refs:
-        rows.append(("関連", "、".join(ctx.ref(r.game, x.target, _rev_label(x)) for x in r.refs)))
+        rows.append(("関連", "、".join(ctx.ref(r.game, x.target, rev_label(x)) for x in r.refs)))
     doc.dl(rows)
     for n in r.notes:
         doc.p(n, "rd-note")
 
     doc.h2("改訂履歴")
     for rev in sorted(r.revisions, key=sort_key):
-        revision_block(ctx, r, rev)
+        revision_block(ctx, r, rev, text_above=rev is rev_now)
 
     supersedes = [(rev, s) for rev in r.revisions for s in rev.supersedes]
     by = w.superseded_by.get(rid, [])
@@ -559,8 +414,8 @@ def ruling_page(w: Wiki, doc: Doc, rid: str) -> None:
     if supersedes or by:
         items = []
         for rev, s in supersedes:
-            which = f"（{_rev_label(s)}の改訂）" if _rev_label(s) else ""
-            items.append(f"{esc(rev.date_ja)}の改訂が {ctx.ruling(s.target, _rev_label(s))}{esc(which)} を置き換えた")
+            which = f"（{rev_label(s)}の改訂）" if rev_label(s) else ""
+            items.append(f"{esc(rev.date_ja)}の改訂が {ctx.ruling(s.target, rev_label(s))}{esc(which)} を置き換えた")
         for other, rev in by:
             items.append(f"{ctx.ruling(other, rev.date_label)}（{esc(rev.date_ja)}、{badge(rev.status)}）に置き換えられた")
         doc.ul(items)
@@ -595,18 +450,44 @@ def ruling_page(w: Wiki, doc: Doc, rid: str) -> None:
         doc.code(source)
 
 
-def _rev_label(ref) -> Optional[str]:
-    if ref.undated:
-        return "undated"
-    return str(ref.date) if ref.date else None
+def banner(ctx: Ctx, r: Ruling, rev: Revision, state: str) -> None:
+    """The top of a superseded or retracted ruling: it has no force, and which ruling does."""
+    by = ctx.w.superseded_by.get(r.id, [])
+    links = "、".join(f"{ctx.ruling(other, later.date_label)}（{esc(later.date_ja)}、{badge(later.status)}）"
+                     for other, later in by)
+    if state == "superseded":
+        text = "この裁定は置き換えられ、今は効力がありません。" + (f"今有効なのは {links} です。" if links else "")
+    else:
+        text = (f"この裁定は{esc(rev.date_ja)}に撤回され、今は効力がありません。" +
+                (f"代わって有効なのは {links} です。" if links else "代わりの裁定は記録されていません。"))
+    ctx.doc.add(f'<div class="rd-banner rd-banner-{state}" role="note">{badge(Status.retracted) if state == "retracted" else tag(STATE_JA[state], "superseded")} '
+                f"{text}</div>\n")
 
 
-def revision_block(ctx: Ctx, r: Ruling, rev: Revision) -> None:
+def in_force_box(ctx: Ctx, r: Ruling, rev: Revision, state: str) -> None:
+    """The ruling's text as it stands today (or as it last stood), with its status, date and source."""
+    label = {"in_force": f"今日有効な裁定（{rev.date_ja}の改訂）", "superseded": f"最後の改訂（{rev.date_ja}・置き換え済み）",
+             "retracted": f"撤回（{rev.date_ja}）", "future": f"まだ発効していない改訂（{rev.date_ja}から）"}[state]
+    text = f'<p class="rd-ruling-now">{esc_lines(rev.text.value)}</p>' if rev.text and rev.text.value else ""
+    src = f" ・ 出典: {ctx.cite(rev.source)}" if rev.source else ""
+    ctx.doc.add(f'<div class="rd-in-force rd-in-force-{rev.status.value}"><span class="rd-label">{esc(label)}</span>{text}'
+                f'<p class="rd-answer-meta">{badge(rev.status)} {esc(STATUS_HELP[rev.status])}{src}</p></div>\n')
+    if rev.reason:
+        reason_box(ctx, rev)
+
+
+def reason_box(ctx: Ctx, rev: Revision) -> None:
+    title = "この解釈の理由（※未確定）" if rev.status is Status.unconfirmed else "理由"
+    ctx.doc.add(f'<div class="rd-reason rd-reason-{rev.status.value}"><p class="rd-reason-title">{esc(title)}</p>'
+                f"<p>{esc_lines(rev.reason)}</p></div>\n")
+
+
+def revision_block(ctx: Ctx, r: Ruling, rev: Revision, text_above: bool = False) -> None:
     w, doc = ctx.w, ctx.doc
     doc.h3(f"{rev.date_ja} — {STATUS_JA[rev.status]}", ident=revision_anchor(rev.date_label))
     rows = [("日付", esc(rev.date_ja) + " " + code(rev.date_label)), ("状態", badge(rev.status) + " " + esc(STATUS_HELP[rev.status]))]
     if rev.source:
-        rows.append(("出典", esc(rev.source.raw)))
+        rows.append(("出典", ctx.cite(rev.source)))
     iv = w.interval(r.id, rev)
     if iv is not None:
         begin, end = iv
@@ -620,253 +501,20 @@ def revision_block(ctx: Ctx, r: Ruling, rev: Revision) -> None:
             f"{ctx.point(r.game, s.point)}{' ・ カード ' + ctx.card(r.game, s.card) if s.card else ''} = "
             f"{esc(value_label(w, r.game, s.point, s.value))}" for s in rev.settings)))
     if rev.supersedes:
-        rows.append(("置き換える", "、".join(ctx.ruling(s.target, _rev_label(s)) for s in rev.supersedes)))
+        rows.append(("置き換える", "、".join(ctx.ruling(s.target, rev_label(s)) for s in rev.supersedes)))
     if rev.refs:
-        rows.append(("関連", "、".join(ctx.ref(r.game, x.target, _rev_label(x)) for x in rev.refs)))
+        rows.append(("関連", "、".join(ctx.ref(r.game, x.target, rev_label(x)) for x in rev.refs)))
     doc.dl(rows, "rd-facts rd-revision")
-    if rev.text and rev.text.value:
+    if text_above:
+        doc.p("本文と理由はページの先頭に掲載しています。", "rd-muted")
+    elif rev.text and rev.text.value:
         doc.add(f'<div class="rd-ruling-body"><p>{esc_lines(rev.text.value)}</p></div>\n')
     for q in rev.quotes:
         doc.add(f'<blockquote class="rd-quote"><p>{esc_lines(q.text)}</p><footer>資料の引用</footer></blockquote>\n')
-    if rev.reason:
-        doc.note(esc_lines(rev.reason), "question", "この解釈の理由（※未確定）" if rev.status is Status.unconfirmed else "理由")
+    if rev.reason and not text_above:
+        reason_box(ctx, rev)
     for n in rev.notes:
         doc.p(n, "rd-note")
-
-
-def pinned_answer(ctx: Ctx, sid: str) -> None:
-    w, doc = ctx.w, ctx.doc
-    info = w.kb.scenarios[sid]
-    doc.h3(info.scenario.title, extra_html="")
-    doc.p_html(f"{answer_summary(ctx, sid)} {ctx.scenario(sid, 'Q&Aのページへ')}", "rd-meta")
-    a = w.answers.get(sid)
-    if a is None:
-        doc.p("このゲームにはまだインタプリタがないため、答えは計算していません。")
-        return
-    if isinstance(a, Failure):
-        doc.note(esc(a.message), "danger", "答えを計算できませんでした")
-        return
-    doc.p_html("<strong>答え:</strong> " + esc(verdict_ja(a)))
-    for outcome, branches in a.outcomes.items():
-        b = branches[0]
-        label = "手順（トレース）" + (f"：{b.path}" if len(a.branches) > 1 else "")
-        doc.add(f'<details class="rd-trace-box"><summary>{esc(label)}</summary>{trace_html(ctx, info.game, b)}</details>\n')
-
-
-# ----------------------------------------------------------------------------- scenarios
-
-def verdict_ja(a) -> str:
-    applicable = [e for e in a.expectations if e.applies]
-    failed = [e for e in applicable if not e.ok]
-    outcomes = a.outcomes
-    head = next(iter(outcomes)) if len(outcomes) == 1 else f"選択により{len(outcomes)}通りの結果がありうる"
-    if not applicable:
-        return head
-    if failed:
-        return f"{head} — 期待{len(applicable)}件のうち{len(failed)}件が成り立たない"
-    return f"{head} — 期待{len(applicable)}件すべてが成り立つ"
-
-
-def cite_html(ctx: Ctx, game: str, c) -> str:
-    w = ctx.w
-    if c.kind == "section":
-        text = ctx.section(c.ref) if c.ref in w.kb.sections else code(c.ref)
-        label = "ルール " + text
-    elif c.kind == "ruling":
-        rid, _, rev = c.ref.partition("@")
-        label = "裁定 " + ctx.ruling(rid, rev or None)
-    elif c.kind == "card":
-        label = "カード " + ctx.card(game, c.ref)
-    else:
-        label = esc(c.ref)
-    if c.status is not Status.confirmed:
-        label += " " + badge(c.status)
-    return label
-
-
-def trace_html(ctx: Ctx, game: str, branch) -> str:
-    items = []
-    for s in branch.steps:
-        cites = "".join(f"<li>{cite_html(ctx, game, c)}</li>" for c in s.cites)
-        cites = f'<ul class="rd-cites">{cites}</ul>' if cites else ""
-        items.append(f'<li class="rd-step rd-step-{esc(s.kind)}"><span class="rd-step-text">{esc(s.text)}</span>{cites}</li>')
-    return '<ol class="rd-trace">' + "".join(items) + "</ol>"
-
-
-def qa_index(w: Wiki, doc: Doc, game: str) -> None:
-    ctx = Ctx(w, doc)
-    scenarios = [s for s in w.kb.scenarios.values() if s.game == game]
-    if not scenarios:
-        doc.p("このゲームのQ&Aはまだありません。")
-        return
-    if engine_for(game):
-        doc.p(f"{len(scenarios)}問。答えはビルド時にインタプリタが計算したものです。"
-              "状態は答えが依拠する最も弱い根拠を示します。")
-    else:
-        doc.note("このゲームにはまだインタプリタがないため、Q&Aの答えは計算していません。"
-                 "場面（設定・操作・期待される結果）をデータとして載せています。", "info", "答えは計算していません")
-    rows = []
-    for s in scenarios:
-        sc = s.scenario
-        pins = "、".join(ctx.ref(game, p.target) for p in s.pins if p.target in w.kb.rulings) or "—"
-        rows.append([ctx.scenario(s.id), esc(sc.as_of.ja() if sc.as_of else "—"), answer_summary(ctx, s.id), pins])
-    doc.table(["Q&A", "日付", "答え", "確かめる裁定"], rows, "rd-index")
-
-
-def scenario_page(w: Wiki, doc: Doc, sid: str) -> None:
-    ctx = Ctx(w, doc)
-    kb = w.kb
-    info = kb.scenarios[sid]
-    sc = info.scenario
-    game = info.game
-    vocab = kb.games[game].vocab
-    if sc.question:
-        doc.add(f'<div class="admonition question rd-question"><p class="admonition-title">質問</p>'
-                f'<p>{esc_lines(sc.question)}</p></div>\n')
-    modes = kb.games[game].modes
-    rows = [("ID", code(sid)), ("ゲーム", ctx.game(game))]
-    if sc.as_of:
-        rows.append(("いつの時点で", esc(sc.as_of.ja()) + " " + code(str(sc.as_of))))
-    mode = sc.mode or next(iter(modes), None)
-    if mode:
-        rows.append(("モード", esc(modes.get(mode) or mode)))
-    if sc.source:
-        rows.append(("出典", esc(sc.source.raw)))
-    if info.pins:
-        rows.append(("確かめる裁定・ルール", "、".join(ctx.ref(game, p.target, _rev_label(p)) for p in info.pins)))
-    doc.dl(rows)
-    for n in sc.notes:
-        doc.p(n, "rd-note")
-
-    a = w.answers.get(sid)
-    answered = a is not None and not isinstance(a, Failure)
-    card_href = lambda code_: w.card_href(game, code_) and ctx.href(w.card_href(game, code_))  # noqa: E731
-    if answered and a.branches and a.branches[0].before is not None:
-        doc.h2("盤面（操作の前）")
-        doc.add(render_board(a.branches[0].before, card_href, "操作の前の盤面") + "\n")
-
-    if info.cards:
-        doc.h2("登場するカード")
-        items = []
-        for c in info.cards.values():
-            known, _ = known_facts(w, game, c.facts)
-            facts = "、".join(known)
-            name = esc(f"《{c.name}》") if c.hypothetical else ctx.card(game, c.code)
-            kind = tag("仮定のカード", "plain") if c.hypothetical else tag("収録カード", "plain")
-            effects = "".join(f"<br>{esc(card_words(vocab, e))}" for e in c.effects)
-            items.append(f"{kind} {name}{'：' + facts if facts else ''}{effects}")
-        doc.ul(items)
-
-    doc.h2("設定と操作")
-    steps = [esc(card_words(vocab, call)) for call in info.calls]
-    if steps:
-        doc.add('<ol class="rd-setup">' + "".join(f"<li>{s}</li>" for s in steps) + "</ol>\n")
-    else:
-        doc.p("設定と操作はありません。")
-
-    doc.h2("答え")
-    if a is None:
-        doc.note("このゲームにはまだインタプリタがないため、この場面の答えは計算していません。"
-                 "場面はデータとして収録しています。", "info", "答えは計算していません")
-        if info.expects:
-            doc.p_html("<strong>期待される結果（データ）:</strong>")
-            doc.ul(esc(_expect_words(vocab, e, call)) for e, call in info.expects)
-    elif isinstance(a, Failure):
-        doc.note(esc(a.message) + "<br>" + code(a.loc), "danger", "インタプリタはこの場面に答えられませんでした")
-    else:
-        answer_block(ctx, a)
-
-    source = w.sources.block(sc.loc)
-    if source:
-        doc.h2("DSLでの記述", search=False)
-        doc.code(source)
-
-
-def _expect_words(vocab: Vocabulary, e, call: Call) -> str:
-    text = card_words(vocab, call)
-    mod = MODALITY_JA.get(e.modality or "always", "")
-    period = ""
-    if e.valid_from or e.valid_until:
-        period = f"（{e.valid_from.ja() if e.valid_from else ''}〜{e.valid_until.ja() if e.valid_until else ''}）"
-    return f"{mod}：{text}{period}" if e.modality else text + period
-
-
-def answer_block(ctx: Ctx, a) -> None:
-    w, doc = ctx.w, ctx.doc
-    game = a.game
-    if not a.ok:
-        doc.note("インタプリタが計算した答えが、場面に書かれた期待と一致しません（✗の項目）。"
-                 "場面か、インタプリタか、裁定のどれかを直す必要があります。", "danger",
-                 "この場面の答えは期待と一致しません")
-    doc.add(f'<p class="rd-verdict">{badge(a.status)} <strong>{esc(verdict_ja(a))}</strong></p>\n')
-    doc.p(f"{a.as_of.year}年{a.as_of.month}月{a.as_of.day}日時点の裁定で、インタプリタがビルド時に計算した答えです。", "rd-muted")
-    if a.cautions:
-        items = "".join(f"<li>{cite_html(ctx, game, c)}" + (f"<br><small>{esc(c.note)}</small>" if c.note else "") + "</li>"
-                        for c in a.cautions)
-        doc.add(f'<div class="admonition warning rd-caution"><p class="admonition-title">'
-                f'この答えは確定していない裁定・解釈に依拠しています（最も弱い根拠: {esc(STATUS_JA[a.status])}）</p>'
-                f'<ul>{items}</ul></div>\n')
-    for f in a.fuzzy:
-        doc.note(esc(f), "info", "日付について")
-    if a.expectations:
-        items = []
-        for e in a.expectations:
-            if not e.applies:
-                items.append(f'<li class="rd-na">— {esc(e.text)}（この日付には適用されない）</li>')
-                continue
-            mark = "✓" if e.ok else "✗"
-            detail = f"{MODALITY_JA.get(e.modality, e.modality)}：{e.holds_in}/{e.branches}の分岐で成立"
-            found = "".join(f"<br><small>実際: {esc(x)}</small>" for x in e.found) if not e.ok else ""
-            items.append(f'<li class="rd-{"ok" if e.ok else "ng"}"><span class="rd-mark">{mark}</span> {esc(e.text)} '
-                         f'<small>（{esc(detail)}）</small>{found}</li>')
-        doc.p_html("<strong>期待される結果</strong>")
-        doc.add('<ul class="rd-expect">' + "".join(items) + "</ul>\n")
-    outcomes = a.outcomes
-    odds = odds_html(a)  # the exact odds, where the answer is a distribution (rulesdsl.wiki.odds)
-    if len(a.branches) > 1 and not odds:
-        doc.p_html(f"<strong>プレイヤーの選択</strong>: {len(a.branches)}通りの分岐を調べ、{len(outcomes)}通りの結果になりました。")
-        items = []
-        for outcome, bs in outcomes.items():
-            kind = "必ず" if len(bs) == len(a.branches) else "ありうる"
-            paths = "".join(f"<li>{esc(b.path)}</li>" for b in bs)
-            items.append(f"<li>[{kind}] {esc(outcome)}<ul>{paths}</ul></li>")
-        doc.add('<ul class="rd-outcomes">' + "".join(items) + "</ul>\n")
-
-    doc.add(odds)
-    card_href = lambda code_: w.card_href(game, code_) and ctx.href(w.card_href(game, code_))  # noqa: E731
-    firsts = [bs[0] for bs in outcomes.values()]
-    if any(b.after is not None for b in firsts):
-        doc.h2("盤面（操作の後）")
-        for b in firsts:
-            caption = "操作の後の盤面" + (f"（{b.path}）" if len(a.branches) > 1 else "")
-            doc.add(render_board(b.after, card_href, caption) + "\n")
-
-    doc.h2("手順（トレース）")
-    for b in firsts:
-        if len(a.branches) > 1:
-            doc.p_html(f"<strong>{esc(b.path)}</strong>")
-        doc.add(trace_html(ctx, game, b) + "\n")
-
-    doc.h2("根拠とその状態")
-    doc.p_html(f"この答えが依拠する最も弱い根拠: {badge(a.status)}")
-    if a.points:
-        rows = []
-        for key, v in a.points.items():
-            name, card = key, None
-            if key.startswith("card(") and ")." in key:
-                card, name = key[5:].split(").", 1)
-            origin = v.get("from") or ""
-            rid, _, rev = origin.partition("@")
-            src = ctx.ruling(rid, rev) if rid in w.kb.rulings else (ctx.section(origin) if origin in w.kb.sections else esc(origin))
-            target = ctx.point(game, name) + (" ・ カード " + ctx.card(game, card) if card else "")
-            rows.append([target, esc(value_label(w, game, name, v["value"])), badge(Status(v["status"])), src])
-        doc.table(["ルールポイント", "値", "状態", "根拠"], rows)
-    if a.rulings:
-        doc.p_html("参照した裁定: " + "、".join(ctx.ruling(x.partition("@")[0], x.partition("@")[2]) for x in a.rulings))
-    if a.sections:
-        doc.p_html("参照したルール: " + "、".join(ctx.section(x) for x in a.sections))
-    if a.cards:
-        doc.p_html("参照したカード: " + "、".join(ctx.card(game, x) for x in a.cards))
 
 
 # ----------------------------------------------------------------------------- points, gaps, terms
@@ -930,33 +578,78 @@ def gaps_page(w: Wiki, doc: Doc, game: str) -> None:
             rev, state, b = ruling_state(ctx, r)
             quotes = "".join(f"<p>「{esc_lines(q.text)}」</p>" for x in r.revisions for q in x.quotes)
             text = esc_lines(rev.text.value) if rev and rev.text and rev.text.value else ""
-            src = esc(rev.source.raw) if rev and rev.source else ""
+            src = ctx.cite(rev.source) if rev and rev.source else ""
             rows.append([b, ctx.ruling(r.id), quotes or "—", text, src])
         doc.table(["状態", "項目", "資料の記述", "このwikiの読み", "出典"], rows)
 
 
 def glossary_page(w: Wiki, doc: Doc, game: str) -> None:
+    ctx = Ctx(w, doc)
     info = w.kb.games[game]
     vocab = info.vocab
-    doc.p("資料の用語と、DSL・コードでの名前の対応です。")
-    doc.h2("用語")
-    if info.terms:
-        doc.table(["日本語", "DSLでの名前", "注記"],
-                  [[esc(ja), code(name), esc(note or "")] for ja, name, note in info.terms])
-    else:
+    doc.p("資料の用語と、その定義を資料から引用したものです。資料が定義していない用語は「資料に定義なし」とし、"
+          "資料での最初の用例を添えています。DSL・コードでの名前も示します。")
+    if not info.terms:
         doc.p("このゲームは用語を宣言していません。")
+    for ja, name, note in info.terms:
+        doc.h2(ja)
+        found = define(ja, info.documents)
+        if found:
+            doc.add(f'<blockquote class="rd-quote rd-quote-def"><p>{linked_text(ctx, game, found.text)}</p>'
+                    f"<footer>{source_line(ctx, game, found)}</footer></blockquote>\n")
+        else:
+            use = first_use(ja, info.documents)
+            usage = (f' 資料での最初の用例: 「{linked_text(ctx, game, use.text)}」（{source_line(ctx, game, use)}）'
+                     if use else "")
+            doc.p_html(f'<span class="rd-def-missing">資料に定義なし。</span>{usage}')
+        rows = [("DSLでの名前", code(name))]
+        if note:
+            rows.append(("注記（知識ベース）", esc(note)))
+        doc.dl(rows)
     kinds = (("fact", "カードの項目"), ("trigger", "効果の発動条件"), ("modifier", "効果の修飾"),
              ("verb", "効果の動作"), ("setup", "場面の設定"), ("action", "場面の操作"), ("expect", "期待する結果"))
+    doc.h2("DSLの語彙", search=False)
     for kind, title in kinds:
         entries = vocab.entries.get(kind, {})
         if entries:
-            doc.h2(title)
+            doc.h3(title)
             doc.table(["DSLでの名前", "日本語"], [[code(e.name), esc(e.label or "")] for e in entries.values()])
     if vocab.enums:
-        doc.h2("値の種類")
+        doc.h3("値の種類")
         doc.table(["種類", "値"], [[f"{code(e.name)} {esc(e.label or '')}",
                                    "、".join(f"{code(k)} {esc(v or '')}" for k, v in e.values.items())]
                                   for e in vocab.enums.values()])
+
+
+def source_line(ctx: Ctx, game: str, d) -> str:
+    """A link to a line of a source document's page, named by the document's short title."""
+    found = ctx.w.source_doc(d.document)
+    title = short_title(found[1].title) if found else d.document
+    label = f"{title} §{d.heading}" if d.heading else f"{title} {d.line}行目"
+    return ctx.a(ctx.w.url(ctx.w.source_src(game, d.document)) + f"#{line_anchor(d.line)}", label, "rd-cite")
+
+
+def source_page(w: Wiki, doc: Doc, game: str, name: str) -> None:
+    """A source document as the knowledge base has it: every line, the lines it cites as headings
+    made headings (with the anchors citations link to)."""
+    ctx = Ctx(w, doc)
+    _, d = w.source_doc(name)
+    doc.p_html(f"{ctx.game(game)}の資料の本文です（ファイル {code(name)}）。このwikiのルール・裁定・カードは"
+               "この本文を出典として引用しています。見出しは、知識ベースが出典として引用している行です。", "rd-meta")
+    facts = [("題名", esc(d.title)), ("資料の種類", esc(d.authority))]
+    if d.quote:
+        facts.append(("資料自身の言葉", "「" + esc(d.quote) + "」"))
+    if d.dated:
+        facts.append(("時期", esc(d.dated)))
+    doc.dl(facts)
+    cited = w.cited_lines(name)
+    for n, line in enumerate(d.text.splitlines(), 1):
+        if not line.strip():
+            continue
+        if n in cited:
+            doc.heading(2, line.strip(), ident=line_anchor(n))
+        else:
+            doc.add(f'<p id="{line_anchor(n)}" class="rd-src-line">{esc(line)}</p>\n')
 
 
 # ----------------------------------------------------------------------------- changelog, review
@@ -1005,16 +698,16 @@ def changelog_year(w: Wiki, doc: Doc, year: int) -> None:
     doc.p_html(ctx.a(w.url("changelog/index.md"), "変更履歴") + f" ＞ {year}年", "rd-meta")
     for key in sorted(months, reverse=True):
         label, changes = months[key]
-        doc.h2(label)
-        doc.table(CHANGE_HEAD + ["ゲーム"], change_rows(ctx, changes))
-        changed_answers_section(ctx, doc, changes)
+        doc.h2(label, extra_html=f' <small class="rd-count">{len(changes)}件</small>')
+        for _, r, rev, kind in changes:
+            change_block(ctx, r, rev, kind)
 
 
 def review_page(w: Wiki, doc: Doc) -> None:
     ctx = Ctx(w, doc)
     kb = w.kb
-    doc.p("確定していない項目の一覧です。※未確定はこのwiki自身の解釈、暫定は公式の暫定裁定、"
-          "非公式はコミュニティの取り決めです。状態は今日時点のものです。")
+    doc.p("確定していない項目の一覧です。暫定は公式の暫定裁定、非公式はコミュニティの取り決め、"
+          "※未確定はこのwiki自身の解釈です。状態は今日時点のものです。")
     rulings = defaultdict(list)
     for r in kb.rulings.values():
         rev, state = w.current(r)
@@ -1029,9 +722,12 @@ def review_page(w: Wiki, doc: Doc) -> None:
     for sid, a in w.answers.items():
         if a is not None and not isinstance(a, Failure) and a.status in REVIEW_STATUSES:
             answers[a.status].append(sid)
+    totals = {st: len(rulings[st]) + len(defaults[st]) + len(answers[st]) for st in REVIEW_STATUSES}
+    doc.add('<ul class="rd-jump">' + "".join(
+        f'<li><a href="#review-{st.value}">{badge(st)} {totals[st]}件</a></li>' for st in REVIEW_STATUSES) + "</ul>\n")
     for st in REVIEW_STATUSES:
-        total = len(rulings[st]) + len(defaults[st]) + len(answers[st])
-        doc.h2(STATUS_JA[st], extra_html=f' <small class="rd-count">{total}件</small>')
+        total = totals[st]
+        doc.h2(STATUS_JA[st], ident=f"review-{st.value}", extra_html=f' <small class="rd-count">{total}件</small>')
         doc.p(STATUS_HELP[st], "rd-muted")
         if rulings[st]:
             doc.h3(f"{STATUS_JA[st]}の裁定")
@@ -1058,7 +754,7 @@ _RENDERERS = {
     "ruling": ruling_page, "qa": qa_index, "scenario": scenario_page, "points": points_page,
     "gaps": gaps_page, "glossary": glossary_page, "changelog_year": changelog_year,
 }
-_SPREAD = {"chapter": chapter_page, "card": card_page}      # the key is a tuple of arguments
+_SPREAD = {"chapter": chapter_page, "card": card_page, "source": source_page}      # the key is a tuple of arguments
 _PLAIN = {"changelog": changelog_index, "review": review_page}   # no key
 
 

@@ -10,8 +10,10 @@ Two kinds of generated pages:
   nav and out of mkdocs' page pipeline: mkdocs renders one *shell* page per URL depth, with
   placeholders for the title, the table of contents and the content, and each item page is that
   shell with its own parts put in. Material's chrome, navigation, search box and assets are the
-  same as on every other page; the build time grows linearly with the corpus, and the item pages
-  are added to the search index.
+  same as on every other page; the build time grows linearly with the corpus.
+
+Every page goes into the wiki's own search index (search.py): the index pages' sections as mkdocs
+renders them, the item pages as they are written, each writing process building its own part.
 
 Environment: RULESDSL_ROOT (the knowledge base; default: the folder of mkdocs.yml),
 RULESDSL_WIKI_KEEP_GOING=1 (show failing scenarios as failures instead of stopping the build),
@@ -40,7 +42,9 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.toc import get_toc
 
 from .escape import esc
+from .escape import strip_tags
 from .render import Doc
+from .search import DOCS_PER_SHARD, Entry, SearchIndex, write_meta
 from .site import Page, Wiki, WikiError
 
 log = logging.getLogger("mkdocs.plugins.rulesdsl")
@@ -53,6 +57,7 @@ SHELL_CONTENT = "<h1>RULESDSLSHELLCONTENT</h1>"
 SHELL_TOC_ID = "rulesdsl-shell-toc"
 SHELL_TOC_NAME = "RULESDSLSHELLTOCNAME"
 STUB = "RULESDSL-GENERATED-PAGE\n"
+ITEM_TEXT = 200          # characters of an item page's text in the search index (its title, then its first lines)
 _SLOT = "\x00"
 _BLANK = re.compile(r"[ \t]*\n\s*")
 
@@ -70,7 +75,7 @@ class WikiPlugin:
         self.shell_src: dict[int, str] = {}      # url depth -> shell page src
         self.shells: dict[int, list[str]] = {}   # url depth -> template pieces
         self._toc_template: list[str] = []
-        self.entries: list[str] = []             # search index entries of generated pages, as JSON
+        self.entries: list[Entry] = []           # the search index's entries (search.py)
         self.started = 0.0
 
     # ------------------------------------------------------------------------- config
@@ -136,7 +141,8 @@ class WikiPlugin:
         assert w is not None
         games = []
         for g in w.games:
-            name = w.kb.games[g].decl.name
+            info = w.kb.games[g]
+            name = info.decl.name
             games.append({esc(name): [
                 w.game_src(g),
                 {"ルール": f"{g}/rules/index.md"},
@@ -146,6 +152,8 @@ class WikiPlugin:
                 {"ルールポイント": f"{g}/points.md"},
                 {"資料の欠落・矛盾": f"{g}/gaps.md"},
                 {"用語集": f"{g}/glossary.md"},
+                *({"資料" if len(info.documents) == 1 else f"資料：{esc(d.title)}": w.source_src(g, n)}
+                  for n, d in info.documents.items()),
             ]})
         if not nav:
             return ["index.md", *games, {"変更履歴": "changelog/index.md"}, {"要確認一覧": "review.md"}]
@@ -202,12 +210,8 @@ class WikiPlugin:
         gen = self.by_src.get(src)
         if gen is not None:
             page.meta["title"] = esc(gen.title)
-            # indexed from the page's own structure in on_post_build (Material's HTML parser is
-            # slow on the large index tables)
-            page.meta["search"] = {"exclude": True}
         elif self._shell_depth(src) is not None:
             page.meta["title"] = SHELL_TITLE
-            page.meta["search"] = {"exclude": True}
         return markdown
 
     def on_page_content(self, html: str, page, config, files) -> str:
@@ -218,7 +222,8 @@ class WikiPlugin:
             from .pages import render
             doc = render(w, gen, Wiki.root_of(page.url))
             page.toc = get_toc(doc.toc)
-            self.entries.extend(_json(e) for e in doc.search_entries(page.url))
+            where, rank = self._where(gen)
+            self.entries.extend(doc.search_entries(page.url, where=where, rank=rank))
             return doc.html()
         if self._shell_depth(src) is not None:
             page.toc = get_toc([{"level": 2, "id": SHELL_TOC_ID, "name": SHELL_TOC_NAME, "children": []}])
@@ -230,9 +235,21 @@ class WikiPlugin:
             home(w, doc)
             page.toc.items.extend(get_toc(doc.toc).items)
             if HOME_MARKER in html:
-                return html.replace(HOME_MARKER, doc.html(), 1)
-            return html + doc.html()
+                html = html.replace(HOME_MARKER, doc.html(), 1)
+            else:
+                html = html + doc.html()
+        self.entries.extend(_page_entries(html, page.url, page.title or "", rank=0))
         return html
+
+    def _where(self, page: Page) -> tuple[str, int]:
+        """A generated page's breadcrumb in search results, and its rank (0 for the pages that
+        define things: game overviews, rules, glossaries, rule points; 2 for Q&A)."""
+        w = self.wiki
+        kind = page.kind
+        game = w.kb.games[page.game].decl.name if page.game in w.kb.games else ""
+        label = _KIND_JA.get(kind, "")
+        where = " ＞ ".join(x for x in (game, label) if x)
+        return where, _KIND_RANK.get(kind, 1)
 
     def on_post_page(self, output: str, page, config) -> str:
         depth = self._shell_depth(page.file.src_uri)
@@ -267,22 +284,29 @@ class WikiPlugin:
         started = time.perf_counter()
         site = Path(config.site_dir)
         items = w.items
-        jobs = self._jobs(len(items))
-        if jobs > 1:
-            self.entries.extend(self._write_items_forked(items, site))
+        # the search index's first part: the index and hand-written pages, then the item pages
+        # this process writes; a forked writer builds the second part from its own items
+        index = SearchIndex()
+        index.extend(self.entries)
+        self.entries = []
+        if self._jobs(len(items)) > 1:
+            parts = self._write_items_forked(items, site, index)
         else:
-            self.entries.extend(self._write_items(items, site))
-        entries = self.entries
+            self._write_items(items, site, index)
+            parts = [index.write(site, 0)]
+        stats = write_meta(site, parts)
         w.sources.clear()
         shutil.rmtree(site / SHELL_DIR, ignore_errors=True)
-        self._extend_search_index(site, entries)
         self._fix_sitemap(site)
         # Freeing millions of objects at exit takes longer than some builds: the frozen objects are
         # kept in a cycle that the interpreter's shutdown never collects. The next build in the
         # same process (mkdocs serve) unfreezes and collects them in on_config.
         self._keep_until_exit = self
-        log.info(f"rulesdsl: {len(w.items)} card, ruling and Q&A pages written in "
-                 f"{time.perf_counter() - started:.1f} s ({len(w.pages)} index pages rendered by mkdocs); "
+        log.info(f"rulesdsl: {len(w.items)} card, ruling and Q&A pages and the search index "
+                 f"({stats['entries']} entries, {stats['terms']} terms, {stats['files']} files, "
+                 f"{stats['bytes'] / 1e6:.1f} MB; indexing {stats['seconds']} s of CPU in each process) written in "
+                 f"{time.perf_counter() - started:.1f} s "
+                 f"({len(w.pages)} index pages rendered by mkdocs); "
                  f"{time.perf_counter() - self.started:.1f} s since the knowledge base began to load")
 
     @staticmethod
@@ -297,12 +321,11 @@ class WikiPlugin:
             return 1
         return 2 if count >= 2000 else 1
 
-    def _write_items(self, items: list[Page], site: Path) -> list[str]:
-        """Render and write item pages; their search index entries as JSON."""
+    def _write_items(self, items: list[Page], site: Path, index: SearchIndex) -> None:
+        """Render and write item pages; add them to the search index."""
         from .pages import render
 
         w = self.wiki
-        entries: list[str] = []
         made: set[Path] = set()
         for page in items:
             url = w.url(page.src)
@@ -315,20 +338,26 @@ class WikiPlugin:
                 made.add(dest.parent)
             with open(dest, "wb") as f:
                 f.write(html.encode("utf-8"))
-            entries.extend(_json(e) for e in doc.search_entries(url, limit=800, single=True))
-        return entries
+            where, rank = self._where(page)
+            keys = (page.key[1], w.kb.card(*page.key).card.name or "") if page.kind == "card" else ()
+            for e in doc.search_entries(url, limit=ITEM_TEXT, single=True, where=where, keys=keys, rank=rank):
+                index.add(e)
 
-    def _write_items_forked(self, items: list[Page], site: Path) -> list[str]:
+    def _write_items_forked(self, items: list[Page], site: Path, index: SearchIndex) -> list[dict]:
         """Half of the item pages in a forked copy of this process (the knowledge base is shared
-        copy-on-write and frozen, so the child barely copies it), half here."""
-        fd, tmp = tempfile.mkstemp(prefix="rulesdsl-wiki-", suffix=".jsonl")
+        copy-on-write and frozen, so the child barely copies it), half here; each process writes
+        its own part of the search index. The parts' descriptions."""
+        mine, theirs = items[0::2], items[1::2]
+        first = -(-(index.first + len(index.entries) + len(mine)) // DOCS_PER_SHARD) * DOCS_PER_SHARD
+        fd, tmp = tempfile.mkstemp(prefix="rulesdsl-wiki-", suffix=".json")
         pid = os.fork()
         if pid == 0:                                    # the child: no logging, no mkdocs, no teardown
             code = 0
             try:
+                part = SearchIndex(first)
+                self._write_items(theirs, site, part)
                 with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    for e in self._write_items(items[1::2], site):
-                        f.write(e + "\n")
+                    f.write(_json(part.write(site, 1)))
             except BaseException as e:                  # noqa: BLE001 - reported by the parent
                 code = 1
                 try:
@@ -339,7 +368,8 @@ class WikiPlugin:
             os._exit(code)
         os.close(fd)
         try:
-            mine = self._write_items(items[0::2], site)
+            self._write_items(mine, site, index)
+            parts = [index.write(site, 0)]
         finally:
             _, status = os.waitpid(pid, 0)
         try:
@@ -348,12 +378,12 @@ class WikiPlugin:
                 detail = err.read_text(encoding="utf-8") if err.exists() else f"exit status {status}"
                 raise PluginError(f"rulesdsl wiki: writing the item pages failed: {detail}")
             with open(tmp, encoding="utf-8") as f:
-                theirs = [line.rstrip("\n") for line in f if line.strip()]
+                parts.append(json.loads(f.read()))
         finally:
             for p in (tmp, tmp + ".err"):
                 with contextlib.suppress(OSError):
                     os.unlink(p)
-        return mine + theirs
+        return parts
 
     def _fill(self, pieces: list[str], doc: Doc, url: str) -> str:
         toc = "".join(self._toc_li(t) for t in doc.toc)
@@ -369,18 +399,6 @@ class WikiPlugin:
             li = (li[:-len("</li>")] + f'<nav class="md-nav" aria-label="{token["name"]}">'
                   f'<ul class="md-nav__list">{inner}</ul></nav></li>')
         return li
-
-    def _extend_search_index(self, site: Path, entries: list[str]) -> None:
-        """Add the generated pages' entries (JSON strings) to Material's search index."""
-        path = site / "search" / "search_index.json"
-        if not path.exists():
-            return
-        data = json.loads(path.read_text(encoding="utf-8"))
-        docs = [_json(d) for d in data.get("docs", []) if not d.get("location", "").startswith(SHELL_DIR)]
-        with open(path, "w", encoding="utf-8") as f:
-            f.write('{"config":' + _json(data.get("config", {})) + ',"docs":[')
-            f.write(",".join(docs + entries))
-            f.write("]}")
 
     def _fix_sitemap(self, site: Path) -> None:
         path = site / "sitemap.xml"
@@ -406,6 +424,35 @@ class WikiPlugin:
                 if path.is_dir():
                     server.watch(str(path))
         return server
+
+
+_KIND_JA = {"game": "", "rules": "ルール", "chapter": "ルール", "cards": "カード", "card": "カード",
+            "rulings": "裁定", "ruling": "裁定", "qa": "Q&A", "scenario": "Q&A", "points": "ルールポイント",
+            "gaps": "資料の欠落・矛盾", "glossary": "用語集", "source": "資料", "changelog": "変更履歴",
+            "changelog_year": "変更履歴", "review": "要確認一覧"}
+_KIND_RANK = {"game": 0, "rules": 0, "chapter": 0, "glossary": 0, "points": 0, "scenario": 2}
+_HEADING = re.compile(r'<h([12])\b(?:[^>]*?\bid="([^"]*)")?[^>]*>(.*?)</h\1>', re.S)
+
+
+def _page_entries(html: str, url: str, title: str, rank: int) -> list[Entry]:
+    """Search entries of a page rendered by mkdocs (hand-written, or the home page): one per
+    h1/h2 section."""
+    import html as _html
+    marks = list(_HEADING.finditer(html))
+    out = []
+    if not marks or marks[0].start() > 0:
+        text = strip_tags(html[:marks[0].start() if marks else len(html)])
+        if text:
+            out.append(Entry(url, title, _html.unescape(text)[:1500], "", (), rank))
+    for i, m in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(html)
+        heading = _html.unescape(strip_tags(m.group(3))).replace("¶", "").strip()
+        text = _html.unescape(strip_tags(html[m.end():end]))[:1500]
+        if m.group(1) == "1" or not m.group(2):
+            out.append(Entry(url, heading or title, text, "", (), rank))
+        else:
+            out.append(Entry(f"{url}#{m.group(2)}", heading, text, title, (), rank))
+    return out
 
 
 def _json(value: Any) -> str:

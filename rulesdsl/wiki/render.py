@@ -7,11 +7,15 @@ helpers (and the page renderers, from escaped parts) produce.
 
 from __future__ import annotations
 
+import html as _html
 import re
-from typing import Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
 from ..model import Status
 from .escape import Anchors, esc, esc_lines, strip_tags
+
+if TYPE_CHECKING:
+    from .search import Entry
 
 _ENTITY_TAIL = re.compile(r"&[#\w]*$")
 _BREAK = re.compile(r"[\s。、，．・！？）」』】]")
@@ -228,10 +232,13 @@ class Doc:
     def html(self) -> str:
         return "".join(self.parts)
 
-    def search_entries(self, location: str, limit: int = 1500, single: bool = False) -> list[dict]:
-        """Material-style search index entries (text is escaped HTML): one per h1/h2 section, or
-        with `single` one for the whole page (its title; the text of its sections in order, up to
-        `limit` characters). Sections whose heading was made with `search=False` are left out."""
+    def search_entries(self, location: str, limit: int = 1500, single: bool = False, where: str = "",
+                       keys: tuple = (), rank: int = 1) -> list["Entry"]:
+        """Search entries (plain text; see search.py): one per h1/h2 section, or with `single` one
+        for the whole page (its title; the text of its sections in order, up to `limit`
+        characters). Sections whose heading was made with `search=False` are left out."""
+        from .search import Entry
+
         out = []
         bounds = [s[3] for s in self.sections] + [len(self.parts)]
         texts = []
@@ -242,14 +249,24 @@ class Doc:
                        len(self.parts))
             if ident in self.unsearched:
                 continue
-            body = _CODE.sub(" ", "".join(self.parts[start + 1:end]))     # DSL code is not searched
-            text = strip_tags(body[:limit * 6])     # enough markup for `limit` characters of text
+            body, size = [], 0
+            for part in self.parts[start + 1:end]:       # enough markup for `limit` characters of text
+                body.append(part)
+                size += len(part)
+                if size > limit * 6:
+                    break
+            body = _CODE.sub(" ", "".join(body))         # DSL code is not searched
+            text = _html.unescape(strip_tags(body[:limit * 6]))
+            plain_title = _html.unescape(title)
             if single:
-                texts.append(text if level == 1 else f"{title} {text}")
+                texts.append(text if level == 1 else f"{plain_title} {text}")
                 continue
-            out.append({"location": location if level == 1 else f"{location}#{ident}",
-                        "title": title, "text": _cut(text, limit)})
+            if level == 1:
+                out.append(Entry(location, plain_title, _cut(text, limit), where, keys, rank))
+            else:
+                out.append(Entry(f"{location}#{ident}", plain_title, _cut(text, limit),
+                                 f"{where} ＞ {self.title}" if where else self.title, (), rank))
         if single:
             text = _cut(" ".join(t for t in texts if t), limit)
-            out.append({"location": location, "title": esc(self.title), "text": text})
+            out.append(Entry(location, self.title, text, where, keys, rank))
         return out

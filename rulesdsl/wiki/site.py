@@ -12,6 +12,7 @@ import datetime as _dt
 import logging
 from collections import defaultdict
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Optional, Union
 
 from ..engine.context import EngineError
@@ -58,7 +59,7 @@ AnswerResult = Union["Answer", Failure, None]
 
 
 class Wiki:
-    def __init__(self, kb: KnowledgeBase, use_directory_urls: bool = True, keep_going: bool = False,
+    def __init__(self, kb: KnowledgeBase, use_directory_urls: bool = False, keep_going: bool = False,
                  today: Optional[_dt.date] = None) -> None:
         self.kb = kb
         self.dir_urls = use_directory_urls
@@ -80,6 +81,8 @@ class Wiki:
     def path(self, src: str) -> str:
         """The same URL, not encoded: the output file's path (`index.html` added for a folder)."""
         base = src[:-3]
+        if not self.dir_urls:
+            return base + ".html"
         if base == "index":
             return ""
         if base.endswith("/index"):
@@ -115,6 +118,58 @@ class Wiki:
     def point_href(self, game: str, point: str) -> str:
         return self.url(f"{game}/points.md") + "#" + point_anchor(point)
 
+    def source_src(self, game: str, name: str) -> str:
+        return f"{game}/sources/{path_slug(Path(name).stem)}.md"
+
+    def source_doc(self, name: str):
+        """(game, SourceDocument) of a document file name, or None."""
+        return self._documents.get(name)
+
+    def source_href(self, name: str, heading: Optional[str] = None) -> Optional[str]:
+        """The URL of a source document's page, at the line of `heading` when given."""
+        memo = self.__dict__.setdefault("_source_hrefs", {})
+        got = memo.get((name, heading), False)
+        if got is not False:
+            return got
+        found = self._documents.get(name)
+        if found is None:
+            url = None
+        else:
+            game, d = found
+            line = d.line_of(heading) if heading else None
+            url = self.url(self.source_src(game, name)) + (f"#{line_anchor(line)}" if line else "")
+        memo[(name, heading)] = url
+        return url
+
+    def card_index(self, game: str) -> tuple[set[str], dict[str, str]]:
+        """A game's card codes, and its cards' names to their codes (for linking mentions)."""
+        memo = self.__dict__.setdefault("_card_index", {})
+        if game not in memo:
+            codes = {code for (g, code) in self.kb.cards if g == game}
+            names = {}
+            for (g, code), c in self.kb.cards.items():
+                if g == game and c.card.name:
+                    names.setdefault(c.card.name, code)
+            memo[game] = (codes, names)
+        return memo[game]
+
+    def cited_lines(self, name: str) -> set[int]:
+        """Lines of a source document that the knowledge base cites as headings."""
+        memo = self.__dict__.setdefault("_cited", None)
+        if memo is None:
+            memo = self._cited = defaultdict(set)
+            kb = self.kb
+            cites = [s.source for s in kb.sections.values()]
+            cites += [rev.source for r in kb.rulings.values() for rev in r.revisions]
+            cites += [c.card.source for c in kb.cards.values()]
+            cites += [i.scenario.source for i in kb.scenarios.values()]
+            for c in cites:
+                if c is not None and c.heading and c.document in self._documents:
+                    line = self._documents[c.document][1].line_of(c.heading)
+                    if line:
+                        memo[c.document].add(line)
+        return memo.get(name, set())
+
     def card_href(self, game: str, code: str) -> Optional[str]:
         src = self._card_src.get((game, code))
         return self.url(src) if src else None
@@ -145,6 +200,7 @@ class Wiki:
     # ------------------------------------------------------------------------- indexes
     def _index(self) -> None:
         kb = self.kb
+        self._documents = {name: (g, d) for g, info in kb.games.items() for name, d in info.documents.items()}
         # rule sections by chapter (the id's second segment), in declaration order
         self.chapters: dict[str, dict[str, list[Section]]] = {g: {} for g in self.games}
         self.chapter_of: dict[str, str] = {}
@@ -233,6 +289,8 @@ class Wiki:
             add(f"{g}/points.md", f"{name}：ルールポイント", "points", g, g)
             add(f"{g}/gaps.md", f"{name}：資料の欠落・矛盾", "gaps", g, g)
             add(f"{g}/glossary.md", f"{name}：用語集", "glossary", g, g)
+            for doc_name, d in kb.games[g].documents.items():
+                add(self.source_src(g, doc_name), f"資料：{d.title}", "source", (g, doc_name), g)
 
         def unique(base: str) -> str:
             src = base + ".md"
@@ -296,6 +354,7 @@ class Wiki:
     def compute_answers(self) -> list[Failure]:
         """Answer every scenario of a game that has an interpreter. Failing expectations and
         questions the interpreter cannot answer are failures."""
+        from ..engine.readings import try_readings
         from ..engine.runner import answer
 
         cache: dict = {}
@@ -307,6 +366,8 @@ class Wiki:
             loc = str(info.scenario.loc)
             try:
                 a = answer(self.kb, info, point_cache=cache)
+                if a.unsettled:         # the answer under each reading of what the sources leave open
+                    try_readings(self.kb, info, a, point_cache=cache)
             except EngineError as e:
                 f = Failure(sid, str(e.loc or loc), f"the interpreter cannot answer it: {e.message}")
                 self.answers[sid] = f
@@ -339,6 +400,10 @@ class Wiki:
 
 def revision_anchor(label: str) -> str:
     return "rev-" + label
+
+
+def line_anchor(line: int) -> str:
+    return f"L{line}"
 
 
 def point_anchor(point: str) -> str:

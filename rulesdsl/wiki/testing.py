@@ -121,6 +121,49 @@ def write_files(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
+# The search test set (tests/test_wiki_site.py, benchmarks/bench_search.py): a query and the page that
+# defines the word (or the card it names), which must be among the first five results.
+SEARCHES = [
+    # GRMカード: rule words, card names with and without 《》, codes
+    ("裏向き", "grm/rules/state.html#表向き裏向き"),
+    ("表向き", "grm/rules/state.html#表向き裏向き"),
+    ("裏向きになる", "grm/rules/state.html#表向き裏向き"),
+    ("体重", "grm/rules/card.html#体重"),
+    ("スタック", "grm/rules/stack.html#スタックの定義"),
+    ("誘発", "grm/rules/effects.html#複数の誘発効果が同時に発生した場合"),
+    ("無効化", "grm/glossary.html#無効化"),
+    ("EXカード", "grm/rules/ex.html#exカードの制限"),
+    ("特殊勝利", "grm/rules/victory.html#特殊勝利"),
+    ("《火野 アラシ》", "grm/cards/No.054.html"),
+    ("火野 アラシ", "grm/cards/No.054.html"),
+    ("《髭ヅラ体育教師・須藤》", "grm/cards/No.018.html"),
+    ("髭ヅラ体育教師", "grm/cards/No.018.html"),
+    ("No.018", "grm/cards/No.018.html"),
+    ("PROMO015", "grm/cards/PROMO015.html"),
+    ("promo015", "grm/cards/PROMO015.html"),
+    # 東方グランドメレー
+    ("負傷", "thgm/glossary.html#負傷"),
+    ("撃破", "thgm/glossary.html#撃破"),
+    ("特殊防御力", "thgm/rules/card.html#特殊防御力"),
+    ("振りなおし", "thgm/rules/attack.html#振りなおし"),
+    ("《魂魄妖夢》", "thgm/cards/魂魄妖夢.html"),
+    # スキル・ロイヤル・ガーディアンTCG
+    ("サモン", "royal/glossary.html#サモン"),
+    ("スピード", "royal/glossary.html#スピード"),
+    ("キャストオフ", "royal/glossary.html#キャストオフ"),
+    # プレシャスメモリーズ
+    ("アプローチ", "pm/glossary.html#アプローチ"),
+    ("割り込み", "pm/glossary.html#割り込み"),
+    ("ポイント置き場", "pm/glossary.html#ポイント置き場"),
+    # status words
+    ("確定", "guide/statuses.html#確定"),
+    ("暫定", "guide/statuses.html#暫定"),
+    ("非公式", "guide/statuses.html#非公式"),
+    ("未確定", "guide/statuses.html#未確定"),
+    ("※未確定", "guide/statuses.html#未確定"),
+]
+
+
 # ----------------------------------------------------------------------------- a hostile corpus
 # A small knowledge base for the wiki's tests: GRM (copied from this repository, without its Q&A)
 # plus items whose names and texts carry HTML, `<script>`, Markdown and Jinja syntax, a ruling with

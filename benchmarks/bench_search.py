@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""The wiki's search against the two alternatives the issue names, measured in Debian's chromium:
+
+  rdsearch  the wiki's own index (rulesdsl/wiki/search.py, site/docs/assets/rdsearch.js)
+  pagefind  Pagefind's extended build (PyPI `pagefind[extended]`: it segments Japanese), run over
+            the same built site (`--root-selector article`), driven through its JavaScript API
+  lunr      mkdocs-material's own search plugin with `lang: ja` (lunr with lunr-languages'
+            TinySegmenter), the item pages' text added to its index as Material would index them
+
+    python benchmarks/bench_search.py [--site10k DIR] [--json]
+
+For each: how many of the test set's queries (rulesdsl.wiki.testing.SEARCHES, 32 queries over the
+four games) have the expected page among the first five results, the time from typing the query to
+the results shown (median and worst), the bytes a query downloads, and whether it works opened
+from a folder (file://). With --site10k (a wiki built from the 10,000-card synthetic corpus, see
+bench_wiki.py --keep), also rdsearch's bytes and time per query there, and Pagefind's indexing
+time, peak memory and size on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import unquote
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(REPO))
+
+from rulesdsl.wiki.testing import (CHROMIUM_ARGS, MKDOCS_YML, SEARCHES, build_site, find_chromium,  # noqa: E402
+                                   serve)
+
+
+def run_pagefind(site: Path) -> dict:
+    """Index `site` with Pagefind's extended binary; time, peak memory, size."""
+    shutil.rmtree(site / "pagefind", ignore_errors=True)
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "pagefind", "--site", str(site), "--root-selector", "article",
+                             "--output-subdir", "pagefind", "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    _, status, usage = os.wait4(proc.pid, 0)
+    out = proc.stdout.read().decode("utf-8", "replace") if proc.stdout else ""
+    seconds = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"pagefind failed:\n{out}")
+    size = sum(f.stat().st_size for f in (site / "pagefind").rglob("*") if f.is_file())
+    return {"seconds": round(seconds, 1), "peak_mb": round(usage.ru_maxrss / 1024), "bytes": size}
+
+
+def lunr_site(out: Path) -> Path:
+    """The bundled wiki built with Material's search plugin (lang: ja) instead of rdsearch, the item
+    pages' article text added to its index."""
+    work = Path(tempfile.mkdtemp(prefix="bench-lunr-"))
+    overrides = work / "overrides"
+    overrides.mkdir()
+    shutil.copy(REPO / "site" / "overrides" / "main.html", overrides / "main.html")
+    text = MKDOCS_YML.read_text(encoding="utf-8")
+    text = text.replace("custom_dir: site/overrides", f"custom_dir: {overrides}")
+    text = text.replace("plugins: []", "plugins:\n  - search:\n      lang: ja")
+    text = text.replace("extra_javascript:\n  - assets/rdsearch.js\n", "")
+    text = text.replace("docs_dir: site/docs", f"docs_dir: {REPO / 'site' / 'docs'}")
+    text = text.replace("  - rulesdsl/wiki/hook.py", f"  - {REPO / 'rulesdsl' / 'wiki' / 'hook.py'}")
+    config = work / "mkdocs.yml"
+    config.write_text(text, encoding="utf-8")
+    r = build_site(REPO, out, config=config, keep_going=True)
+    if r.returncode != 0:
+        raise SystemExit(f"lunr build failed:\n{r.output[-2000:]}")
+    index_path = out / "search" / "search_index.json"
+    data = json.loads(index_path.read_text(encoding="utf-8"))
+    have = {d["location"].split("#")[0] for d in data["docs"]}
+    import html as _html
+    import re
+    for f in out.rglob("*.html"):
+        loc = f.relative_to(out).as_posix()
+        if loc in have or loc == "404.html":
+            continue
+        page = f.read_text(encoding="utf-8")
+        if "<article" not in page:
+            continue
+        article = page.split("<article", 1)[1].split("</article>", 1)[0]
+        title = _html.unescape(re.sub(r"<[^>]+>", "", article.split("<h1", 1)[1].split("</h1>", 1)[0].split(">", 1)[1])) \
+            if "<h1" in article else loc
+        body = " ".join(re.sub(r"<[^>]+>", " ", article).split())
+        data["docs"].append({"location": loc, "title": title, "text": body[:1500]})
+    index_path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    shutil.rmtree(work, ignore_errors=True)
+    return out
+
+
+# ----------------------------------------------------------------------------- in the browser
+
+class Meter:
+    def __init__(self, browser) -> None:
+        self.context = browser.new_context(viewport={"width": 1366, "height": 900})
+        self.page = self.context.new_page()
+        self.bytes = 0
+        self.page.on("response", self._count)
+
+    def _count(self, response) -> None:
+        try:
+            self.bytes += len(response.body())
+        except Exception:   # noqa: BLE001 - a redirect or an aborted load has no body
+            pass
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def rd_query(m: Meter, base: str, query: str) -> tuple[list[str], float, int]:
+    pg = m.page
+    pg.goto(base + "index.html")
+    pg.wait_for_load_state("networkidle")
+    m.bytes = 0
+    start = time.perf_counter()
+    pg.fill("input.md-search__input", query)
+    pg.wait_for_selector(f".md-search-result[data-rd-query={json.dumps(query, ensure_ascii=False)}]", state="attached")
+    seconds = time.perf_counter() - start
+    hrefs = pg.eval_on_selector_all(".md-search-result__item > a", "els => els.slice(0, 5).map(e => e.href)")
+    return [unquote(h.removeprefix(base)) for h in hrefs], seconds, m.bytes
+
+
+PAGEFIND_JS = """async (q) => {
+  const t0 = performance.now();
+  if (!window.__pf) { window.__pf = await import(%s); await window.__pf.init(); }
+  const r = await window.__pf.search(q);
+  const data = await Promise.all(r.results.slice(0, 5).map(x => x.data()));
+  return [data.map(d => d.url), (performance.now() - t0) / 1000];
+}"""
+
+
+def pagefind_query(m: Meter, base: str, query: str) -> tuple[list[str], float, int]:
+    pg = m.page
+    pg.goto(base + "index.html")
+    pg.wait_for_load_state("networkidle")
+    m.bytes = 0
+    urls, seconds = pg.evaluate(PAGEFIND_JS % json.dumps(base + "pagefind/pagefind.js"), query)
+    root = "/" + base.split("/", 3)[3] if base.startswith("http") else base
+    return [unquote(u.removeprefix(root).lstrip("/")) for u in urls], seconds, m.bytes
+
+
+def lunr_query(m: Meter, base: str, query: str) -> tuple[list[str], float, int]:
+    """Material's search: from loading the page (the index is downloaded and built then) to the
+    result list settling on the query."""
+    pg = m.page
+    m.bytes = 0
+    start = time.perf_counter()
+    pg.goto(base + "index.html")
+    pg.fill("input.md-search__input", query)
+    pg.keyboard.press("End")
+    last, same = None, 0
+    while time.perf_counter() - start < 60:
+        meta = pg.inner_text(".md-search-result__meta")
+        items = pg.eval_on_selector_all(".md-search-result__item > a", "els => els.slice(0, 5).map(e => e.href)")
+        state = (meta, tuple(items))
+        ready = "初期化" not in meta and "入力" not in meta
+        same = same + 1 if ready and state == last else 0
+        last = state
+        if same >= 3:
+            break
+        pg.wait_for_timeout(100)
+    seconds = time.perf_counter() - start - 0.3      # the three polls that saw it settle
+    return [unquote(h.removeprefix(base)) for h in last[1]], seconds, m.bytes
+
+
+def matches(expected: str, got: list[str]) -> bool:
+    """Whether `expected` is among the results; an engine that finds the page but not the section
+    (Pagefind and lunr link whole pages here) counts when the page matches."""
+    page = expected.split("#")[0]
+    return any(g == expected or g.split("#")[0] == page or g.split("#")[0] == page.removesuffix(".html")
+               for g in got)
+
+
+def measure(engine: str, query_fn, browser, base: str, queries=SEARCHES) -> dict:
+    m = Meter(browser)
+    found, times, sizes, misses = 0, [], [], []
+    try:
+        for query, expected in queries:
+            got, seconds, size = query_fn(m, base, query)
+            times.append(seconds)
+            sizes.append(size)
+            if matches(expected, got):
+                found += 1
+            else:
+                misses.append([query, got[:5]])
+    finally:
+        m.close()
+    return {"engine": engine, "found": found, "queries": len(queries), "misses": misses,
+            "median_s": round(statistics.median(times), 3), "worst_s": round(max(times), 3),
+            "median_bytes": int(statistics.median(sizes)), "worst_bytes": max(sizes)}
+
+
+def file_works(engine: str, query_fn, browser, site: Path) -> str:
+    m = Meter(browser)
+    try:
+        got, _, _ = query_fn(m, site.resolve().as_uri() + "/", SEARCHES[0][0])
+        return "yes" if got else "no results"
+    except Exception as e:  # noqa: BLE001 - the failure is the finding
+        return f"no ({type(e).__name__}: {str(e).splitlines()[0][:120]})"
+    finally:
+        m.close()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--site10k", type=Path, help="a wiki built from the 10,000-card synthetic corpus")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    exe = find_chromium()
+    if exe is None:
+        raise SystemExit("Debian's chromium is needed (apt-get install -y chromium)")
+    work = Path(tempfile.mkdtemp(prefix="bench-search-"))
+    results: dict = {}
+    try:
+        site = work / "site"
+        r = build_site(REPO, site, keep_going=True)
+        if r.returncode != 0:
+            raise SystemExit(r.output[-2000:])
+        results["pagefind_index_bundled"] = run_pagefind(site)
+        lunr = lunr_site(work / "lunr")
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+            with serve(site) as base:
+                results["rdsearch"] = measure("rdsearch", rd_query, browser, base)
+                results["pagefind"] = measure("pagefind", pagefind_query, browser, base)
+            with serve(lunr) as base:
+                results["lunr"] = measure("lunr", lunr_query, browser, base)
+            results["file"] = {"rdsearch": file_works("rdsearch", rd_query, browser, site),
+                               "pagefind": file_works("pagefind", pagefind_query, browser, site),
+                               "lunr": file_works("lunr", lunr_query, browser, lunr)}
+            if args.site10k:
+                few = SEARCHES[:1] + [q for q in SEARCHES if q[0] in ("体重", "No.018", "未確定", "スタック", "《火野 アラシ》")]
+                with serve(args.site10k) as base:
+                    results["rdsearch_10k"] = measure("rdsearch", rd_query, browser, base, few)
+                results["pagefind_index_10k"] = run_pagefind(args.site10k)
+                with serve(args.site10k) as base:
+                    results["pagefind_10k"] = measure("pagefind", pagefind_query, browser, base, few)
+                shutil.rmtree(args.site10k / "pagefind", ignore_errors=True)
+            browser.close()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if args.json:
+        print(json.dumps(results, indent=2, ensure_ascii=False))
+        return 0
+    print("| engine | top 5 found | time to results (median / worst) | bytes a query loads (median / worst) | from a folder |")
+    print("|---|---:|---:|---:|---|")
+    for name in ("rdsearch", "pagefind", "lunr"):
+        x = results[name]
+        print(f"| {name} | {x['found']}/{x['queries']} | {x['median_s']} / {x['worst_s']} s | "
+              f"{x['median_bytes']:,} / {x['worst_bytes']:,} | {results['file'][name]} |")
+    for name in ("rdsearch", "pagefind", "lunr"):
+        if results[name]["misses"]:
+            print(f"\n{name} misses: " + "; ".join(f"{q} → {', '.join(g[:3]) or '—'}" for q, g in results[name]["misses"]))
+    print(f"\npagefind indexing of the bundled site: {results['pagefind_index_bundled']}")
+    for key in ("rdsearch_10k", "pagefind_10k", "pagefind_index_10k"):
+        if key in results:
+            print(f"{key}: {json.dumps(results[key], ensure_ascii=False)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

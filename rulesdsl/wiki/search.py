@@ -1,0 +1,259 @@
+"""The wiki's search index: Japanese-aware, split into small files that a page loads only when a
+query needs them, and loadable from a folder (file://) as well as from a server.
+
+Why not Material's lunr search or Pagefind (measured in benchmarks/README.md): lunr downloads the
+whole index and builds it in the browser on every page load (54 MB at 10,000 cards), and its
+Japanese tokenizer splits 裏向き, 体重 or 未確定 apart; Pagefind loads only the fragments a query
+needs, but through `fetch` and ES modules, which a browser refuses for file:// pages.
+
+How it works. Text is normalised (NFKC, lower case) and cut into terms:
+
+* a run of kanji and kana becomes its overlapping character pairs (裏向き → 裏向, 向き): a query
+  matches a page holding every pair of the query, whatever a dictionary would make of the words
+  around it, so 裏向きになる, 体重 and 未確定 find themselves; a lone character is a term of its own;
+* a run of Latin letters and digits (with inner `.`, `-` or `_`) is a term, and so is each of its
+  parts: No.018 → `no.018`, `no`, `018`;
+* everything else (《》「」・※ spaces …) separates terms.
+
+An entry (a page, or a section of an index page) also has *keys*: its title, heading, card name
+and code, squeezed to letters and digits; a query equal to a key ranks that entry first — this is
+how 体重 lands on the rule section 体重 and スタック on its glossary entry, the pages that define
+them.
+
+Files written under `search/` (all JavaScript that calls `__rdsearch`, so that a `<script>` tag
+loads them from a server or from a folder alike):
+
+* `meta.js` — entry count, the parts and their shard counts, each entry's rank (pages that define
+  things first);
+* `t/<part>/<n>.js` — the postings of the terms that hash to shard n in one part of the index
+  (each process that writes pages builds its own part): for each term the entry ids (base-36
+  deltas) and a weight per entry (one base-36 digit: 8 per occurrence in the title, 1 per
+  occurrence in the text, at most 35);
+* `d/<n>.js` — entries n·D … n·D+D−1: URL, title, where it is, the start of its text.
+
+The browser side is `site/docs/assets/rdsearch.js`; it tokenizes the same way (`tokenize` here
+and there are kept in step by a test that runs both).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import unicodedata
+from collections import Counter
+from pathlib import Path
+from typing import Iterable, NamedTuple
+
+DOCS_PER_SHARD = 128
+TARGET_SHARD_BYTES = 48_000
+TITLE_WEIGHT = 8
+MAX_WEIGHT = 35
+SNIPPET = 160
+
+_CJK = "\u3005\u3006\u3041-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_TOKEN = re.compile(rf"[a-z0-9]+(?:[._\-][a-z0-9]+)*|[{_CJK}]+")
+_KEEP = re.compile(rf"[^a-z0-9{_CJK}]+")
+_PAIRS = re.compile(r"(?=(..))", re.S)
+_ASCII_PART = re.compile(r"[a-z0-9]+")
+_B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+_FULLWIDTH = re.compile("[\uff01-\uff5e\u3000]")
+
+
+def _half(m: re.Match) -> str:
+    c = ord(m.group())
+    return " " if c == 0x3000 else chr(c - 0xFEE0)
+
+
+def normalize(text: str) -> str:
+    """NFKC and lower case (what the browser does with String.normalize("NFKC")); full-width ASCII,
+    most of what Japanese text needs, is mapped first, since NFKC itself is slow on long texts."""
+    if not unicodedata.is_normalized("NFKC", text):
+        text = _FULLWIDTH.sub(_half, text)
+        if not unicodedata.is_normalized("NFKC", text):
+            text = unicodedata.normalize("NFKC", text)
+    return text.lower()
+
+
+def tokenize(text: str) -> list[str]:
+    """The terms of a text, in order, repeats kept (see the module's docstring)."""
+    out: list[str] = []
+    for m in _TOKEN.finditer(normalize(text)):
+        run = m.group()
+        if run[0] < "\u3000":                       # Latin letters and digits
+            out.append(run)
+            if len(run) > 1 and not run.isalnum():
+                out.extend(_ASCII_PART.findall(run))
+        elif len(run) == 1:
+            out.append(run)
+        else:
+            out.extend(_PAIRS.findall(run))
+    return out
+
+
+def key(text: str) -> str:
+    """A title or name squeezed to letters and digits: what an exact-match query is compared with."""
+    return _KEEP.sub("", normalize(text))
+
+
+def term_hash(term: str) -> int:
+    """FNV-1a over the term's UTF-16 code units (what the browser side computes)."""
+    h = 0x811C9DC5
+    data = term.encode("utf-16-le")
+    for i in range(0, len(data), 2):
+        h ^= data[i] | (data[i + 1] << 8)
+        h = (h * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+class Entry(NamedTuple):
+    """One search result: a page or a section of one. Texts are plain (the browser shows them as
+    text, never as HTML)."""
+
+    url: str            # site-relative, with #anchor for a section
+    title: str
+    text: str
+    where: str = ""     # a breadcrumb: "GRMカード ＞ カード"
+    keys: tuple = ()    # extra exact-match names (a card's name, its code)
+    rank: int = 1       # 0 pages that define things (rules, glossary, statuses), 1 cards and others, 2 Q&A
+
+
+def postings(entry: Entry) -> Counter:
+    """An entry's terms with their weights (title occurrences count TITLE_WEIGHT times; capped at
+    MAX_WEIGHT when written), and its exact-match keys as `=key` terms."""
+    weights: Counter = Counter(tokenize(entry.text))
+    for t in tokenize(entry.title):
+        weights[t] += TITLE_WEIGHT
+    for k in (entry.title, *entry.keys):
+        k = key(k)
+        if k:
+            weights["=" + k] = MAX_WEIGHT
+    return weights
+
+
+class SearchIndex:
+    """One part of the index: entries numbered from `first` (a multiple of DOCS_PER_SHARD) in the
+    order they are added. A build writes one part per process that renders pages (each its own
+    files under t/<part>/ and its own range of d/), then `write_meta` lists the parts."""
+
+    def __init__(self, first: int = 0) -> None:
+        if first % DOCS_PER_SHARD:
+            raise ValueError("a part of the search index starts at a multiple of DOCS_PER_SHARD")
+        self.first = first
+        self.entries: list[Entry] = []
+        self.ids: dict[str, list[int]] = {}          # term -> entry ids (increasing)
+        self.weights: dict[str, bytearray] = {}      # term -> one weight per id
+        self.seconds = 0.0                           # spent indexing and writing (for the build's log)
+
+    def add(self, entry: Entry) -> int:
+        started = time.perf_counter()
+        ident = self.first + len(self.entries)
+        self.entries.append(entry)
+        ids, weights, get = self.ids, self.weights, self.ids.get
+        for t, w in postings(entry).items():
+            if w > MAX_WEIGHT:
+                w = MAX_WEIGHT
+            got = get(t)
+            if got is None:
+                ids[t] = [ident]
+                weights[t] = bytearray((w,))
+            else:
+                got.append(ident)
+                weights[t].append(w)
+        self.seconds += time.perf_counter() - started
+        return ident
+
+    def extend(self, entries: Iterable[Entry]) -> None:
+        for e in entries:
+            self.add(e)
+
+    @property
+    def end(self) -> int:
+        """The first id after this part, rounded up to a whole doc shard (where the next part starts)."""
+        n = self.first + len(self.entries)
+        return -(-n // DOCS_PER_SHARD) * DOCS_PER_SHARD
+
+    def write(self, site: Path, part: int) -> dict:
+        """Write this part's files under `site`/search; its description for `write_meta`."""
+        started = time.perf_counter()
+        out = Path(site) / "search"
+        (out / "t" / str(part)).mkdir(parents=True, exist_ok=True)
+        (out / "d").mkdir(parents=True, exist_ok=True)
+        encoded = {t: _encode(self.ids[t], self.weights[t]) for t in self.ids}
+        total = sum(len(t) + len(a) + len(b) + 8 for t, (a, b) in encoded.items())
+        shards = 1
+        while total / shards > TARGET_SHARD_BYTES:
+            shards *= 2
+        buckets: list[dict[str, list[str]]] = [{} for _ in range(shards)]
+        for t, pair in encoded.items():
+            buckets[term_hash(t) % shards][t] = list(pair)
+        written = 0
+        for n, bucket in enumerate(buckets):
+            written += _write_js(out / "t" / str(part) / f"{n}.js", f'__rdsearch.t("{part}/{n}",', bucket)
+        for n in range(self.first // DOCS_PER_SHARD, self.end // DOCS_PER_SHARD):
+            lo = n * DOCS_PER_SHARD - self.first
+            rows = [[e.url, e.title, e.where, _snippet(e.text)] for e in self.entries[lo:lo + DOCS_PER_SHARD]]
+            written += _write_js(out / "d" / f"{n}.js", f"__rdsearch.d({n},", rows)
+        self.seconds += time.perf_counter() - started
+        return {"first": self.first, "count": len(self.entries), "shards": shards, "terms": len(encoded),
+                "bytes": written, "seconds": round(self.seconds, 2),
+                "rank": "".join(str(min(max(e.rank, 0), 9)) for e in self.entries)}
+
+
+def write_meta(site: Path, parts: list[dict]) -> dict:
+    """search/meta.js: the parts, and every entry's rank (gaps between parts rank like cards)."""
+    docs = max((p["first"] + p["count"] for p in parts), default=0)
+    rank = ["1"] * docs
+    for p in parts:
+        rank[p["first"]:p["first"] + p["count"]] = p["rank"]
+    meta = {"docs": docs, "docsPerShard": DOCS_PER_SHARD, "parts": [{"shards": p["shards"]} for p in parts],
+            "rank": "".join(rank)}
+    written = _write_js(Path(site) / "search" / "meta.js", "__rdsearch.meta(", meta)
+    return {"entries": sum(p["count"] for p in parts), "terms": sum(p["terms"] for p in parts),
+            "files": sum(p["shards"] for p in parts) + -(-docs // DOCS_PER_SHARD) + 1,
+            "bytes": written + sum(p["bytes"] for p in parts),
+            "seconds": "+".join(str(p.get("seconds", 0)) for p in parts)}
+
+
+def write_index(site: Path, entries: Iterable[Entry]) -> dict:
+    """The whole index in one part (tests, small sites)."""
+    index = SearchIndex()
+    index.extend(entries)
+    return write_meta(site, [index.write(site, 0)])
+
+
+def _encode(ids: list[int], weights: bytearray) -> tuple[str, str]:
+    deltas, last = [], 0
+    for ident in ids:
+        deltas.append(_b36(ident - last))
+        last = ident
+    return ",".join(deltas), weights.translate(_WEIGHT_CHARS).decode("ascii")
+
+
+_WEIGHT_CHARS = bytes((ord(_B36[min(i, MAX_WEIGHT)]) for i in range(256)))
+_SMALL = [_B36[i] for i in range(36)]
+
+
+def _b36(n: int) -> str:
+    if n < 36:
+        return _SMALL[n]
+    digits = []
+    while n:
+        n, r = divmod(n, 36)
+        digits.append(_B36[r])
+    return "".join(reversed(digits))
+
+
+def _snippet(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= SNIPPET else text[:SNIPPET] + "…"
+
+
+def _write_js(path: Path, head: str, value) -> int:
+    # `</` can never occur in the file's text: it is loaded as a script
+    body = json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    data = (head + body + ");\n").encode("utf-8")
+    path.write_bytes(data)
+    return len(data)

@@ -1,0 +1,90 @@
+"""Glossary definitions quoted from the sources: for a term, the passage of a game's source
+documents that defines it — the paragraph under a heading that is the term itself, or a sentence
+that says what the term is (「…とは」「…と呼ぶ」「…という」) — with the line it is on. Nothing is
+written by the wiki: a term the sources do not define gets no quote (the page says 資料に定義なし)."""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple, Optional
+
+from ..sources import normalize_heading, normalize_line
+
+_PAREN = re.compile(r"[（(][^）)]*[）)]")
+_SPLIT = re.compile(r"\s*[/／]\s*")
+_SENTENCE = re.compile(r"[^。]*。?")
+# 「Xとは…」 (but not 「Xとは別に」「Xとは異なる」), 「…をXと呼ぶ」, 「…をXという」
+_DEFINES = re.compile(r"^(?:」)?(?:とは(?![別異違])|と呼ぶ|と呼ばれ|という[。、]|をいう)")
+QUOTE_MAX = 240
+
+
+class Definition(NamedTuple):
+    document: str       # the document's file name
+    line: int           # 1-based
+    heading: Optional[str]
+    text: str
+
+
+def names(term: str) -> list[str]:
+    """The forms a glossary term is written in: 「表向き (オモテ) / 裏向き (ウラ)」 → the whole, 表向き, 裏向き."""
+    whole = _PAREN.sub("", term).strip()
+    parts = [p for p in _SPLIT.split(whole) if p]
+    return list(dict.fromkeys([whole, *parts]))
+
+
+def define(term: str, documents: dict) -> Optional[Definition]:
+    """The passage that defines `term` in `documents` ({file name: SourceDocument})."""
+    forms = [f for f in names(term) if f]
+    keys = {normalize_heading(f) for f in forms}
+    for name, d in documents.items():
+        lines = d.text.splitlines()
+        for i, raw in enumerate(lines):
+            if normalize_heading(raw) in keys:
+                body = next(((j, x) for j, x in enumerate(lines[i + 1:i + 4], i + 2) if x.strip()), None)
+                if body and len(normalize_line(body[1])) >= 8 and normalize_heading(body[1]) not in keys:
+                    return Definition(name, body[0], raw.strip(), _quote(body[1]))
+    for name, d in documents.items():
+        for i, raw in enumerate(d.text.splitlines(), 1):
+            for sentence in _SENTENCE.findall(raw):
+                s = sentence.strip()
+                if s and any(_DEFINES.match(s[m.end():]) for f in forms for m in re.finditer(re.escape(f), s)):
+                    return Definition(name, i, None, _quote(s))
+    return None
+
+
+def _quote(text: str) -> str:
+    text = text.strip()
+    if len(text) <= QUOTE_MAX:
+        return text
+    cut = text.rfind("。", 0, QUOTE_MAX)
+    return text[:cut + 1] if cut > QUOTE_MAX // 3 else text[:QUOTE_MAX] + "…"
+
+
+def first_use(term: str, documents: dict) -> Optional[Definition]:
+    """The first sentence of the sources that uses the term (shown as a use, not a definition)."""
+    forms = [f for f in names(term) if f]
+    for name, d in documents.items():
+        for i, raw in enumerate(d.text.splitlines(), 1):
+            for sentence in _SENTENCE.findall(raw):
+                if any(f in sentence for f in forms):
+                    return Definition(name, i, None, _quote(sentence))
+    return None
+
+
+OVERVIEW_HEADINGS = ("ゲームの概要", "概要", "ゲームの目的", "ゲームの勝利条件", "勝利条件")
+
+
+def overview(documents: dict) -> Optional[Definition]:
+    """What the sources say the game is: the paragraph under an overview or victory heading, else
+    the document's opening sentences when they are prose."""
+    for heading in OVERVIEW_HEADINGS:
+        found = define(heading, documents)
+        if found and found.heading:
+            return found
+    for name, d in documents.items():
+        lines = [(i, x.strip()) for i, x in enumerate(d.text.splitlines(), 1) if x.strip()][:3]
+        prose = [(i, x) for i, x in lines if x.endswith(("。", "…"))]
+        if prose and prose[0][0] == lines[0][0]:
+            text = "".join(x for _, x in prose[:2] if x)
+            return Definition(name, prose[0][0], None, _quote(text))
+    return None

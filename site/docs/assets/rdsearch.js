@@ -1,0 +1,283 @@
+/* rulesdsl wiki search: the browser side of rulesdsl/wiki/search.py (read its docstring).
+   Loads search/meta.js and only the shards a query needs, with <script> tags, so that it works
+   from a server and from a folder (file://) alike; nothing is built when a page loads.
+   Results are written with textContent: nothing from the index is ever parsed as HTML. */
+(function () {
+  "use strict";
+  var CJK = "\u3005\u3006\u3041-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff";
+  var TOKEN = new RegExp("[a-z0-9]+(?:[._\\-][a-z0-9]+)*|[" + CJK + "]+", "g");
+  var KEEP = new RegExp("[^a-z0-9" + CJK + "]+", "g");
+  var B36 = "0123456789abcdefghijklmnopqrstuvwxyz";
+  var PAGE = 10;
+  var RANK_FACTOR = [1.3, 1.0, 0.8];
+
+  function normalize(text) { return text.normalize("NFKC").toLowerCase(); }
+
+  function tokenize(text) {
+    var out = [], m, run, i;
+    var s = normalize(text);
+    TOKEN.lastIndex = 0;
+    while ((m = TOKEN.exec(s)) !== null) {
+      run = m[0];
+      if (run.charCodeAt(0) < 0x3000) {
+        out.push(run);
+        if (run.length > 1 && !/^[a-z0-9]+$/.test(run)) {
+          out.push.apply(out, run.match(/[a-z0-9]+/g));
+        }
+      } else if (run.length === 1) {
+        out.push(run);
+      } else {
+        for (i = 0; i + 1 < run.length; i++) out.push(run.substr(i, 2));
+      }
+    }
+    return out;
+  }
+
+  function key(text) { return normalize(text).replace(KEEP, ""); }
+
+  function termHash(term) {
+    var h = 0x811c9dc5, i;
+    for (i = 0; i < term.length; i++) {
+      h ^= term.charCodeAt(i);
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
+    return h >>> 0;
+  }
+
+  /* ------------------------------------------------------------------ loading shards */
+  var base = (function () {
+    var cfg = document.getElementById("__config");
+    var b = ".";
+    try { b = JSON.parse(cfg.textContent).base || "."; } catch (e) { /* keep "." */ }
+    return new URL(b.replace(/\/?$/, "/") + "search/", document.baseURI).href;
+  })();
+  var meta = null, terms = {}, docs = {}, waiting = {};
+
+  function load(name) {
+    if (waiting[name]) return waiting[name];
+    waiting[name] = new Promise(function (resolve, reject) {
+      var s = document.createElement("script");
+      s.src = base + name;
+      s.async = true;
+      s.onload = function () { resolve(); };
+      s.onerror = function () { delete waiting[name]; reject(new Error("検索データを読み込めません: " + name)); };
+      document.head.appendChild(s);
+    });
+    return waiting[name];
+  }
+
+  window.__rdsearch = {
+    meta: function (m) { meta = m; },
+    t: function (n, bucket) { terms[n] = bucket; },
+    d: function (n, rows) { docs[n] = rows; },
+    tokenize: tokenize, key: key, termHash: termHash
+  };
+
+  function postings(term) {
+    var h = termHash(term);
+    return Promise.all(meta.parts.map(function (part, p) {
+      var name = p + "/" + (h % part.shards);
+      return load("t/" + name + ".js").then(function () { return terms[name][term]; });
+    })).then(function (found) {
+      var map = new Map();
+      found.forEach(function (got) {
+        if (!got) return;
+        var ids = got[0].split(","), weights = got[1], id = 0, i;
+        for (i = 0; i < ids.length; i++) {
+          id += parseInt(ids[i], 36);
+          map.set(id, B36.indexOf(weights.charAt(i)));
+        }
+      });
+      return map;
+    });
+  }
+
+  function entries(ids) {
+    var per = meta.docsPerShard, need = {};
+    ids.forEach(function (id) { need[Math.floor(id / per)] = true; });
+    return Promise.all(Object.keys(need).map(function (n) { return load("d/" + n + ".js"); }))
+      .then(function () {
+        return ids.map(function (id) {
+          var row = docs[Math.floor(id / per)][id % per];
+          return { url: row[0], title: row[1], where: row[2], text: row[3] };
+        });
+      });
+  }
+
+  /* ------------------------------------------------------------------ ranking */
+  function search(query) {
+    var list = [], seen = {};
+    tokenize(query).forEach(function (t) { if (!seen[t]) { seen[t] = true; list.push(t); } });
+    var exact = key(query);
+    if (!list.length) return Promise.resolve([]);
+    return load("meta.js").then(function () {
+      var wanted = list.slice();
+      if (exact) wanted.push("=" + exact);
+      return Promise.all(wanted.map(postings));
+    }).then(function (maps) {
+      var exactMap = exact ? maps.pop() : new Map();
+      var n = meta.docs, scores = new Map(), hits = new Map();
+      maps.forEach(function (map) {
+        var idf = Math.log(1 + n / (map.size || 1));
+        map.forEach(function (w, id) {
+          scores.set(id, (scores.get(id) || 0) + idf * w);
+          hits.set(id, (hits.get(id) || 0) + 1);
+        });
+      });
+      var all = [], partial = [];
+      scores.forEach(function (s, id) {
+        var rank = RANK_FACTOR[+meta.rank.charAt(id)] || 1;
+        var score = s * rank + (exactMap.has(id) ? 1000 : 0);
+        if (hits.get(id) === maps.length) all.push([score, id]);
+        else partial.push([score * hits.get(id) / maps.length, id]);
+      });
+      var found = all.length ? all : partial;
+      found.sort(function (a, b) { return b[0] - a[0] || a[1] - b[1]; });
+      return found.map(function (x) { return x[1]; });
+    });
+  }
+
+  /* ------------------------------------------------------------------ the search box */
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text != null) e.textContent = text;
+    return e;
+  }
+
+  function highlight(p, text, query) {
+    var words = normalize(query).split(KEEP).filter(function (w) { return w; });
+    var lower = normalize(text), pos = 0, hit;
+    if (lower.length !== text.length) { p.textContent = text; return; }
+    while (words.length) {
+      hit = -1;
+      var len = 0;
+      words.forEach(function (w) {
+        var i = lower.indexOf(w, pos);
+        if (i >= 0 && (hit < 0 || i < hit)) { hit = i; len = w.length; }
+      });
+      if (hit < 0) break;
+      p.appendChild(document.createTextNode(text.slice(pos, hit)));
+      p.appendChild(el("mark", null, text.slice(hit, hit + len)));
+      pos = hit + len;
+    }
+    p.appendChild(document.createTextNode(text.slice(pos)));
+  }
+
+  function mount(box) {
+    var input = box.querySelector(".md-search__input");
+    var result = box.querySelector(".md-search-result");
+    var metaEl = box.querySelector(".md-search-result__meta");
+    var listEl = box.querySelector(".md-search-result__list");
+    var toggle = document.getElementById("__search");
+    var seq = 0, ids = [], shown = 0, current = "";
+
+    function item(entry) {
+      var li = el("li", "md-search-result__item");
+      var a = el("a", "md-search-result__link");
+      a.href = new URL(entry.url, base.replace(/search\/$/, "")).href;
+      a.tabIndex = -1;
+      var art = el("article", "md-search-result__article md-typeset");
+      art.appendChild(el("h1", null, entry.title));
+      if (entry.where) art.appendChild(el("p", "rd-search-where", entry.where));
+      if (entry.text) { var p = el("p"); highlight(p, entry.text, current); art.appendChild(p); }
+      a.appendChild(art);
+      li.appendChild(a);
+      return li;
+    }
+
+    function more(mine) {
+      var next = ids.slice(shown, shown + PAGE);
+      return entries(next).then(function (rows) {
+        if (mine !== seq) return;
+        var old = listEl.querySelector(".rd-search-more");
+        if (old) old.remove();
+        rows.forEach(function (r) { listEl.appendChild(item(r)); });
+        shown += rows.length;
+        if (shown < ids.length) {
+          var li = el("li", "md-search-result__item rd-search-more");
+          var b = el("button", "md-button", "さらに表示（残り" + (ids.length - shown) + "件）");
+          b.type = "button";
+          b.addEventListener("click", function () { more(seq); });
+          li.appendChild(b);
+          listEl.appendChild(li);
+        }
+      });
+    }
+
+    function run() {
+      var q = input.value.trim();
+      var mine = ++seq;
+      current = q;
+      result.removeAttribute("data-rd-query");
+      if (!q) {
+        listEl.textContent = "";
+        metaEl.textContent = "検索語を入力してください";
+        return;
+      }
+      metaEl.textContent = "検索しています…";
+      search(q).then(function (found) {
+        if (mine !== seq) return null;
+        ids = found;
+        shown = 0;
+        listEl.textContent = "";
+        metaEl.textContent = found.length ? found.length + "件見つかりました" : "見つかりませんでした";
+        return more(mine);
+      }).then(function () {
+        if (mine === seq) result.setAttribute("data-rd-query", q);
+      }, function (err) {
+        if (mine !== seq) return;
+        metaEl.textContent = String(err && err.message || err);
+        result.setAttribute("data-rd-query", q);
+      });
+    }
+
+    input.addEventListener("input", run);
+    input.addEventListener("compositionend", run);
+    box.querySelector("form").addEventListener("submit", function (e) {
+      e.preventDefault();
+      var first = listEl.querySelector("a");
+      if (first) window.location.href = first.href;
+    });
+    box.querySelector("form").addEventListener("reset", function () {
+      setTimeout(run, 0);
+    });
+    if (toggle) {
+      toggle.addEventListener("change", function () {
+        if (toggle.checked) input.focus();
+      });
+    }
+    box.addEventListener("keydown", function (e) {
+      var links = Array.prototype.slice.call(listEl.querySelectorAll("a"));
+      var at = links.indexOf(document.activeElement);
+      if (e.key === "Escape" && toggle) {
+        toggle.checked = false;
+        input.blur();
+      } else if (e.key === "ArrowDown" && links.length) {
+        e.preventDefault();
+        links[Math.min(at + 1, links.length - 1)].focus();
+      } else if (e.key === "ArrowUp" && links.length) {
+        e.preventDefault();
+        if (at <= 0) input.focus(); else links[at - 1].focus();
+      }
+    });
+    document.addEventListener("keydown", function (e) {
+      var t = e.target;
+      if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.key === "/" || e.key === "s" || e.key === "f") {
+        e.preventDefault();
+        if (toggle) toggle.checked = true;
+        input.focus();
+      }
+    });
+    box.setAttribute("data-rd-ready", "");
+  }
+
+  function start() {
+    var box = document.querySelector("[data-rd-search]");
+    if (box) mount(box);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
