@@ -88,6 +88,11 @@ def manifest(*bases: Path) -> dict:
     return out
 
 
+def kept_outputs(cache: Path) -> list[str]:
+    """The outputs kept under the cache folder (one folder per knowledge base, each with out/)."""
+    return sorted(str(p.relative_to(cache)) for p in cache.glob("*/out/*"))
+
+
 def diff(a: dict, b: dict) -> list[str]:
     changed = [p for p in b if a.get(p) != b[p] and "__pycache__" not in p]
     removed = [p for p in a if p not in b and "__pycache__" not in p]
@@ -190,9 +195,9 @@ def main(argv=None) -> int:
         before = manifest(*watched)
         for i in range(args.warm_runs):
             log(f"warm check {i + 1}/{args.warm_runs} …")
-            outs = sorted(os.listdir(cache / "out")) if (cache / "out").is_dir() else []
+            outs = kept_outputs(cache)
             warm_runs.append(run(check, env, work))
-            outs_after = sorted(os.listdir(cache / "out")) if (cache / "out").is_dir() else []
+            outs_after = kept_outputs(cache)
             if outs_after != outs:
                 notes.append(f"warm run {i + 1} missed the output cache: {outs} -> {outs_after}")
             after = manifest(*watched)

@@ -41,6 +41,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from rulesdsl.cache import kb_dir  # noqa: E402
 from rulesdsl.engine.runner import answer  # noqa: E402
 from rulesdsl.kb import load  # noqa: E402
 
@@ -129,6 +130,8 @@ def ask_times(runs: int) -> dict[str, list[float]]:
     work = Path(tempfile.mkdtemp(prefix="rulesdsl-judge-"))
     env = dict(os.environ, RULESDSL_CACHE=str(cache))
     env.pop("RULESDSL_NO_CACHE", None)
+    os.environ["RULESDSL_CACHE"] = str(cache)
+    outputs = kb_dir(REPO) / "out"                   # the kept outputs of the bundled knowledge base
     base = [sys.executable, "-m", "rulesdsl"]
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "rulesdsl")],
                    env=dict(os.environ, PYTHONDONTWRITEBYTECODE=""), capture_output=True, check=True)
@@ -150,17 +153,16 @@ def ask_times(runs: int) -> dict[str, list[float]]:
 
     times: dict[str, list[float]] = {"repeat": [], "flagship": [], "new": [], "served": []}
     for _ in range(runs):
-        shutil.rmtree(cache / "out", ignore_errors=True)                # forget outputs only
+        shutil.rmtree(outputs, ignore_errors=True)                      # forget outputs only
         times["flagship"].append(timed(base + ["ask", str(FLAGSHIP)]))
         times["repeat"].append(timed(base + ["ask", str(FLAGSHIP)]))
         times["new"].append(timed(new_question()))
     server = subprocess.Popen(base + ["serve", "--idle", "120"], env=env, cwd=REPO,
-                              stderr=subprocess.DEVNULL)
+                              stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 60
-        while not (cache / "serve.sock").exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(0.2)
+        for line in server.stderr:                   # loaded and listening
+            if "answering" in line:
+                break
         for _ in range(runs):
             times["served"].append(timed(new_question()))
     finally:

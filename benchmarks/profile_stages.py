@@ -11,8 +11,8 @@ CPU seconds of each, with the time the cyclic garbage collector took inside it (
   read            reading and decoding every file
   raw parse       rulesdsl.parser.raw_parser() on every file (the baseline; trees dropped)
   model parse     rulesdsl.parser.parse_text on every file (LALR + the model-building transformer)
-  cache write     pickling the parsed documents as the parse cache does (loader.write_pickle)
-  cache read      unpickling them again (what a run with a warm parse cache pays)
+  cache write     the parse snapshot of the parsed documents (rulesdsl/snapshot.py), as the loader writes it
+  cache read      reading that snapshot back (what a run with a warm parse snapshot pays)
   build           kb._Builder(kb).build(): registering, resolving and validating vocabulary
   lint            rulesdsl.lint.run_checks
 
@@ -57,8 +57,9 @@ def main(argv=None) -> int:
     gct = GcTimer()
     from rulesdsl.kb import KnowledgeBase, _Builder, discover, display_path
     from rulesdsl.lint import run_checks
-    from rulesdsl.loader import _load_pickle, decode, write_pickle
+    from rulesdsl.loader import decode
     from rulesdsl.parser import parse_text, raw_parser
+    from rulesdsl.snapshot import dumps, loads
 
     root = args.corpus.resolve()
     rows: list[tuple[str, float, float, float]] = []
@@ -83,10 +84,10 @@ def main(argv=None) -> int:
     parse_text('game x "x" { }\n')
     docs = stage("model parse", lambda: [parse_text(t, s) for t, s in zip(texts, shown)])
     with tempfile.TemporaryDirectory() as tmp:
-        cache = Path(tmp) / "parsed.pickle"
-        stage("cache write", lambda: write_pickle(cache, {str(i): d for i, d in enumerate(docs)}))
+        cache = Path(tmp) / "parsed"
+        stage("cache write", lambda: cache.write_bytes(dumps([tuple(map(str, range(len(docs)))), tuple(docs)])))
         state["cache_mb"] = cache.stat().st_size / 1e6
-        stage("cache read", lambda: _load_pickle(cache))
+        stage("cache read", lambda: loads(cache.read_bytes()))
 
     def build():
         kb = KnowledgeBase(root=root)

@@ -1,6 +1,8 @@
-"""The `rulesdsl` command line.
+"""The `rulesdsl` command line, run in this process (the entry point, rulesdsl/fastpath.py,
+comes here when no kept output or running server answers).
 
-Every command reports bad input as located diagnostics and exits non-zero; an unexpected
+Every command reports bad input as located diagnostics and exits non-zero; a file-system
+problem (a path too long, a permission) is an error about the input, exit 2; an unexpected
 internal failure is reported in one line (set RULESDSL_DEBUG=1 for the traceback) with exit 70.
 Exit codes: 0 fine, 1 findings (or a failed expectation), 2 unusable input, 70 internal error.
 """
@@ -8,12 +10,16 @@ Exit codes: 0 fine, 1 findings (or a failed expectation), 2 unusable input, 70 i
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
+import io
 import json
 import os
 import sys
 from pathlib import Path
-from typing import Callable, Optional, Sequence
+from typing import Callable, Iterable, Optional, Sequence
 
+from . import cache
 from .diagnostics import Diagnostic, DslError, Sources, render
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNUSABLE, EXIT_INTERNAL = 0, 1, 2, 70
@@ -60,7 +66,10 @@ def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
         description="Rules adjudication and ruling knowledge base for trading card games.")
     p.add_argument("--root", type=Path, help="knowledge base root (holds cards/ and rulings/); "
                    "default: $RULESDSL_ROOT, or the nearest folder above holding rulings/")
-    p.add_argument("--no-cache", action="store_true", help="parse everything afresh")
+    p.add_argument("--no-cache", action="store_true",
+                   help="use no cache: parse everything afresh, keep no output")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="say what the caches and the server did (on stderr)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for name, (configure, fn, help_) in COMMANDS.items():
         sp = sub.add_parser(name, help=help_, description=help_)
@@ -69,14 +78,15 @@ def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Optional[Sequence[str]] = None, allowed: Optional[Iterable[str]] = None) -> int:
+    """Run a command line here; `allowed`, when given, is the set of commands that may run."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[attr-defined]
         except (AttributeError, ValueError):
             pass
-    from .fastpath import command_of
-    parser = build_parser(command_of(argv if argv is not None else sys.argv[1:]))
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(cache.globals_of(argv).command)
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse already printed a usage message
@@ -85,8 +95,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.print_help()
         return EXIT_UNUSABLE
     out = Output()
+    if allowed is not None and args.command not in allowed:
+        out.diagnostics([Diagnostic(code="usage", fatal=True,
+                                    message=f"{args.command} is not one of the commands served here")])
+        return EXIT_UNUSABLE
     from . import loader
     loader.FREEZE_AFTER_LOAD = True
+    verbose = cache.verbose()
+    cache.set_verbose(verbose or args.verbose)
     try:
         return int(args.func(args, out))
     except DslError as e:
@@ -96,6 +112,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as e:  # the file system said no (a path too long, a permission, a full disk)
+        if os.environ.get("RULESDSL_DEBUG"):
+            raise
+        out.diagnostics([os_diagnostic(e)])
+        return EXIT_UNUSABLE
     except Exception as e:  # the last line of defence: no traceback for a user
         if os.environ.get("RULESDSL_DEBUG"):
             raise
@@ -104,6 +125,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_INTERNAL
     finally:
         loader.FREEZE_AFTER_LOAD = False
+        cache.set_verbose(verbose)
+
+
+def os_diagnostic(e: OSError) -> Diagnostic:
+    what = "the path is too long for this system" if e.errno == errno.ENAMETOOLONG else (e.strerror or str(e))
+    where = f"{e.filename}: " if e.filename else ""
+    return Diagnostic(code="io", fatal=True, message=f"{where}{what}",
+                      hint="shorten the file or folder names" if e.errno == errno.ENAMETOOLONG else None)
+
+
+def run_captured(argv: Sequence[str], allowed: Optional[Iterable[str]] = None) -> dict:
+    """Run a command line here with its output captured: {"code", "stdout", "stderr"}."""
+    out, err = io.StringIO(), io.StringIO()
+    with cache.notes_to(sys.stderr), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(argv), allowed)
+    return {"code": code, "stdout": out.getvalue(), "stderr": err.getvalue()}
 
 
 def dump_json(value) -> str:

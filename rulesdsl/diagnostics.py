@@ -9,17 +9,19 @@ from typing import Iterable, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict
 
+from . import files
 from .model import Loc
 
 
+# defer_build: a run without findings never builds their validators (a few ms of every start)
 class Related(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     loc: Loc
     message: str
 
 
 class Diagnostic(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     code: str                       # e.g. "syntax", "unknown-ref", "contradiction"
     message: str
@@ -76,10 +78,9 @@ class Sources:
         lines = self._lines.get(path)
         if lines is None:
             try:
-                with open(path, encoding="utf-8", errors="replace") as f:
-                    lines = f.read().splitlines()
-            except OSError:
-                lines = []
+                lines = files.read_regular(path).decode("utf-8", errors="replace").splitlines()
+            except (OSError, ValueError):        # files.NotAFile and TooLarge are OSErrors
+                lines = []      # not a file, or unreadable: the diagnostic is shown without its line
             self._lines[path] = lines
         if 1 <= number <= len(lines):
             return lines[number - 1]

@@ -5,6 +5,9 @@ same model; only layout changes:
 
 - one statement per line (`;` becomes a line break), two spaces of indent per block;
 - `{` ends its header line, `}` stands alone; an empty block is `{}`;
+- except that a block written on one line, with no comment in it, stays on one line, its
+  statements separated by `; ` (`effect on_play { draw 1 }`, a vocabulary entry's arguments,
+  a short deck list): whether a block is a one-liner is the author's choice, as in the corpus;
 - single spaces between tokens, none inside brackets or around `(` `)` `.` `@`, `, ` in lists;
 - comments are kept: a comment that followed code stays on that line, two spaces after it;
   a comment on its own line stays on its own line at the block's indent;
@@ -25,6 +28,7 @@ from .parser import parse_text
 INDENT = "  "
 WIDTH = 100
 _COMMENT = re.compile(r"#[^\n]*")
+_LINE_BREAK = re.compile(r"\r?\n")
 
 
 @dataclass
@@ -33,10 +37,17 @@ class _Piece:
     text: str
     blank: bool = False     # sep: the original had a blank line here
     own_line: bool = False  # comment: it stood on its own line
+    newline: bool = False   # sep: the original broke the line here (not only `;`)
 
 
 def format_text(text: str, file: str = "<text>") -> str:
     """Format `text`; raises DslError (located) if it does not parse."""
+    return _layout(_pieces(tokens_of(text, file), text))
+
+
+def tokens_of(text: str, file: str = "<text>") -> list:
+    """Every token of `text` as the parser saw it, separators (with their comments) included;
+    raises DslError (located) if it does not parse."""
     tokens: list = []
     try:
         # a final newline makes a last-line comment part of a separator like every other
@@ -44,7 +55,34 @@ def format_text(text: str, file: str = "<text>") -> str:
     except DslError:
         parse_text(text, file)  # report the problem at its place in the text as written
         raise
-    return _layout(_pieces(tokens, text))
+    return tokens
+
+
+_OPEN, _CLOSE = {"{", "["}, {"}", "]"}
+
+
+def meaning(tokens: list) -> tuple[list, list[str]]:
+    """What a token stream says, layout aside: its tokens in order (a separator only where it
+    ends a statement, not where the grammar allows one anyway) and its comments in order. Two
+    texts with the same meaning parse to the same model: the parser is a function of the
+    tokens it is fed, and separators carry nothing but their position."""
+    out: list = []
+    comments: list[str] = []
+    pending = False
+    for tok in tokens:
+        if tok.type == "_SEP":
+            comments.extend(m.group(0).rstrip() for m in _COMMENT.finditer(str(tok)))
+            pending = True
+            continue
+        if tok.type == "COMMENT":
+            comments.append(str(tok).rstrip())
+            continue
+        value = str(tok)
+        if pending and out and out[-1][1] not in _OPEN and out[-1][1] != "," and value not in _CLOSE:
+            out.append(("_SEP", ""))
+        pending = False
+        out.append((tok.type, value))
+    return out, comments
 
 
 def _pieces(tokens, text: str) -> list[_Piece]:
@@ -65,11 +103,19 @@ def _pieces(tokens, text: str) -> list[_Piece]:
 
 def _separator(sep: str, out: list[_Piece]) -> None:
     """Split a separator token (newlines, ';' and comments) into comments and line breaks."""
-    lines = re.split(r"\r?\n", sep)
+    if "\n" not in sep and "#" not in sep:          # the common `;` between statements
+        if not (out and out[-1].kind == "sep"):
+            out.append(_Piece("sep", "\n"))
+        return
+    lines = _LINE_BREAK.split(sep)
     # lines[0] is the rest of the current line; the last entry is the next line's indent
     for i, line in enumerate(lines):
         m = _COMMENT.search(line)
         code = line[: m.start()] if m else line
+        if m and i == 0 and out and out[-1].kind == "tok":
+            # `a;  # note`: the note trails the statement it follows
+            out.append(_Piece("comment", m.group(0).rstrip()))
+            m = None
         if ";" in code and not (out and out[-1].kind == "sep"):
             out.append(_Piece("sep", "\n"))
         if m:
@@ -78,124 +124,201 @@ def _separator(sep: str, out: list[_Piece]) -> None:
             blank = 0 < i and not line.strip()
             if out and out[-1].kind == "sep":
                 out[-1].blank = out[-1].blank or blank
+                out[-1].newline = True
             else:
-                out.append(_Piece("sep", "\n", blank=blank))
+                out.append(_Piece("sep", "\n", blank=blank, newline=True))
 
 
 _NO_SPACE_BEFORE = {")", "]", ",", ".", "@"}
 _NO_SPACE_AFTER = {"(", "[", ".", "@"}
 
 
+def _blocks(pieces: list[_Piece]) -> tuple[dict[int, int], list[int]]:
+    """The index of the `}` closing each `{`, and a running count of the line breaks and
+    comments before each piece (a block is a one-liner when it holds none)."""
+    match: dict[int, int] = {}
+    stack: list[int] = []
+    breaks = [0] * (len(pieces) + 1)
+    for i, p in enumerate(pieces):
+        breaks[i + 1] = breaks[i] + (p.kind == "comment" or (p.kind == "sep" and p.newline))
+        if p.kind == "tok":
+            if p.text == "{":
+                stack.append(i)
+            elif p.text == "}" and stack:
+                match[stack.pop()] = i
+    return match, breaks
+
+
+def _spaced(prev: str, t: str) -> bool:
+    """Whether a space goes between two tokens on a line."""
+    return bool(prev) and prev not in _NO_SPACE_AFTER and t not in _NO_SPACE_BEFORE \
+        and not (t == "(" and prev == "card")
+
+
+def _inline(pieces: list[_Piece], i: int, j: int) -> str:
+    """The block pieces[i] (`{`) … pieces[j] (`}`) on one line: `{ a; b { c } }`, `{}` if empty."""
+    out = ["{"]
+    prev = "{"
+    pending = False                  # a separator since the last token
+    k = i + 1
+    while k <= j:
+        p = pieces[k]
+        if p.kind == "sep":
+            pending = True
+            k += 1
+            continue
+        t = p.text
+        if pending and prev != "{" and t != "}":
+            out.append(";")
+        pending = False
+        if t == "}" and prev == "{":
+            out.append("}")
+        elif t == "[":
+            k, rendered = _list(pieces, k, 0, one_line=True)
+            out.append((" " if _spaced(prev, t) else "") + rendered)
+            prev = "]"
+            continue
+        else:
+            out.append((" " if _spaced(prev, t) or t == "}" else "") + t)
+        prev = t
+        k += 1
+    return "".join(out)
+
+
+class _Lines:
+    """The output, line by line; the current line is built from parts (a line may be long, and
+    a string built by repeated concatenation grows in quadratic time)."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.parts: list[str] = []
+        self.code = False            # the current line holds more than its indent
+        self.depth = 0
+        self.pending_blank = False
+
+    def flush(self) -> None:
+        if self.code:
+            self.lines.append("".join(self.parts).rstrip())
+        self.parts, self.code = [], False
+
+    def start(self) -> None:
+        if not self.parts:
+            if self.pending_blank and self.lines and not self.lines[-1].endswith("{"):
+                self.lines.append("")
+            self.pending_blank = False
+            self.parts.append(INDENT * self.depth)
+
+    def add(self, text: str, space: bool = False) -> None:
+        self.start()
+        if space and self.code:
+            self.parts.append(" ")
+        self.parts.append(text)
+        self.code = True
+
+
 def _layout(pieces: list[_Piece]) -> str:
-    lines: list[str] = []
-    depth = 0
-    line = ""
-    pending_blank = False
+    match, breaks = _blocks(pieces)
+    out = _Lines()
+
+    def end_declaration(i: int) -> int:
+        """After a top-level declaration's last `}` (pieces[i - 1]): a comment on that line stays
+        on it; then one blank line. The index of the next piece."""
+        if i < n and pieces[i].kind == "comment" and not pieces[i].own_line:
+            out.add("  " + pieces[i].text)
+            i += 1
+        out.flush()
+        out.pending_blank = True
+        return i
+
     prev_text = ""
     i = 0
     n = len(pieces)
-
-    def flush():
-        nonlocal line
-        if line.strip():
-            lines.append(line.rstrip())
-        line = ""
-
-    def start_line():
-        nonlocal line, pending_blank
-        if not line:
-            if pending_blank and lines and not lines[-1].endswith("{"):
-                lines.append("")
-            pending_blank = False
-            line = INDENT * depth
-
     while i < n:
         p = pieces[i]
         if p.kind == "sep":
-            flush()
-            pending_blank = pending_blank or p.blank
+            out.flush()
+            out.pending_blank = out.pending_blank or p.blank
             prev_text = ""
             i += 1
             continue
         if p.kind == "comment":
-            if p.own_line or not line.strip():
-                flush()
-                start_line()
-                line += p.text
-                flush()
+            if p.own_line or not out.code:
+                out.flush()
+                out.add(p.text)
             else:
-                line = line.rstrip() + "  " + p.text
-                flush()
+                out.add("  " + p.text)
+            out.flush()
             prev_text = ""
             i += 1
             continue
         t = p.text
         if t == "[":
-            j, rendered = _list(pieces, i, depth)
-            start_line()
-            if prev_text and prev_text not in _NO_SPACE_AFTER:
-                line += " "
+            j, rendered = _list(pieces, i, out.depth)
+            space = bool(prev_text) and prev_text not in _NO_SPACE_AFTER
             if "\n" in rendered:
                 first, *rest = rendered.split("\n")
-                line += first
-                flush()
-                for r in rest[:-1]:
-                    lines.append(r)
-                line = rest[-1]
+                out.add(first, space)
+                out.flush()
+                out.lines.extend(rest[:-1])
+                out.parts, out.code = [rest[-1]], True
             else:
-                line += rendered
+                out.add(rendered, space)
             prev_text = "]"
             i = j
             continue
+        if t == "{" and i in match and breaks[match[i]] == breaks[i]:   # a one-liner
+            out.add(_inline(pieces, i, match[i]), space=True)
+            i = match[i] + 1
+            prev_text = "}"
+            if out.depth == 0:
+                i = end_declaration(i)
+            continue
         if t == "{":
-            start_line()
-            line = line.rstrip() + (" {" if line.strip() else "{")
             # empty block?
             k = i + 1
             while k < n and pieces[k].kind == "sep":
                 k += 1
             if k < n and pieces[k].kind == "tok" and pieces[k].text == "}":
-                line += "}"
+                out.add("{}", space=True)
                 i = k + 1
                 prev_text = "}"
+                if out.depth == 0:
+                    i = end_declaration(i)
                 continue
-            depth += 1
+            out.add("{", space=True)
+            out.depth += 1
             if i + 1 < n and pieces[i + 1].kind == "comment" and not pieces[i + 1].own_line:
-                line += "  " + pieces[i + 1].text
+                out.add("  " + pieces[i + 1].text)
                 i += 1
-            flush()
-            pending_blank = False
+            out.flush()
+            out.pending_blank = False
             prev_text = ""
             i += 1
             continue
         if t == "}":
-            flush()
-            depth -= 1
-            pending_blank = False
-            start_line()
-            line += "}"
+            out.flush()
+            out.depth -= 1
+            out.pending_blank = False
+            out.add("}")
             prev_text = "}"
-            if depth == 0:
-                flush()
-                pending_blank = True  # one blank line between top-level declarations
             i += 1
+            if out.depth == 0:
+                i = end_declaration(i)   # one blank line between top-level declarations
             continue
-        start_line()
-        if line.strip() and prev_text and prev_text not in _NO_SPACE_AFTER and t not in _NO_SPACE_BEFORE \
-                and not (t == "(" and prev_text == "card"):
-            line += " "
-        line += t
+        out.add(t, space=_spaced(prev_text, t))
         prev_text = t
         i += 1
-    flush()
+    out.flush()
+    lines = out.lines
     while lines and not lines[-1].strip():
         lines.pop()
     return "\n".join(lines) + "\n" if lines else ""
 
 
-def _list(pieces: list[_Piece], i: int, depth: int) -> tuple[int, str]:
+def _list(pieces: list[_Piece], i: int, depth: int, one_line: bool = False) -> tuple[int, str]:
     """Render the list starting at pieces[i] ("["); returns the index after "]" and the text.
-    A comment right after "[" stays on that line; any other stays with the item before it."""
+    A comment right after "[" stays on that line; any other stays with the item before it.
+    `one_line`: inside a one-line block, where the list holds no comment, whatever its width."""
     items: list[list[str]] = [[]]
     head: list[str] = []                       # comments after "[" before any item
     after: dict[int, list[str]] = {}           # comments following item k
@@ -214,7 +337,7 @@ def _list(pieces: list[_Piece], i: int, depth: int) -> tuple[int, str]:
             j += 1
             continue
         if p.text == "[":
-            k, inner = _list(pieces, j, depth + 1)
+            k, inner = _list(pieces, j, depth + 1, one_line)
             items[-1].append(inner)
             j = k
             continue
@@ -229,9 +352,9 @@ def _list(pieces: list[_Piece], i: int, depth: int) -> tuple[int, str]:
         j += 1
     items = [x for x in items if x]
     rendered = [" ".join(x) for x in items]
-    one_line = "[" + ", ".join(rendered) + "]"
-    if not head and not after and len(INDENT * depth) + len(one_line) <= WIDTH and "\n" not in one_line:
-        return j, one_line
+    flat = "[" + ", ".join(rendered) + "]"
+    if one_line or (not head and not after and len(INDENT * depth) + len(flat) <= WIDTH and "\n" not in flat):
+        return j, flat
     inner_indent = INDENT * (depth + 1)
     out = ["[" + ("  " + head[0] if head else "")]
     out += [inner_indent + c for c in head[1:]]

@@ -12,9 +12,11 @@ from typing import Any, Iterable, Optional, Union
 
 from pydantic import BaseModel, ConfigDict
 
+from . import cache
+from .cache import KB_DIRS, find_root  # noqa: F401  (part of this module's API)
 from .dates import CALENDARS, DEFAULT_CALENDAR, PartialDate
-from .fastpath import KB_DIRS, find_root  # noqa: F401  (find_root is part of this module's API)
-from .diagnostics import Diagnostic, Related, did_you_mean
+from .diagnostics import Diagnostic, DslError, Related, did_you_mean
+from .loader import display_path, rules_files  # noqa: F401  (display_path is part of this module's API)
 from .model import (Atom, Card, Clause, Deck, Document, Errata, Expectation, Game, Loc, Point,
                     Revision, RevRef, Ruling, Scenario, Section, Status)
 from .sources import SourceDocument
@@ -327,18 +329,31 @@ def _day(value) -> _dt.date:
 # ----------------------------------------------------------------------------- loading
 
 def discover(root: Path) -> list[Path]:
-    files: list[Path] = []
-    for d in KB_DIRS:
-        base = root / d
-        if base.is_dir():
-            files.extend(sorted(base.rglob("*.rules")))
-    return files
+    """The .rules files of the knowledge base at `root`, by their paths under it (symlinks to
+    files and folders are followed; each real folder is walked once)."""
+    return [Path(p) for d in KB_DIRS for _, p in cache.walk(Path(root) / d, (".rules",))]
+
+
+def check_root(root: Path) -> Path:
+    """`root`, resolved; DslError when it is not an existing folder."""
+    problem = None
+    try:
+        if not root.exists():
+            problem = f"the knowledge base folder {root} does not exist"
+        elif not root.is_dir():
+            problem = f"the knowledge base root {root} is not a folder"
+        else:
+            return root.resolve()
+    except OSError as e:
+        problem = f"cannot use {root} as the knowledge base root: {e.strerror or e}"
+    raise DslError([Diagnostic(code="usage", fatal=True, message=problem,
+                               hint="give --root the folder that holds cards/ and rulings/")])
 
 
 # In a resident process (`rulesdsl serve`, see loader.RESIDENT) `load` keeps the knowledge bases
-# it loaded, keyed by their files' paths, sizes and modification times. Nothing that uses a
-# loaded knowledge base changes it, except for the answers it memoises, which stay true while
-# its files do.
+# it loaded, keyed by the content of their files (rulesdsl/cache.py judges when a file must be
+# read again). Nothing that uses a loaded knowledge base changes it, except for the answers it
+# memoises, which stay true while its files do.
 _resident: dict[tuple, KnowledgeBase] = {}
 RESIDENT_KEEP = 4   # e.g. the bundled knowledge base, and with a judge's scenario file or two
 
@@ -346,47 +361,89 @@ RESIDENT_KEEP = 4   # e.g. the bundled knowledge base, and with a judge's scenar
 def load(root: Optional[Path] = None, extra: Iterable[Path] = (), use_cache: bool = True,
          include_root: bool = True) -> KnowledgeBase:
     """Load and validate the knowledge base under `root` plus any extra files or folders.
-    Problems are collected in `kb.diagnostics`, never raised."""
-    root = (root or find_root()).resolve()
-    paths = discover(root) if include_root else []   # absolute, under the resolved root
-    seen = set(paths)
+    Problems with the files are collected in `kb.diagnostics`, never raised; a root that is not
+    a folder raises DslError. Files are named as the user named them (see loader.display_path);
+    a file given in `extra` that is one of the knowledge base's own is loaded once."""
+    from .loader import display_path
+    root = check_root(Path(root) if root is not None else find_root())
+    paths = discover(root) if include_root else []
+    names = [display_path(p, root) for p in paths]
+    extra = list(extra)
+    seen = {_identity(p) for p in paths} if extra else set()
     for e in extra:
-        e = Path(e).resolve()
-        for p in (sorted(e.rglob("*.rules")) if e.is_dir() else [e]):
-            if p not in seen:
-                seen.add(p)
+        for p in rules_files(e):
+            ident = _identity(p)
+            if ident is None or ident not in seen:
+                seen.add(ident)
                 paths.append(p)
+                names.append(display_path(p, root))
+    seen.discard(None)
     from . import loader
     if not loader.RESIDENT:
-        return _load(root, paths, use_cache)
-    key = (str(root), use_cache, tuple(_stamp(p) for p in paths))
+        return _load(root, paths, names, use_cache)
+    key = (str(root), use_cache, tuple(names), _contents(root, paths))
     kb = _resident.pop(key, None)
     if kb is None:
         same_root = [k for k in _resident.values() if k.root == root]
-        kb = _load(root, paths, use_cache, previous=same_root[-1] if same_root else None)
+        kb = _load(root, paths, names, use_cache, previous=same_root[-1] if same_root else None)
     _resident[key] = kb                      # the most recently used last
     while len(_resident) > RESIDENT_KEEP:
         _resident.pop(next(iter(_resident)))
     return kb
 
 
-def _stamp(p: Path) -> tuple:
+def refuse_folder(path: Path) -> None:
+    """A command that takes a file refuses a folder before reading anything (DslError)."""
+    try:
+        folder = Path(path).is_dir()
+    except OSError:
+        return                              # reading it will say what is wrong
+    if folder:
+        raise DslError([Diagnostic(code="usage", fatal=True, message=f"{path} is a folder; give a .rules file")])
+
+
+def names_of(kb: KnowledgeBase, paths: Iterable[Path]) -> set[str]:
+    """The names under which `kb` loaded the files at `paths` (folders: every .rules file in
+    them), however the user reached them: through a symlink, a relative or an absolute path.
+    A path that names no loaded file keeps its display name (its problems are reported so)."""
+    by_identity: dict = {}
+    for name in kb.files:
+        ident = _identity(Path(name) if os.path.isabs(name) else kb.root / name)
+        if ident is not None:
+            by_identity.setdefault(ident, name)
+    out: set[str] = set()
+    for p in paths:
+        for f in rules_files(p):
+            out.add(by_identity.get(_identity(f)) or display_path(f, kb.root))
+    return out
+
+
+def _identity(p: Path) -> Optional[tuple[int, int]]:
+    """The file behind a path (through symlinks), so that one file is loaded once."""
     try:
         st = os.stat(p)
-        return (str(p), st.st_size, st.st_mtime_ns)
-    except OSError:
-        return (str(p), None, None)
+        return (st.st_dev, st.st_ino)
+    except (OSError, ValueError):
+        return None
 
 
-def _load(root: Path, paths: list[Path], use_cache: bool,
+def _contents(root: Path, paths: list[Path]) -> tuple:
+    """Digests of the files a knowledge base is built from: its .rules files and everything
+    else under cards/ and rulings/ (the source documents)."""
+    d = cache.digests(root)
+    others = [p for name in KB_DIRS for _, p in cache.walk(root / name) if not p.endswith(".rules")]
+    return tuple(d.digest(str(p)) for p in [*paths, *others])
+
+
+def _load(root: Path, paths: list[Path], names: list[str], use_cache: bool,
           previous: Optional[KnowledgeBase] = None) -> KnowledgeBase:
     from .loader import no_gc, read_documents
 
     kb = KnowledgeBase(root=root)
     with no_gc():
-        docs, diags = read_documents(paths, root, use_cache=use_cache)
+        docs, diags = read_documents(paths, root, use_cache=use_cache, shown=names)
         kb.documents = docs
-        kb.files = [display_path(p, root) for p in paths]
+        kb.files = list(names)
         kb.diagnostics.extend(diags)
         _Builder(kb, previous).build()
     return kb
@@ -399,20 +456,6 @@ def from_documents(root: Path, documents: list[Document], files: Optional[list[s
     kb.files = list(files or [d.path for d in documents])
     _Builder(kb).build()
     return kb
-
-
-def display_path(p: Path, root: Path) -> str:
-    """A file's path as diagnostics show it: relative to the root when inside it."""
-    p = Path(p)
-    if not p.is_absolute():
-        p = p.resolve()
-    try:
-        return str(p.relative_to(root))
-    except ValueError:
-        try:
-            return str(p.resolve().relative_to(root))
-        except ValueError:
-            return str(p)
 
 
 class _Builder:

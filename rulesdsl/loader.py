@@ -1,36 +1,81 @@
-"""Reading `.rules` files: decoding with located errors, and a parse cache keyed by content.
+"""Reading `.rules` files: safe reading with located errors, and a parse snapshot keyed by content.
 
-Parsed documents are kept in one pickle per knowledge base root (`.rulesdsl-cache/parsed.pickle`,
-or under $RULESDSL_CACHE), keyed by a hash of the file's path and bytes, so an unchanged file is
-never parsed twice. The cache is only an accelerator: any problem reading it means a re-parse.
+A file is opened without blocking and refused unless it is a regular file (a folder, a FIFO or a
+device given as a file is an error, never a read that does not end), and refused past
+MAX_FILE_BYTES; its bytes must be UTF-8. Problems are diagnostics located in the file.
+
+Parsed documents are kept per knowledge base in a snapshot (rulesdsl/snapshot.py: JSON, no
+code) in its private cache folder (rulesdsl/cache.py), under a MAC bound to the code that
+parsed them; each document is keyed by the file's name and a digest of its bytes, so an
+unchanged file is never parsed twice, and an unchanged file whose digest is on record is not
+even read. The snapshot is only an accelerator: anything wrong with it means parsing again.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import gc
 import hashlib
 import os
 import pickle
-import tempfile
 from pathlib import Path
 from typing import Iterable, Optional
 
+from . import cache, files
 from .diagnostics import Diagnostic, DslError
-from .fastpath import cache_dir
 from .model import Document, Loc
 
-CACHE_VERSION = "1"
+SNAPSHOT_VERSION = "2"
+MAX_FILE_BYTES = files.MAX_BYTES
 
 
-def _salt() -> bytes:
-    """Changes whenever the grammar or the model code changes, invalidating the cache."""
+def _salt() -> str:
+    """Changes whenever the grammar, the model or the snapshot code changes."""
     here = Path(__file__).parent
-    h = hashlib.sha1(CACHE_VERSION.encode())
+    h = hashlib.blake2b(SNAPSHOT_VERSION.encode(), digest_size=20)
     # the grammar by path: importing the parser (and lark) is left to runs that parse something
-    for f in (*sorted((here / "grammar").glob("*.lark")), here / "model.py", here / "parser.py", here / "dates.py"):
+    for f in (*sorted((here / "grammar").glob("*.lark")), here / "model.py", here / "parser.py",
+              here / "dates.py", here / "snapshot.py"):
         h.update(f.read_bytes())
-    return h.digest()
+    return h.hexdigest()
+
+
+# ----------------------------------------------------------------------------- reading files
+
+def file_problem(path: Path, shown: str, e: OSError) -> Diagnostic:
+    """A located diagnostic for a file that cannot be opened or read."""
+    reason = e.strerror or str(e)
+    hint = None
+    if e.errno == errno.ENAMETOOLONG:
+        reason = "the path is too long for this system"
+        hint = "shorten the file or folder names"
+    elif e.errno == errno.ELOOP:
+        reason = "a symlink loop"
+    return Diagnostic(code="io", loc=Loc(shown, 1, 1), fatal=True, message=f"cannot read {shown}: {reason}",
+                      hint=hint)
+
+
+def read_file(path: Path, shown: str, limit: Optional[int] = None) -> bytes:
+    """The bytes of the regular file at `path` (symlinks followed), at most `limit` of them
+    (MAX_FILE_BYTES by default). DslError, located in `shown`, for anything that is not a
+    regular file, is too large or cannot be read; a FIFO or a device is refused before anything
+    is read from it."""
+    limit = MAX_FILE_BYTES if limit is None else limit
+    try:
+        return files.read_regular(path, limit)
+    except files.NotAFile as e:
+        raise DslError([Diagnostic(code="io", loc=Loc(shown, 1, 1), fatal=True,
+                                   message=f"{shown} is {e}, not a .rules file; it was not read")]) from None
+    except files.TooLarge as e:
+        line = e.data.count(b"\n", 0, limit) + 1
+        col = limit - (e.data.rfind(b"\n", 0, limit) + 1) + 1
+        raise DslError([Diagnostic(
+            code="file-size", loc=Loc(shown, line, col), fatal=True,
+            message=f"{shown} is larger than {limit // (1024 * 1024)} MB; it was not read",
+            hint="split it into several files (the limit guards against reading a device or a runaway file)")]) from None
+    except OSError as e:
+        raise DslError([file_problem(path, shown, e)]) from None
 
 
 def decode(data: bytes, file: str) -> str:
@@ -47,6 +92,29 @@ def decode(data: bytes, file: str) -> str:
             hint="save the file as UTF-8")]) from None
     return text[1:] if text.startswith("\ufeff") else text
 
+
+def rules_files(path: Path) -> list[Path]:
+    """The .rules files a path names: a folder's (symlinks followed, each real folder once),
+    else the path itself, whatever it is (reading it says what is wrong with it)."""
+    try:
+        if Path(path).is_dir():
+            return [Path(f) for _, f in cache.walk(Path(path), (".rules",))]
+    except OSError:
+        pass
+    return [Path(path)]
+
+
+def display_path(p: Path, root: Path) -> str:
+    """A file's name in diagnostics: relative to the root when it is inside it (judged on the
+    path as given, so a symlink is named as the user named it), else the absolute path as given."""
+    ap = os.path.abspath(p)
+    top = str(root)
+    if os.path.isabs(top) and ap.startswith(top) and ap[len(top):len(top) + 1] == os.sep:
+        return ap[len(top) + 1:]
+    return ap
+
+
+# ----------------------------------------------------------------------------- loading
 
 # Set by the command line (a short-lived process): loaded objects are then moved out of the
 # collector's sight for good, instead of being walked again by every full collection while
@@ -76,33 +144,65 @@ def no_gc():
             gc.enable()
 
 
-def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True
-                   ) -> tuple[list[Document], list[Diagnostic]]:
-    from .kb import display_path
+def snapshot_path(root: Path) -> Optional[Path]:
+    try:
+        return cache.kb_dir(root) / "parsed"
+    except cache.Unavailable as e:
+        cache.note(f"no parse snapshot: {e}")
+        return None
 
+
+def read_snapshot(path: Optional[Path], salt: str) -> dict[str, Document]:
+    """The parsed documents kept at `path` by key; empty when there are none that verify."""
+    if path is None:
+        return {}
+    payload = cache.read_entry(path, "parsed", salt)
+    if payload is None:
+        return {}
+    from .snapshot import SnapshotError, loads
+    try:
+        keys, docs = loads(payload)
+        if len(keys) != len(docs) or not all(isinstance(d, Document) for d in docs):
+            raise SnapshotError("not a list of documents")
+    except SnapshotError as e:
+        cache.note(f"ignoring the parse snapshot: {e}; parsing again")
+        return {}
+    return dict(zip(keys, docs))
+
+
+def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True,
+                   shown: Optional[list[str]] = None) -> tuple[list[Document], list[Diagnostic]]:
+    """Parse the files at `paths` (named `shown` in diagnostics, by default their display path)."""
+    paths = list(paths)
+    names = shown if shown is not None else [display_path(p, root) for p in paths]
     salt = _salt()
-    cache_file = cache_dir(root) / "parsed.pickle"
+    snap = snapshot_path(root) if use_cache else None
+    digests = cache.digests(root if use_cache else None)
     global _in_memory
     cached: dict[str, Document] = {}
     if use_cache:
-        cached = _in_memory if RESIDENT and _in_memory else _load_pickle(cache_file)
+        cached = _in_memory if RESIDENT and _in_memory else read_snapshot(snap, salt)
     used: dict[str, Document] = {}
     docs: list[Document] = []
     diags: list[Diagnostic] = []
     slots: list = []                       # per file: key and document, or diagnostics
     todo: list[tuple[int, str, bytes, str]] = []
-    for path in paths:
-        shown = display_path(Path(path), root)
+    for path, name in zip(paths, names):
+        known = digests.trusted(str(path)) if cached else None
+        if known is not None:
+            key = _key(name, known)
+            if key in cached:
+                slots.append((key, cached[key], []))
+                continue
         try:
-            data = Path(path).read_bytes()
-        except OSError as e:
-            slots.append((None, None, [Diagnostic(code="io", message=f"cannot read {shown}: {e.strerror or e}",
-                                                  loc=None, fatal=True)]))
+            data = read_file(path, name)
+        except DslError as e:
+            slots.append((None, None, e.diagnostics))
             continue
-        key = hashlib.sha1(salt + shown.encode() + b"\0" + data).hexdigest()
+        key = _key(name, digests.digest(str(path), data))
         doc = cached.get(key)
         if doc is None:
-            todo.append((len(slots), shown, data, key))
+            todo.append((len(slots), name, data, key))
         slots.append((key, doc, []))
     for (i, _, _, key), (doc, problems) in zip(todo, parse_all([(s, d, k) for _, s, d, k in todo])):
         slots[i] = (key, doc, problems)
@@ -111,11 +211,17 @@ def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True
         if doc is not None:
             used[key] = doc
             docs.append(doc)
-    if use_cache and _worth_writing(todo, used, cached):
-        write_in_background(cache_file, used, fresh=len(used) - len(set(used) & set(cached)))
-    if RESIDENT and use_cache:
-        _in_memory = used
+    if use_cache:
+        digests.save()
+        if snap is not None and _worth_writing(todo, used, cached):
+            write_in_background(snap, salt, used, fresh=len(used) - len(set(used) & set(cached)))
+        if RESIDENT:
+            _in_memory = used
     return docs, diags
+
+
+def _key(name: str, digest: str) -> str:
+    return hashlib.blake2b(f"{name}\0{digest}".encode("utf-8", "surrogateescape"), digest_size=20).hexdigest()
 
 
 PARALLEL_MIN = 500  # files to parse before a second process is worth its start
@@ -123,9 +229,9 @@ FEW = 20            # files outside the knowledge base, or stale entries, not wo
 
 
 def _worth_writing(todo: list, used: dict, cached: dict) -> bool:
-    """Whether to rewrite the parse cache: when a file of the knowledge base was parsed, or many
-    files were, or many entries are stale. A judge's scenario file outside it is not (parsing
-    one file costs less than rewriting the whole cache each time another is asked)."""
+    """Whether to rewrite the parse snapshot: when a file of the knowledge base was parsed, or
+    many files were, or many entries are stale. A judge's scenario file outside it is not
+    (parsing one file costs less than rewriting the whole snapshot each time another is asked)."""
     if any(not os.path.isabs(shown) for _, shown, _, _ in todo) or len(todo) >= FEW:
         return True
     stale = len(cached.keys() - used.keys())
@@ -142,7 +248,9 @@ def parse_one(shown: str, data: bytes, key: str) -> tuple[Optional[Document], li
 
 def parse_all(items: list[tuple[str, bytes, str]]) -> list[tuple[Optional[Document], list[Diagnostic]]]:
     """Parse files, in two processes when there are many and two processors: a forked child
-    parses every other file and sends its documents back pickled."""
+    parses every other file and sends its documents back through a pipe. (They travel pickled:
+    the pipe joins this process to its own fork and nothing else can write into it; nothing
+    pickled is ever read from a file.)"""
     if len(items) < PARALLEL_MIN or not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
         return [parse_one(*it) for it in items]
     theirs_items, mine_items = items[1::2], items[0::2]
@@ -177,44 +285,31 @@ def parse_all(items: list[tuple[str, bytes, str]]) -> list[tuple[Optional[Docume
     return out
 
 
-def _load_pickle(path: Path):
+def write_snapshot(path: Path, salt: str, docs: dict[str, Document]) -> None:
+    from .snapshot import SnapshotError, dumps
     try:
-        with open(path, "rb") as f:
-            return pickle.load(f)
-    except Exception:  # a missing, stale or damaged cache only means parsing again
-        return {}
+        payload = dumps([tuple(docs), tuple(docs.values())])
+    except SnapshotError as e:
+        cache.note(f"not writing the parse snapshot: {e}")
+        return
+    if cache.write_entry(path, "parsed", salt, payload):
+        cache.note(f"parse snapshot of {len(docs)} files written")
 
 
-def write_pickle(path: Path, value) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-        with os.fdopen(fd, "wb") as f:
-            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a read-only checkout still works, just without the cache
-
-
-def write_in_background(path: Path, value, fresh: int) -> None:
-    """Write the parse cache; when many files were parsed, from a forked child so that the
-    command does not wait for a large pickle (the cache is only an accelerator, and the write
-    is atomic, so a reader sees the old cache or the new one)."""
+def write_in_background(path: Path, salt: str, docs: dict[str, Document], fresh: int) -> None:
+    """Write the parse snapshot; when many files were parsed, from a forked child so that the
+    command does not wait for it (the write is atomic: a reader sees the old one or the new)."""
     if fresh < 2000 or not hasattr(os, "fork"):
-        write_pickle(path, value)
+        write_snapshot(path, salt, docs)
         return
     try:
         pid = os.fork()
     except OSError:
-        write_pickle(path, value)
+        write_snapshot(path, salt, docs)
         return
     if pid == 0:  # the child: write, then leave without running the parent's exit handlers
         try:
-            write_pickle(path, value)
+            gc.disable()
+            write_snapshot(path, salt, docs)
         finally:
             os._exit(0)
-
-
-def read_cached(path: Path) -> Optional[object]:
-    value = _load_pickle(path)
-    return value if value != {} else None

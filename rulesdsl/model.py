@@ -405,6 +405,3 @@ class Document(Node):
     decls: tuple[Decl, ...] = ()
     digest: str = ""                # of the file's path and bytes (set by the loader)
 
-
-for _m in (Revision, Ruling, Scenario):
-    _m.model_rebuild()

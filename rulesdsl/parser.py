@@ -7,6 +7,7 @@ from the keyword or name token that starts each rule, which keeps `propagate_pos
 
 from __future__ import annotations
 
+import hashlib
 import re
 import textwrap
 from fractions import Fraction
@@ -24,6 +25,9 @@ from .model import (Atom, Card, Citation, Clause, Deck, Document, Errata, Expect
                     Status, Text)
 
 GRAMMAR = Path(__file__).with_name("grammar") / "rules.lark"
+# Blocks inside blocks and lists inside lists: real rules use three or four levels; the limit
+# keeps every later walk over the nodes far from Python's recursion limit.
+MAX_NESTING = 64
 
 
 # ----------------------------------------------------------------------------- statements
@@ -69,6 +73,27 @@ class _Builder(Transformer):
         super().__init__(visit_tokens=False)
         self.file = "<text>"
         self.errors: list[Diagnostic] = []
+        self.heights: dict[int, int] = {}     # id(clause with a block, or list) -> its nesting height
+        self.too_deep: Optional[Diagnostic] = None
+
+    def reset(self, file: str) -> None:
+        self.file = file
+        self.errors = []
+        self.heights = {}
+        self.too_deep = None
+
+    def nested(self, node, children, tok: Token, what: str):
+        """Record the nesting height of `node` (one more than its tallest child); past
+        MAX_NESTING, one error that ends up at the outermost block or list too deep."""
+        heights = self.heights
+        h = 1 + max((heights[id(c)] for c in children if id(c) in heights), default=0)
+        heights[id(node)] = h
+        if h > MAX_NESTING:
+            self.too_deep = Diagnostic(
+                code="nesting", loc=self.loc(tok), width=max(len(str(tok)), 1), fatal=True,
+                message=f"{what} nested {h} deep; at most {MAX_NESTING} levels are allowed",
+                hint="a real rule needs a handful of levels; check for a runaway or generated file")
+        return node
 
     # -- helpers ------------------------------------------------------------------------
     def loc(self, tok: Token) -> Loc:
@@ -168,7 +193,8 @@ class _Builder(Transformer):
 
     def array(self, c):
         bracket, *items = c
-        return Atom(kind="array", value=tuple(self.atom(x) for x in items), loc=self.loc(bracket))
+        atoms = tuple(self.atom(x) for x in items)
+        return self.nested(Atom(kind="array", value=atoms, loc=self.loc(bracket)), atoms, bracket, "lists")
 
     def clause(self, c):
         head = c[0]
@@ -178,8 +204,11 @@ class _Builder(Transformer):
             body = args[-1].clauses
             args = args[:-1]
         atom = self.atom
-        return Clause(head=str(head), args=tuple([atom(a) for a in args]), body=body,
-                      loc=Loc(self.file, head.line, head.column))
+        clause = Clause(head=str(head), args=tuple([atom(a) for a in args]), body=body,
+                        loc=Loc(self.file, head.line, head.column))
+        if body:
+            return self.nested(clause, body, head, "blocks")
+        return clause
 
     def block(self, c):
         return _Block(tuple(c))
@@ -443,25 +472,61 @@ _FIELD_WORDS = {"source": "the source", "text": "the text", "quote": "the quote"
 
 # ----------------------------------------------------------------------------- the parser
 
-@lru_cache(maxsize=None)
 def _lark(raw: bool = False, callbacks: bool = False) -> Lark:
     """The parser. `raw` builds a plain parse tree (the benchmark baseline); `callbacks`
-    reports every token, comments included, to `_TokenTap` (used by `fmt`)."""
+    reports every token, comments included, to `_TokenTap` (used by `fmt`). One instance of
+    each: syntax hints compare parser states, whose numbers differ between instances."""
+    return _parser(bool(raw), bool(callbacks))
+
+
+@lru_cache(maxsize=None)
+def _parser(raw: bool, callbacks: bool) -> Lark:
     options: dict[str, Any] = dict(parser="lalr", lexer="contextual", maybe_placeholders=False,
                                    propagate_positions=False)
     if not raw:
         options["transformer"] = _BUILDER
     if callbacks:
         options["postlex"] = _TAP
-        return Lark(GRAMMAR.read_text(encoding="utf-8"), **options)
-    return Lark(GRAMMAR.read_text(encoding="utf-8"), cache=_cache_path(raw), **options)
+    name = "raw" if raw else ("tokens" if callbacks else "model")
+    return _cached_parser(GRAMMAR.read_text(encoding="utf-8"), options, name)
 
 
-def _cache_path(raw: bool) -> str:
-    import hashlib
-    import tempfile
-    digest = hashlib.sha256(GRAMMAR.read_bytes()).hexdigest()[:16]
-    return str(Path(tempfile.gettempdir()) / f"rulesdsl-{digest}-{'raw' if raw else 'model'}.lark")
+def _cached_parser(grammar: str, options: dict[str, Any], name: str) -> Lark:
+    """The LALR parser for `grammar`. Building its tables takes a few tenths of a second, so
+    they are kept in the user's private cache folder as a snapshot (JSON, never a pickle: see
+    rulesdsl/cache.py), under a MAC bound to the grammar, the options and lark's version."""
+    import lark
+    from lark.grammar import Rule
+    from lark.lark import _LOAD_ALLOWED_OPTIONS
+    from lark.lexer import TerminalDef
+
+    from . import cache
+    from .snapshot import SnapshotError, dumps, loads
+
+    fixed = sorted((k, repr(v)) for k, v in options.items() if k not in _LOAD_ALLOWED_OPTIONS)
+    inputs = hashlib.blake2b(repr((grammar, fixed, lark.__version__, name)).encode(), digest_size=20).hexdigest()
+    try:
+        path: Optional[Path] = cache.base_dir() / f"grammar-{name}"
+    except cache.Unavailable as e:
+        cache.note(f"no grammar cache: {e}")
+        path = None
+    loadable = {k: v for k, v in options.items() if k in _LOAD_ALLOWED_OPTIONS}
+    payload = cache.read_entry(path, "grammar", inputs) if path else None
+    if payload is not None:
+        try:
+            data, memo = loads(payload)
+            return Lark._load_from_dict(data, memo, **loadable)
+        except Exception as e:  # noqa: BLE001 — any problem with a cached table means building it
+            cache.note(f"ignoring the grammar cache: {type(e).__name__}: {e}; building the parser")
+    parser = Lark(grammar, **options)
+    if path is not None:
+        try:
+            data, memo = parser.memo_serialize([TerminalDef, Rule])
+            data["options"] = {k: v for k, v in data["options"].items() if k not in _LOAD_ALLOWED_OPTIONS}
+            cache.write_entry(path, "grammar", inputs, dumps([data, memo], loose=True))
+        except SnapshotError as e:
+            cache.note(f"not caching the grammar: {e}")
+    return parser
 
 
 class _TokenTap:
@@ -492,8 +557,7 @@ def parse_text(text: str, file: str = "<text>", tokens: Optional[list] = None) -
     """Parse one file's text. Raises DslError with located diagnostics on bad input.
     With `tokens`, every token (comments and separators included) is appended to it."""
     parser = _lark(callbacks=tokens is not None)
-    _BUILDER.file = file
-    _BUILDER.errors = []
+    _BUILDER.reset(file)
     if tokens is not None:
         _TAP.sink = tokens
     try:
@@ -502,6 +566,9 @@ def parse_text(text: str, file: str = "<text>", tokens: Optional[list] = None) -
         raise DslError([syntax_diagnostic(e, text, file)]) from None
     finally:
         _TAP.sink = None
+        _BUILDER.heights = {}
+    if _BUILDER.too_deep is not None:
+        _BUILDER.errors.append(_BUILDER.too_deep)
     if _BUILDER.errors:
         raise DslError(_BUILDER.errors)
     return Document(path=file, decls=tuple(decls))

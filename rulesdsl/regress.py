@@ -194,14 +194,23 @@ def engine_digest() -> str:
 
 
 class Memo:
-    """Recorded answers, kept between runs (in the knowledge base's cache folder)."""
+    """Recorded answers, kept between runs as a cache entry (JSON under a MAC bound to the
+    engine's code: see rulesdsl/cache.py) in the knowledge base's private cache folder."""
 
     def __init__(self, path: Optional[Path]) -> None:
-        from .loader import read_cached
+        from . import cache
         self.path = path
         self.key = engine_digest()
-        data = read_cached(path) if path else None
-        self.records: dict[str, Record] = data["records"] if isinstance(data, dict) and data.get("key") == self.key else {}
+        data = cache.read_json(path, "answers", self.key) if path else None
+        self.records: dict[str, Record] = {}
+        try:
+            for r in data or ():
+                deps = tuple(Dep(d[0], tuple(d[1]), tuple(d[2])) for d in r.pop("deps"))
+                rec = Record(**r, deps=deps)
+                self.records[rec.scenario] = rec
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+            cache.note(f"ignoring {path}: not a record of answers")
+            self.records = {}
         self.dirty = False
 
     def get(self, kb: KnowledgeBase, info: ScenarioInfo, day: Optional[_dt.date] = None,
@@ -217,8 +226,9 @@ class Memo:
 
     def save(self) -> None:
         if self.path and self.dirty:
-            from .loader import write_pickle
-            write_pickle(self.path, {"key": self.key, "records": self.records})
+            from . import cache
+            cache.write_json(self.path, "answers", self.key,
+                             [dict(vars(r), deps=[list(d) for d in r.deps]) for r in self.records.values()])
 
 
 def answer_all(kb: KnowledgeBase, infos: Iterable[ScenarioInfo], memo: Optional[Memo] = None,

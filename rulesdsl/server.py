@@ -1,134 +1,208 @@
 """`rulesdsl serve`: a resident process that answers the read-only commands with the knowledge
 base kept loaded, so that a judge's question costs the answer, not the start-up.
 
-A command line (rulesdsl/fastpath.py) that finds no cached output sends its arguments, working
-folder and RULESDSL_* environment over the Unix socket `<cache folder>/serve.sock`; the server
-runs the command exactly as the command line would (same code: a client whose code differs
-is refused and runs the command itself), keeps the output in the same output cache, and sends
-it back. Requests are answered one at a time. Knowledge bases stay loaded while their files
-are unchanged (`kb.load` in resident mode); an edited file is read again on the next request.
+The socket is `serve.sock` in the knowledge base's private cache folder (rulesdsl/cache.py):
+0600 in a 0700 folder, so only its user can connect. A command line (rulesdsl/fastpath.py) that
+finds no kept output sends its arguments, working folder and the few variables its output
+depends on (rulesdsl/wire.py). The server answers only check, ask, show, timeline and deck, for
+its own knowledge base and its own code (anything else is refused, and the client runs the
+command itself); it computes the output's key itself and keeps the output in its own cache
+folder, whatever the client asked.
+
+Every connection has its own thread, with a deadline for reading the request and one for
+writing the reply, so a client that sends nothing or stops reading holds up nobody else; the
+commands themselves run one at a time (they share the process's working folder, environment
+and output streams). Knowledge bases stay loaded while their files' contents are unchanged
+(`kb.load` in resident mode).
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import socket
 import sys
+import threading
 import time
 from pathlib import Path
-from . import fastpath, loader
+from typing import Optional
+
+from . import cache, loader, wire
 
 MAX_SOCKET_PATH = 100   # AF_UNIX paths are limited to 107 bytes on Linux
+READ_TIMEOUT = 10.0     # seconds for a client to send its whole request
+WRITE_TIMEOUT = 60.0    # seconds for a client to read the whole reply
 
 
 class ServeError(Exception):
     pass
 
 
+class Server:
+    def __init__(self, root: Path, log=sys.stderr) -> None:
+        self.root = root
+        self.log = log
+        self.code = cache.code_digest(cache.digests(root))
+        self.run_lock = threading.Lock()       # one command at a time
+        self.count_lock = threading.Lock()
+        self.served = 0
+        self.stopping = threading.Event()
+        self.outdated = False
+
+    def say(self, message: str) -> None:
+        print(f"rulesdsl serve: {message}", file=self.log, flush=True)
+
+    # -- one connection ----------------------------------------------------------------
+    def handle(self, conn: socket.socket) -> None:
+        with conn:
+            try:
+                request = wire.decode(wire.receive(conn, wire.MAX_REQUEST, READ_TIMEOUT))
+            except wire.WireError as e:
+                self.say(f"a client sent no usable request ({e}); dropped")
+                return
+            reply = self.answer(request)
+            if "refused" in reply:
+                self.say(f"refused a request: {reply['refused']}")
+            else:
+                with self.count_lock:
+                    self.served += 1
+            try:
+                wire.send(conn, reply, WRITE_TIMEOUT)
+            except wire.WireError as e:
+                self.say(f"a client did not take its answer ({e}); dropped")
+
+    def answer(self, request: dict) -> dict:
+        argv, cwd, env, code = (request.get(k) for k in ("argv", "cwd", "env", "code"))
+        if not (isinstance(argv, list) and all(isinstance(a, str) for a in argv) and isinstance(cwd, str)
+                and os.path.isabs(cwd) and isinstance(env, dict) and isinstance(code, str)
+                and all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())):
+            return {"refused": "a malformed request"}
+        if code != self.code:
+            self.outdated = True
+            self.stopping.set()
+            return {"refused": "the client runs other code than this server"}
+        command = cache.globals_of(argv).command
+        if command not in cache.READ_ONLY:
+            return {"refused": f"{command} is not served (only {', '.join(cache.READ_ONLY)})"}
+        with self.run_lock:
+            saved_env = {k: os.environ.get(k) for k in wire.ENV}
+            here = os.getcwd()
+            try:
+                _set_env({k: env.get(k) for k in wire.ENV})
+                os.chdir(cwd)
+                return self.run(argv)
+            except OSError as e:                 # e.g. the client's folder is gone
+                return {"refused": f"cannot run in {cwd}: {e.strerror or e}"}
+            finally:
+                os.chdir(here)
+                _set_env(saved_env)
+
+    def run(self, argv: list) -> dict:
+        """Run the command as the client would have: its key, its output."""
+        key = cache.output_key(argv)
+        if key is None or key.root != self.root:
+            return {"refused": "another knowledge base, or an output that is not kept"}
+        if key.code != self.code:
+            self.outdated = True
+            self.stopping.set()
+            return {"refused": "the package's code changed"}
+        kept = cache.recall(key)
+        if kept is not None:
+            return kept
+        from .cli import run_captured
+        result = run_captured(argv, allowed=cache.READ_ONLY)
+        cache.remember(key, result)
+        return result
+
+
 def serve(root: Path, idle: float, log=sys.stderr) -> None:
     """Answer requests until `idle` seconds pass without one, or until interrupted."""
     if not hasattr(socket, "AF_UNIX"):
         raise ServeError("serving needs Unix sockets, which this system does not have")
-    folder = fastpath.cache_dir(root)
-    path = fastpath.server_socket(folder)
+    try:
+        folder = cache.kb_dir(root)
+    except cache.Unavailable as e:
+        raise ServeError(f"no private cache folder for the socket: {e}") from None
+    path = folder / "serve.sock"
     if len(str(path).encode()) > MAX_SOCKET_PATH:
         raise ServeError(f"the socket path {path} is too long for a Unix socket; "
                          "set RULESDSL_CACHE to a shorter folder")
-    folder.mkdir(parents=True, exist_ok=True)
-    if path.exists():
-        if _answers(path):
-            raise ServeError(f"a server is already answering on {path}")
-        path.unlink()                       # left behind by a server that was killed
+    lock = _lock(folder / "serve.lock")
+    if lock is None:
+        raise ServeError(f"a server is already answering on {path}")
     srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    temp = folder / f"serve-{os.getpid()}.sock"
+    with contextlib.suppress(FileNotFoundError):
+        temp.unlink()
     umask = os.umask(0o177)                 # the socket is its owner's alone
     try:
-        srv.bind(str(path))
+        srv.bind(str(temp))
     finally:
         os.umask(umask)
-    inode = os.stat(path).st_ino
-    srv.listen(16)
-    srv.settimeout(idle)
     loader.RESIDENT = True
-    code = fastpath.code_digest()
+    server = Server(root, log)
     started = time.perf_counter()
-    from .kb import load
-    from .parser import parse_text
-    kb = load(root)                         # the first question should not wait for these
-    parse_text("", "<start>")
-    print(f"rulesdsl serve: {len(kb.files)} files of {root} loaded in {time.perf_counter() - started:.2f} s; "
-          f"answering check, ask, show, timeline and deck on {path} "
-          f"(stops after {idle:g} s without a request, or on Ctrl-C)", file=log, flush=True)
-    served = 0
+    inode = None
     try:
-        while True:
-            try:
-                conn, _ = srv.accept()
-            except socket.timeout:
-                print(f"rulesdsl serve: {idle:g} s without a request; stopping after {served} answers",
-                      file=log, flush=True)
-                break
-            with conn:
-                if not _handle(conn, code):
-                    print("rulesdsl serve: the package's code changed; stopping (start it again)",
-                          file=log, flush=True)
-                    break
-            served += 1
+        from .kb import load
+        from .parser import parse_text
+        kb = load(root)                     # the first question should not wait for these
+        parse_text("", "<start>")
+        srv.listen(64)
+        os.replace(temp, path)              # it appears only once it answers; a stale one is replaced
+        inode = os.stat(path).st_ino
+        server.say(f"{len(kb.files)} files of {root} loaded in {time.perf_counter() - started:.2f} s; "
+                   f"answering check, ask, show, timeline and deck on {path} "
+                   f"(stops after {idle:g} s without a request, or on Ctrl-C)")
+        _accept(srv, server, idle)
     except KeyboardInterrupt:
-        print(f"rulesdsl serve: interrupted; stopping after {served} answers", file=log, flush=True)
+        server.say(f"interrupted; stopping after {server.served} answers")
     finally:
         srv.close()
         with contextlib.suppress(OSError):
-            if os.stat(path).st_ino == inode:   # not a newer server's socket
+            temp.unlink()
+        with contextlib.suppress(OSError):
+            if inode is not None and os.stat(path).st_ino == inode:   # not a newer server's socket
                 path.unlink()
         loader.RESIDENT = False
+        os.close(lock)
 
 
-def _answers(path: Path) -> bool:
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-        s.settimeout(1.0)
+def _accept(srv: socket.socket, server: Server, idle: float) -> None:
+    threads: list[threading.Thread] = []
+    last = time.monotonic()
+    srv.settimeout(0.5)                     # to notice `stopping` while waiting
+    while not server.stopping.is_set():
         try:
-            s.connect(str(path))
-            return True
-        except OSError:
-            return False
+            conn, _ = srv.accept()
+        except socket.timeout:
+            threads = [t for t in threads if t.is_alive()]
+            if not threads and time.monotonic() - last >= idle:
+                server.say(f"{idle:g} s without a request; stopping after {server.served} answers")
+                return
+            continue
+        last = time.monotonic()
+        conn.settimeout(READ_TIMEOUT)
+        t = threading.Thread(target=server.handle, args=(conn,), daemon=True)
+        t.start()
+        threads.append(t)
+    for t in threads:                       # let the answers under way reach their clients
+        t.join(READ_TIMEOUT + WRITE_TIMEOUT)
+    if server.outdated:
+        server.say(f"the package's code changed; stopping after {server.served} answers (start it again)")
 
 
-def _handle(conn: socket.socket, code: str) -> bool:
-    """Answer one request; False when the client runs other code (this server is outdated)."""
-    conn.settimeout(10.0)
+def _lock(path: Path) -> Optional[int]:
+    """An exclusive lock held for the server's life (one server per knowledge base); None
+    when another process holds it."""
+    import fcntl
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
     try:
-        request = json.loads(fastpath._read_all(conn).decode("utf-8"))
-        argv, cwd, env = request["argv"], request["cwd"], request["env"]
-        folder, digest, client_code = Path(request["folder"]), request["digest"], request["code"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return True                          # not a client of ours: nothing to answer
-    if client_code != code:
-        return False                         # the client runs the command itself
-    reply = _run(argv, cwd, env, folder, digest)
-    conn.settimeout(None)
-    with contextlib.suppress(OSError):
-        conn.sendall(json.dumps(reply, ensure_ascii=False).encode("utf-8"))
-    return True
-
-
-def _run(argv: list, cwd: str, env: dict, folder: Path, digest: str) -> dict:
-    """Run the command as the client would have: in its folder, with its RULESDSL_* variables."""
-    names = set(env) | {k for k in os.environ if k.startswith("RULESDSL_") or k == "NO_COLOR"}
-    saved = {k: os.environ.get(k) for k in names}
-    here = os.getcwd()
-    try:
-        _set_env({k: env.get(k) for k in names})
-        os.chdir(cwd)
-        return fastpath.run_and_remember(argv, folder, digest)
-    except SystemExit as e:
-        return {"code": int(e.code or 0), "stdout": "", "stderr": ""}
-    except OSError as e:                     # e.g. the client's folder is gone
-        return {"code": 2, "stdout": "", "stderr": f"rulesdsl serve: {e}\n"}
-    finally:
-        os.chdir(here)
-        _set_env(saved)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
 
 
 def _set_env(values: dict) -> None:

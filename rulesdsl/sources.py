@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from . import files
+
 _LINK = re.compile(r"\[\[([^\]>]*)(?:>[^\]]*)?\]\]")
 _DECOR = re.compile(r"&\w+(?:\([^)]*\))?\{|\}")
 _MARKER = re.compile(r"^(?:[-+*#•・]+|\d+\.|[０-９]+．)\s*")
@@ -68,7 +70,8 @@ class SourceDocument:
 
     @classmethod
     def load(cls, name: str, title: str, path: Path) -> "SourceDocument":
-        doc = cls(name=name, title=title, path=path, text=path.read_text(encoding="utf-8"))
+        # a regular file only, of bounded size (a FIFO or a device named in a game is refused)
+        doc = cls(name=name, title=title, path=path, text=files.read_regular(path).decode("utf-8"))
         parts: list[str] = []
         offset = 0
         for raw in doc.text.splitlines():

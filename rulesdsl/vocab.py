@@ -222,6 +222,12 @@ def build_vocabulary(game: str, clauses: tuple[Clause, ...], cells: tuple[str, .
     for kind, entries in vocab.entries.items():
         for entry in entries.values():
             names = {p.name for p in entry.params}
+            problem = template_problem(entry.label) if entry.label else None
+            if problem:
+                err(entry.loc, f"the template of {kind} {entry.name} {problem}",
+                    "holes are written {name} with the name of an argument; write {{ and }} for braces")
+                entry.label = entry.label.replace("{", "{{").replace("}", "}}")   # shown as written
+                continue
             for p in entry.params:
                 for t in p.types:
                     if t not in BUILTIN_TYPES and t not in vocab.enums:
@@ -239,6 +245,22 @@ def build_vocabulary(game: str, clauses: tuple[Clause, ...], cells: tuple[str, .
 
 def _holes(template: str) -> list[str]:
     return [f for _, f, _, _ in string.Formatter().parse(template) if f]
+
+
+def template_problem(template: str) -> Optional[str]:
+    """What is wrong with a label template, or None: a template is Japanese text with holes
+    `{argument}` (a plain name; no index, attribute, conversion or format), and braces doubled."""
+    try:
+        parts = list(string.Formatter().parse(template))
+    except ValueError as e:
+        return f"is not well formed ({e})"
+    for _, field, spec, conversion in parts:
+        if field is None:
+            continue
+        if not field.isidentifier() or spec or conversion:
+            shown = "{" + field + ("!" + conversion if conversion else "") + (":" + spec if spec else "") + "}"
+            return f'has the hole "{shown}", which is not a plain argument name'
+    return None
 
 
 # ----------------------------------------------------------------------------- validating

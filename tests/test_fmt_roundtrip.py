@@ -483,15 +483,40 @@ def test_a_comment_in_an_empty_list_is_kept():
     assert_format_contract(text)
 
 
-def test_canonical_layout_of_a_one_line_document():
-    text = 'ruling g/r "t" { refs a  b@2026-03; revision 2026 confirmed { set card ( No.1 ) . p = v } }'
+def test_a_block_written_on_one_line_stays_on_one_line_with_its_spacing_made_canonical():
+    text = 'ruling g/r "t" { refs a  b@2026-03; revision 2026 confirmed { set card ( No.1 ) . p = v ;} }'
+    assert format_text(text) == 'ruling g/r "t" { refs a b@2026-03; revision 2026 confirmed { set card(No.1).p = v } }\n'
+    assert_format_contract(text)
+
+
+def test_a_block_broken_over_lines_gets_one_statement_per_line_and_its_one_liners_stay():
+    text = 'ruling g/r "t" {\n refs a  b@2026-03; revision 2026 confirmed { set card ( No.1 ) . p = v } }'
     assert format_text(text) == (
         'ruling g/r "t" {\n'
         '  refs a b@2026-03\n'
-        '  revision 2026 confirmed {\n'
-        '    set card(No.1).p = v\n'
-        '  }\n'
+        '  revision 2026 confirmed { set card(No.1).p = v }\n'
         '}\n')
+    assert_format_contract(text)
+
+
+def test_a_one_line_block_with_a_comment_is_broken_over_lines():
+    text = 'card grm No.1 "x" { weight 1kg; range all8 }  # 範囲\ncard grm No.2 "y" { weight 2kg;  # 重さ\n range all8 }\n'
+    out = assert_format_contract(text)
+    assert out == ('card grm No.1 "x" { weight 1kg; range all8 }  # 範囲\n\n'
+                   'card grm No.2 "y" {\n  weight 2kg  # 重さ\n  range all8\n}\n')
+
+
+def test_an_empty_block_is_written_as_two_braces():
+    assert format_text('card grm No.1 "x" {\n  effect on_play { }\n  x {\n\n  }\n}\n') == \
+        'card grm No.1 "x" {\n  effect on_play {}\n  x {}\n}\n'
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=[p.relative_to(REPO).as_posix() for p in CORPUS])
+def test_every_corpus_file_is_in_the_canonical_layout(path):
+    """The bundled knowledge base and examples stay fmt-clean: `rulesdsl fmt --write cards rulings
+    examples` leaves every file as it is."""
+    text = path.read_text(encoding="utf-8")
+    assert format_text(text, str(path)) == text, f"run: rulesdsl fmt --write {path.relative_to(REPO)}"
 
 
 def test_triple_quoted_text_is_kept_byte_for_byte():

@@ -1,8 +1,13 @@
 """`rulesdsl serve`: a resident process answering the read-only commands with the knowledge base
-kept loaded; the command line asks it first and falls back to running the command itself."""
+kept loaded; the command line asks it first and falls back to running the command itself.
+
+Every wait here is for a condition — a line in the server's log, the server's exit, a thread's
+end — never for a guessed delay, and nothing asserts on timing.
+"""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -11,13 +16,13 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
+import threading
 from pathlib import Path
 
 import pytest
 
 from conftest import REPO
-from rulesdsl import fastpath
+from rulesdsl import cache, server as server_module, wire
 
 pytestmark = pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="Unix sockets only")
 
@@ -35,100 +40,224 @@ def judge_file(folder: Path, weight: int) -> Path:
 
 
 @pytest.fixture
-def cache():
+def cache_base(monkeypatch):
     # short: a Unix socket's path is limited to about 100 bytes
     folder = Path(tempfile.mkdtemp(prefix="rs-"))
+    monkeypatch.setenv("RULESDSL_CACHE", str(folder))
+    monkeypatch.delenv("RULESDSL_ROOT", raising=False)
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def env_for(cache: Path, **extra) -> dict:
-    env = dict(os.environ, RULESDSL_CACHE=str(cache), **extra)
+def env_for(base: Path, **extra) -> dict:
+    env = dict(os.environ, RULESDSL_CACHE=str(base), **extra)
     env.pop("RULESDSL_ROOT", None)
     env.pop("RULESDSL_NO_CACHE", None)
     return env
 
 
-def cli(cache: Path, *args, **env) -> subprocess.CompletedProcess:
+def cli(base: Path, *args, **env) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "rulesdsl", *map(str, args)], cwd=REPO,
-                          env=env_for(cache, **env), capture_output=True, text=True, timeout=120)
+                          env=env_for(base, **env), capture_output=True, text=True, timeout=300)
+
+
+class Running:
+    """A `rulesdsl serve` subprocess whose log is collected line by line."""
+
+    def __init__(self, base: Path, *args: str) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "rulesdsl", "serve", *args], cwd=REPO,
+                                     env=env_for(base), stderr=subprocess.PIPE, text=True)
+        self.lines: list[str] = []
+        self.changed = threading.Condition()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        for line in self.proc.stderr:
+            with self.changed:
+                self.lines.append(line)
+                self.changed.notify_all()
+        with self.changed:
+            self.lines.append("")          # the end of the log
+            self.changed.notify_all()
+
+    def wait_for(self, text: str) -> str:
+        """Block until a log line holds `text` (or the server's log ends, which fails)."""
+        with self.changed:
+            while True:
+                for line in self.lines:
+                    if text in line:
+                        return line
+                assert not self.lines or self.lines[-1] != "", f"the server ended first:\n{self.log()}"
+                self.changed.wait()
+
+    def log(self) -> str:
+        return "".join(self.lines)
+
+    def stop(self) -> str:
+        """Interrupt the server and wait for its exit; its whole log."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+        self.proc.wait(timeout=120)
+        self.reader.join(timeout=120)
+        return self.log()
 
 
 @pytest.fixture
-def server(cache):
-    proc = subprocess.Popen([sys.executable, "-m", "rulesdsl", "serve", "--idle", "60"], cwd=REPO,
-                            env=env_for(cache), stderr=subprocess.PIPE, text=True)
-    sock = fastpath.server_socket(cache)
-    deadline = time.monotonic() + 60
-    while not sock.exists():
-        assert proc.poll() is None, proc.stderr.read()
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-
-    def stop() -> str:
-        """Stop the server; what it logged."""
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=30)
-        return err
-
-    yield stop
-    if proc.poll() is None:
-        proc.kill()
-        proc.communicate()
+def server(cache_base):
+    running = Running(cache_base, "--idle", "600")
+    running.wait_for("answering")              # loaded, listening, and its socket in place
+    yield running
+    if running.proc.poll() is None:
+        running.proc.kill()
+        running.proc.wait()
 
 
-def test_the_server_answers_a_judges_question_exactly_as_the_command_line_does(cache, server, tmp_path):
+def request(sock_path: Path, value: dict, read: bool = True):
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.connect(str(sock_path))
+        wire.send(s, value, 30)
+        s.shutdown(socket.SHUT_WR)
+        return wire.decode(wire.receive(s, wire.MAX_REPLY, 300)) if read else None
+
+
+def code() -> str:
+    return cache.code_digest()
+
+
+def test_the_server_answers_a_judges_question_exactly_as_the_command_line_does(cache_base, server, tmp_path):
     question = judge_file(tmp_path, 60)
-    alone = cli(cache, "ask", question, RULESDSL_NO_CACHE="1")     # never asks a server
-    served = cli(cache, "ask", question)
-    log = server()
+    alone = cli(cache_base, "ask", question, RULESDSL_NO_CACHE="1")     # never asks a server
+    served = cli(cache_base, "ask", question)
+    log = server.stop()
     assert "after 1 answers" in log
     assert (served.returncode, served.stdout, served.stderr) == (alone.returncode, alone.stdout, alone.stderr)
     assert served.returncode == 0 and served.stdout.startswith("答え: ")
 
 
-def test_the_server_reads_an_edited_question_again(cache, server, tmp_path):
+def test_the_server_reads_an_edited_question_again(cache_base, server, tmp_path):
     # 60 kg beats the 45 kg top card, which turns face down; 40 kg does not
-    assert cli(cache, "ask", judge_file(tmp_path, 60)).returncode == 0
-    lighter = cli(cache, "ask", judge_file(tmp_path, 40))
-    log = server()
+    assert cli(cache_base, "ask", judge_file(tmp_path, 60)).returncode == 0
+    lighter = cli(cache_base, "ask", judge_file(tmp_path, 40))
+    log = server.stop()
     assert "after 2 answers" in log
     assert lighter.returncode == 1 and "✗" in lighter.stdout
 
 
-def test_the_server_answers_show_and_check_for_the_bundled_knowledge_base(cache, server):
-    shown = cli(cache, "show", "grm/battle/zero-weight", "--as-of", "2026-02-01")
-    checked = cli(cache, "check")
-    log = server()
+def test_the_server_answers_show_and_check_for_the_bundled_knowledge_base(cache_base, server):
+    shown = cli(cache_base, "show", "grm/battle/zero-weight", "--as-of", "2026-02-01")
+    checked = cli(cache_base, "check")
+    log = server.stop()
+    alone = cli(cache_base, "check", RULESDSL_NO_CACHE="1")
     assert "after 2 answers" in log
     assert shown.returncode == 0 and "grm/battle/zero-weight" in shown.stdout
-    assert checked.returncode == 0
+    assert (checked.returncode, checked.stdout) == (alone.returncode, alone.stdout)
+    assert "files checked" in checked.stdout
 
 
-def test_a_client_running_other_code_is_refused_and_the_server_stops(cache, server):
-    reply = fastpath.ask_server(cache, ["show", "grm/battle/zero-weight"], "0" * 40, "other code")
-    log = server()
-    assert reply is None                  # the client then runs the command itself
+def test_a_client_running_other_code_is_refused_and_the_server_stops(cache_base, server):
+    reply = request(cache.socket_path(REPO), {"argv": ["show", "grm/battle/zero-weight"], "cwd": str(REPO),
+                                              "env": {}, "code": "other code"})
+    server.wait_for("code changed")
+    log = server.stop()
+    assert "refused" in reply                # the client then runs the command itself
     assert "code changed" in log
 
 
-def test_a_second_server_for_the_same_cache_refuses_to_start(cache, server):
-    second = cli(cache, "serve", "--idle", "5")
-    server()
+def test_a_second_server_for_the_same_knowledge_base_refuses_to_start(cache_base, server):
+    second = cli(cache_base, "serve", "--idle", "5")
+    server.stop()
     assert second.returncode == 2
     assert "already answering" in second.stderr
     assert "Traceback" not in second.stderr
 
 
-def test_a_socket_left_by_a_killed_server_is_replaced(cache):
-    stale = fastpath.server_socket(cache)
+def test_a_socket_left_by_a_killed_server_is_replaced(cache_base):
+    stale = cache.socket_path(REPO)
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.bind(str(stale))                 # bound, never listening: nobody answers
-    assert cli(cache, "show", "grm/battle/zero-weight").returncode == 0   # the client runs it itself
-    proc = subprocess.Popen([sys.executable, "-m", "rulesdsl", "serve", "--idle", "1"], cwd=REPO,
-                            env=env_for(cache), stderr=subprocess.PIPE, text=True)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 0, err
-    assert "answering" in err and "1 s without a request" in err
+    assert cli(cache_base, "show", "grm/battle/zero-weight").returncode == 0   # the client runs it itself
+    running = Running(cache_base, "--idle", "1")
+    running.wait_for("answering")
+    assert running.proc.wait(timeout=120) == 0, running.log()
+    log = running.stop()
+    assert "1 s without a request" in log
     assert not stale.exists()              # removed on the way out
+
+
+def test_the_socket_is_private_to_its_user(cache_base, server):
+    sock = cache.socket_path(REPO)
+    assert sock.parent == cache.kb_dir(REPO)
+    assert os.stat(sock.parent).st_mode & 0o777 == 0o700
+    assert os.stat(sock).st_mode & 0o777 == 0o600
+    server.stop()
+
+
+def test_the_server_refuses_commands_that_write_and_writes_nothing(cache_base, server, tmp_path):
+    messy = tmp_path / "messy.rules"
+    messy.write_text('card grm No.1 "x" {weight 1kg}\n', encoding="utf-8")
+    before = messy.read_bytes()
+    for argv in (["fmt", "--write", str(messy)], ["--root", str(REPO), "fmt", "--write", str(messy)],
+                 ["-v", "fmt", "--write", str(messy)], ["wiki", "build", "-d", str(tmp_path / "site")]):
+        reply = request(cache.socket_path(REPO), {"argv": argv, "cwd": str(tmp_path), "env": {}, "code": code()})
+        assert "refused" in reply, argv
+    log = server.stop()
+    assert messy.read_bytes() == before
+    assert not (tmp_path / "site").exists()
+    assert log.count("refused a request") == 4 and "after 0 answers" in log
+
+
+def test_the_server_decides_where_outputs_are_kept(cache_base, server, tmp_path):
+    """Old clients sent the folder and key to write the output under; those are ignored, and so is
+    a client's RULESDSL_CACHE."""
+    evil = tmp_path / "evil"
+    evil.mkdir()
+    reply = request(cache.socket_path(REPO), {
+        "argv": ["show", "grm/battle/zero-weight"], "cwd": str(REPO), "code": code(),
+        "env": {"RULESDSL_CACHE": str(evil), "NO_COLOR": "1"}, "folder": str(evil), "digest": "../../planted"})
+    server.stop()
+    assert reply["code"] == 0 and "grm/battle/zero-weight" in reply["stdout"]
+    assert list(evil.iterdir()) == []
+    assert not (tmp_path / "planted.json").exists()
+    kept = list((cache.kb_dir(REPO) / "out").iterdir())
+    assert len(kept) == 1
+
+
+def test_a_client_that_sends_nothing_does_not_stall_the_others(cache_base, server, tmp_path):
+    silent = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    silent.connect(str(cache.socket_path(REPO)))          # connected, and never says a word
+    try:
+        served = cli(cache_base, "ask", judge_file(tmp_path, 60))
+    finally:
+        silent.close()
+    log = server.stop()
+    assert served.returncode == 0 and "grm/judge/stack" in served.stdout
+    assert "after 1 answers" in log
+
+
+def test_a_client_that_does_not_read_its_answer_holds_up_only_its_own_connection(monkeypatch, tmp_path):
+    """In-process: one connection's reply is larger than the socket can buffer and its client
+    never reads; another connection is answered meanwhile, and the first is dropped at its
+    deadline."""
+    monkeypatch.setattr(server_module, "WRITE_TIMEOUT", 1.0)
+    log = []
+    srv = server_module.Server.__new__(server_module.Server)
+    srv.log, srv.served = None, 0
+    srv.count_lock = threading.Lock()
+    srv.say = log.append
+    big = {"code": 0, "stdout": "x" * (8 << 20), "stderr": ""}
+    srv.answer = lambda request: big if request["argv"] == ["big"] else {"code": 0, "stdout": "small", "stderr": ""}
+    stuck_client, stuck_server = socket.socketpair()
+    quick_client, quick_server = socket.socketpair()
+    stuck_client.sendall(json.dumps({"argv": ["big"]}).encode())
+    stuck_client.shutdown(socket.SHUT_WR)
+    quick_client.sendall(json.dumps({"argv": ["small"]}).encode())
+    quick_client.shutdown(socket.SHUT_WR)
+    stuck = threading.Thread(target=srv.handle, args=(stuck_server,))
+    stuck.start()
+    srv.handle(quick_server)                               # answered while the other is stuck
+    assert wire.decode(wire.receive(quick_client, wire.MAX_REPLY, 30))["stdout"] == "small"
+    stuck.join()                                           # ends at its write deadline
+    assert any("did not take its answer" in line for line in log), log
+    for s in (stuck_client, quick_client):
+        s.close()

@@ -20,7 +20,7 @@ from ..engine.registry import engine_for
 from ..engine.readings import reading_words, try_readings
 from ..engine.runner import Answer, answer
 from ..engine.sentences import STATUS_MEANING, STATUS_WORDS
-from ..kb import KnowledgeBase, display_path, find_root, load
+from ..kb import KnowledgeBase, display_path, find_root, load, refuse_folder
 from ..lint import run_checks
 from ..model import Status
 from .show import parse_as_of
@@ -62,6 +62,7 @@ def scenarios_of(kb: KnowledgeBase, target: str) -> list:
 def run(args, out: Output) -> int:
     root = (args.root or find_root()).resolve()
     target = Path(args.file)
+    refuse_folder(target)
     extra = [target] if target.exists() else []
     kb = load(root, extra=extra, use_cache=not args.no_cache)
     as_of = parse_as_of(args.as_of)

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..cli import EXIT_OK, Output, command, dump_json, exit_code
-from ..kb import display_path, find_root, load
+from ..kb import find_root, load, names_of
 from ..lint import GAP_KINDS, run_checks
 
 
@@ -25,16 +25,15 @@ def check_paths(root: Path, paths: list[Path], use_cache: bool = True):
     kb = load(root, extra=paths, use_cache=use_cache)
     findings = list(kb.diagnostics) + run_checks(kb)
     if paths:
-        wanted = [display_path(p, kb.root) for p in paths]
-        findings = [d for d in findings if d.loc is None or any(
-            d.loc.file == w or d.loc.file.startswith(w.rstrip("/") + "/") for w in wanted)]
+        wanted = names_of(kb, paths)
+        findings = [d for d in findings if d.loc is None or d.loc.file in wanted]
     return kb, sorted(findings, key=lambda d: d.sort_key())
 
 
 @command("check", "Parse, validate and lint the knowledge base (exit 0 clean, 1 findings, 2 unusable input).",
          configure)
 def run(args, out: Output) -> int:
-    root = (args.root or find_root()).resolve()
+    root = args.root or find_root()
     use_cache = not args.no_cache
     if args.gaps:
         return _gaps(root, args, out)

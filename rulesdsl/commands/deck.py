@@ -8,7 +8,7 @@ from pathlib import Path
 from ..cli import EXIT_FINDINGS, EXIT_OK, Output, command, exit_code
 from ..diagnostics import Diagnostic, DslError
 from ..engine.registry import engine_for
-from ..kb import display_path, find_root, load
+from ..kb import find_root, load, names_of, refuse_folder
 from ..lint import run_checks
 
 
@@ -18,16 +18,14 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 @command("deck", "Validate deck lists (GRM: at least 8 cards, at most 2 per code, ONLY ONE at most 1).", configure)
 def run(args, out: Output) -> int:
-    root = (args.root or find_root()).resolve()
-    if not args.file.exists():
-        raise DslError([Diagnostic(code="io", fatal=True, message=f"cannot read {args.file}: no such file")])
-    kb = load(root, extra=[args.file], use_cache=not args.no_cache)
-    shown = display_path(args.file, kb.root)
-    problems = [d for d in kb.diagnostics + run_checks(kb) if d.loc is not None and d.loc.file == shown]
+    refuse_folder(args.file)
+    kb = load(args.root or find_root(), extra=[args.file], use_cache=not args.no_cache)
+    shown = names_of(kb, [args.file])        # a folder, a device or a missing file: reported there
+    problems = [d for d in kb.diagnostics + run_checks(kb) if d.loc is not None and d.loc.file in shown]
     if problems:
         out.diagnostics(problems)
         return exit_code(problems) if any(d.fatal for d in problems) else 2
-    decks = [d for d in kb.decks.values() if d.deck.loc.file == shown]
+    decks = [d for d in kb.decks.values() if d.deck.loc.file in shown]
     if not decks:
         raise DslError([Diagnostic(code="usage", fatal=True, message=f"{args.file} holds no deck",
                                    hint='write: deck grm/decks/mine "デッキ名" { add No.018 2; add "60kgのカード" 2 }')])

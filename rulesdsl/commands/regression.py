@@ -14,7 +14,7 @@ from ..diagnostics import Diagnostic, DslError
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
 from ..kb import KB_DIRS, KnowledgeBase, display_path, find_root, from_documents, load
-from ..loader import cache_dir
+from .. import cache
 from ..model import Status
 from ..engine.readings import readings_json, try_readings
 from ..regress import Memo, describe_failure, impact, pinned_failures, record, timeline
@@ -31,7 +31,13 @@ def _usable(kb: KnowledgeBase, files=()) -> None:
 
 
 def _memo(kb: KnowledgeBase, enabled: bool) -> Memo:
-    return Memo(cache_dir(kb.root) / "answers.pickle" if enabled else None)
+    if not enabled:
+        return Memo(None)
+    try:
+        return Memo(cache.kb_dir(kb.root) / "answers")
+    except cache.Unavailable as e:
+        cache.note(f"no answers memo: {e}")
+        return Memo(None)
 
 
 class Progress:

@@ -6,7 +6,7 @@ import argparse
 
 from ..cli import EXIT_OK, Output, command
 from ..diagnostics import Diagnostic, DslError
-from ..kb import find_root
+from ..kb import check_root, find_root
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -22,7 +22,7 @@ def run(args, out: Output) -> int:
     if args.idle <= 0:
         raise DslError([Diagnostic(code="usage", fatal=True, message="--idle must be a positive number of seconds")])
     try:
-        serve((args.root or find_root()).resolve(), args.idle)
+        serve(check_root(args.root or find_root()), args.idle)
     except ServeError as e:
         raise DslError([Diagnostic(code="serve", fatal=True, message=str(e))]) from None
     except OSError as e:
