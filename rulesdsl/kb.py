@@ -8,7 +8,7 @@ import datetime as _dt
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Optional, Union
+from typing import Any, Callable, Iterable, Optional, Union
 
 from pydantic import BaseModel, ConfigDict
 
@@ -359,11 +359,15 @@ RESIDENT_KEEP = 4   # e.g. the bundled knowledge base, and with a judge's scenar
 
 
 def load(root: Optional[Path] = None, extra: Iterable[Path] = (), use_cache: bool = True,
-         include_root: bool = True) -> KnowledgeBase:
+         include_root: bool = True, scenarios: Optional[Callable[[Scenario], bool]] = None) -> KnowledgeBase:
     """Load and validate the knowledge base under `root` plus any extra files or folders.
     Problems with the files are collected in `kb.diagnostics`, never raised; a root that is not
     a folder raises DslError. Files are named as the user named them (see loader.display_path);
-    a file given in `extra` that is one of the knowledge base's own is loaded once."""
+    a file given in `extra` that is one of the knowledge base's own is loaded once.
+
+    `scenarios`, for a command that answers a few questions (`ask`): only the scenarios it
+    accepts are validated (every id is still registered, so a duplicate is still found); a
+    resident process loads everything, since it keeps the knowledge base for every command."""
     from .loader import display_path
     root = check_root(Path(root) if root is not None else find_root())
     paths = discover(root) if include_root else []
@@ -380,7 +384,7 @@ def load(root: Optional[Path] = None, extra: Iterable[Path] = (), use_cache: boo
     seen.discard(None)
     from . import loader
     if not loader.RESIDENT:
-        return _load(root, paths, names, use_cache)
+        return _load(root, paths, names, use_cache, wanted=scenarios)
     key = (str(root), use_cache, tuple(names), _contents(root, paths))
     kb = _resident.pop(key, None)
     if kb is None:
@@ -436,7 +440,8 @@ def _contents(root: Path, paths: list[Path]) -> tuple:
 
 
 def _load(root: Path, paths: list[Path], names: list[str], use_cache: bool,
-          previous: Optional[KnowledgeBase] = None) -> KnowledgeBase:
+          previous: Optional[KnowledgeBase] = None,
+          wanted: Optional[Callable[[Scenario], bool]] = None) -> KnowledgeBase:
     from .loader import no_gc, read_documents
 
     kb = KnowledgeBase(root=root)
@@ -445,7 +450,7 @@ def _load(root: Path, paths: list[Path], names: list[str], use_cache: bool,
         kb.documents = docs
         kb.files = list(names)
         kb.diagnostics.extend(diags)
-        _Builder(kb, previous).build()
+        _Builder(kb, previous, wanted).build()
     return kb
 
 
@@ -461,11 +466,13 @@ def from_documents(root: Path, documents: list[Document], files: Optional[list[s
 class _Builder:
     """Registers declarations, resolves references and validates vocabulary clauses."""
 
-    def __init__(self, kb: KnowledgeBase, previous: Optional[KnowledgeBase] = None) -> None:
+    def __init__(self, kb: KnowledgeBase, previous: Optional[KnowledgeBase] = None,
+                 wanted: Optional[Callable[[Scenario], bool]] = None) -> None:
         self.kb = kb
         self.diag = kb.diagnostics
         self.first_seen: dict[tuple[str, str], Loc] = {}
         self.previous = previous
+        self.wanted = wanted
 
     def err(self, code: str, loc: Optional[Loc], message: str, hint: Optional[str] = None,
             related: tuple = (), width: int = 1) -> None:
@@ -521,6 +528,8 @@ class _Builder:
         all_scenarios = [(s, None, None) for s in scenarios] + nested
         for s, owner, rev in all_scenarios:
             if self.check_game_prefix(s.id, s.loc, "scenario") and self.register("scenario", s.id, s.loc):
+                if self.wanted is not None and not self.wanted(s):
+                    continue
                 done = reuse.get(id(s))
                 if done is not None and done[0] is s and done[1] == owner and done[2] is rev:
                     info, found = done[3], done[4]

@@ -62,7 +62,7 @@ def unquote(token: str) -> str:
 
 def parse_citation(raw: str, loc: Loc) -> Citation:
     document, sep, heading = raw.partition("§")
-    return Citation(raw=raw, document=document.strip(), heading=heading.strip() or None if sep else None,
+    return Citation.model_construct(raw=raw, document=document.strip(), heading=heading.strip() or None if sep else None,
                     loc=loc)
 
 
@@ -148,10 +148,10 @@ class _Builder(Transformer):
     def text(self, c):
         loc = self.loc(c[0])
         value = None if c[1].type == "UNKNOWN" else unquote(c[1])
-        return _Stmt("text", Text(value=value, loc=self.loc(c[1])), loc)
+        return _Stmt("text", Text.model_construct(value=value, loc=self.loc(c[1])), loc)
 
     def quote(self, c):
-        return _Stmt("quotes", Quote(text=unquote(c[1]), loc=self.loc(c[1])), self.loc(c[0]))
+        return _Stmt("quotes", Quote.model_construct(text=unquote(c[1]), loc=self.loc(c[1])), self.loc(c[0]))
 
     def reason(self, c):
         return _Stmt("reason", unquote(c[1]), self.loc(c[0]))
@@ -169,7 +169,7 @@ class _Builder(Transformer):
             date = c[1].value
             undated = date is None
         target = unquote(tok) if tok.type == "STRING" else str(tok)
-        return RevRef(target=target, date=date, undated=undated, loc=self.loc(tok))
+        return RevRef.model_construct(target=target, date=date, undated=undated, loc=self.loc(tok))
 
     def status(self, c):
         return _Stmt("status", Status(str(c[0])), self.loc(c[0]))
@@ -223,7 +223,7 @@ class _Builder(Transformer):
         vocab = fields.pop("vocabulary", None)
         if vocab is not None:
             fields["vocabulary"], fields["vocabulary_loc"] = vocab
-        return Game(id=str(gid), name=unquote(name), loc=loc, **fields)
+        return Game.model_construct(id=str(gid), name=unquote(name), loc=loc, **fields)
 
     def point(self, c):
         kw, name, *rest = c
@@ -236,12 +236,12 @@ class _Builder(Transformer):
         for key in ("per", "unsettled"):
             if key in fields:
                 fields[key], fields[key + "_loc"] = fields[key]
-        return _Stmt("points", Point(name=str(name), label=label, loc=self.loc(kw), **fields),
+        return _Stmt("points", Point.model_construct(name=str(name), label=label, loc=self.loc(kw), **fields),
                      self.loc(kw))
 
     def value_decl(self, c):
         kw, name, *label = c
-        return _Stmt("values", PointValue(name=str(name), label=unquote(label[0]) if label else None,
+        return _Stmt("values", PointValue.model_construct(name=str(name), label=unquote(label[0]) if label else None,
                                           loc=self.loc(name)), self.loc(kw))
 
     def default(self, c):
@@ -250,7 +250,7 @@ class _Builder(Transformer):
         if isinstance(rest[0], _Stmt):
             status = rest.pop(0).value
         section = rest[1]  # rest[0] is FROM
-        return _Stmt("default", PointDefault(value=str(value), status=status, section=str(section),
+        return _Stmt("default", PointDefault.model_construct(value=str(value), status=status, section=str(section),
                                              loc=self.loc(value)), self.loc(kw))
 
     def per(self, c):
@@ -272,7 +272,7 @@ class _Builder(Transformer):
         if defines is not None:
             fields["defines"], fields["defines_loc"] = defines
         fields["refs"] = _flatten(fields.get("refs", ()))
-        return Section(id=str(sid), title=unquote(title), loc=self.loc(kw), **fields)
+        return Section.model_construct(id=str(sid), title=unquote(title), loc=self.loc(kw), **fields)
 
     def defines(self, c):
         return _Stmt("defines", (tuple(str(t) for t in c[1:]), self.loc(c[0])), self.loc(c[0]))
@@ -289,7 +289,7 @@ class _Builder(Transformer):
         kw, game, code, name, *items = c
         fields = self.collect("card", (self._wrap(i) for i in items), self._CARD_FIELDS)
         fields["refs"] = _flatten(fields.get("refs", ()))
-        return Card(game=str(game), code=code[0], name=unquote(name), loc=self.loc(kw), **fields)
+        return Card.model_construct(game=str(game), code=code[0], name=unquote(name), loc=self.loc(kw), **fields)
 
     def inline_card(self, c):
         assumed = c[0].type == "ASSUME"
@@ -298,7 +298,7 @@ class _Builder(Transformer):
         kw, code, *items = c
         fields = self.collect("card", (self._wrap(i) for i in items), self._CARD_FIELDS)
         fields["refs"] = _flatten(fields.get("refs", ()))
-        card = Card(game=None, code=code[0], loc=code[1], assumed=assumed, **fields)
+        card = Card.model_construct(game=None, code=code[0], loc=code[1], assumed=assumed, **fields)
         return _Stmt("cards", card, self.loc(kw))
 
     def errata(self, c):
@@ -310,7 +310,7 @@ class _Builder(Transformer):
             self.errors.append(Diagnostic(code="syntax", loc=nested.loc, fatal=True,
                                           message="an errata cannot contain another errata"))
         fields["refs"] = _flatten(fields.get("refs", ()))
-        return _Stmt("errata", Errata(date=date.value, status=status.value, loc=self.loc(kw), **fields),
+        return _Stmt("errata", Errata.model_construct(date=date.value, status=status.value, loc=self.loc(kw), **fields),
                      self.loc(kw))
 
     # -- rulings ------------------------------------------------------------------------
@@ -322,7 +322,7 @@ class _Builder(Transformer):
         if gap is not None:
             fields["gap"], fields["gap_loc"] = gap
         fields["refs"] = _flatten(fields.get("refs", ()))
-        return Ruling(id=str(rid), title=unquote(title), loc=self.loc(kw), **fields)
+        return Ruling.model_construct(id=str(rid), title=unquote(title), loc=self.loc(kw), **fields)
 
     def gap(self, c):
         return _Stmt("gap", (str(c[1]), self.loc(c[1])), self.loc(c[0]))
@@ -334,12 +334,12 @@ class _Builder(Transformer):
             "settings": "many", "supersedes": "many", "refs": "many", "scenarios": "many"})
         fields["refs"] = _flatten(fields.get("refs", ()))
         fields["supersedes"] = _flatten(fields.get("supersedes", ()))
-        return _Stmt("revisions", Revision(date=date.value, status=status.value, loc=self.loc(kw),
+        return _Stmt("revisions", Revision.model_construct(date=date.value, status=status.value, loc=self.loc(kw),
                                            **fields), self.loc(kw))
 
     def setting(self, c):
         kw, (point, card), value = c
-        return _Stmt("settings", Setting(point=point, card=card, value=str(value), loc=self.loc(kw)),
+        return _Stmt("settings", Setting.model_construct(point=point, card=card, value=str(value), loc=self.loc(kw)),
                      self.loc(kw))
 
     def game_point(self, c):
@@ -362,7 +362,7 @@ class _Builder(Transformer):
             if key in fields:
                 fields[key], fields[key + "_loc"] = fields[key]
         fields["pins"] = _flatten(fields.get("pins", ()))
-        return Scenario(id=str(sid), title=unquote(title), loc=self.loc(kw), **fields)
+        return Scenario.model_construct(id=str(sid), title=unquote(title), loc=self.loc(kw), **fields)
 
     def question(self, c):
         return _Stmt("question", unquote(c[1]), self.loc(c[0]))
@@ -403,7 +403,7 @@ class _Builder(Transformer):
             ok = False
         if not ok:
             self.error(value, f"{value} is not a probability", "a probability is between 0 and 1: 0, 1/2, 77/216, 1")
-        return Probability(op=op, value=str(value), loc=self.loc(kw))
+        return Probability.model_construct(op=op, value=str(value), loc=self.loc(kw))
 
     def expect(self, c):
         kw, *rest = c
@@ -414,7 +414,7 @@ class _Builder(Transformer):
             probability = rest.pop(0)
         period = rest.pop() if rest and isinstance(rest[-1], _Period) else _Period(None, None)
         form, *args = rest
-        return _Stmt("expects", Expectation(
+        return _Stmt("expects", Expectation.model_construct(
             modality=modality, probability=probability, form=str(form), args=tuple(self.atom(a) for a in args),
             valid_from=period.start, valid_until=period.end, loc=self.loc(kw)), self.loc(kw))
 
@@ -423,7 +423,7 @@ class _Builder(Transformer):
         kw, did, title, *items = c
         fields = self.collect("deck", (self._wrap(i) for i in items), {
             "source": "one", "notes": "many", "cards": "many", "clauses": "many"})
-        return Deck(id=str(did), title=unquote(title), loc=self.loc(kw), **fields)
+        return Deck.model_construct(id=str(did), title=unquote(title), loc=self.loc(kw), **fields)
 
     # -- top ----------------------------------------------------------------------------
     def start(self, c):
@@ -571,7 +571,7 @@ def parse_text(text: str, file: str = "<text>", tokens: Optional[list] = None) -
         _BUILDER.errors.append(_BUILDER.too_deep)
     if _BUILDER.errors:
         raise DslError(_BUILDER.errors)
-    return Document(path=file, decls=tuple(decls))
+    return Document.model_construct(path=file, decls=tuple(decls))
 
 
 # ----------------------------------------------------------------------------- syntax errors

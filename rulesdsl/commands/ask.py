@@ -64,7 +64,10 @@ def run(args, out: Output) -> int:
     target = Path(args.file)
     refuse_folder(target)
     extra = [target] if target.exists() else []
-    kb = load(root, extra=extra, use_cache=not args.no_cache)
+    # only the scenarios asked about are validated (the others would cost most of the load)
+    shown = display_path(target, root) if extra else None
+    wanted = (lambda s: s.loc.file == shown) if extra else (lambda s: s.id == args.file)
+    kb = load(root, extra=extra, use_cache=not args.no_cache, scenarios=wanted)
     as_of = parse_as_of(args.as_of)
     relevant = [d for d in kb.diagnostics + run_checks(kb)
                 if d.loc is None or not extra or d.loc.file == display_path(target, kb.root)]
