@@ -59,3 +59,16 @@ def test_a_revision_that_moves_a_consulted_point_starts_a_new_period_even_if_the
     assert periods[0].record.summary() == periods[1].record.summary()
     assert [d.found[1] for d in periods[0].record.points()] == ["unconfirmed"]
     assert [d.found[1] for d in periods[1].record.points()] == ["confirmed"]
+
+
+def test_a_dated_revision_moving_a_point_starts_a_period_even_when_words_and_status_stay(kb):
+    # optional.partial_execution is read all_or_nothing (unconfirmed default) until the August
+    # 2026 provisional ruling; this answer's words and status do not change with it, but what it
+    # rests on does, and `ask --as-of` on either side says so: the timeline must too
+    info = kb.scenarios["grm/qa/effects-optional-may-decline"]
+    periods = timeline(kb, info)
+    assert [p.start for p in periods] == [None, dt.date(2026, 8, 1)]
+    assert periods[0].record.same_answer(periods[1].record)
+    before, after = (record(kb, info, d)[0] for d in (dt.date(2026, 7, 31), dt.date(2026, 8, 1)))
+    assert [d.found[:2] for d in before.points()] == [("all_or_nothing", "unconfirmed")]
+    assert [d.found[:2] for d in after.points()] == [("allowed", "provisional")]
