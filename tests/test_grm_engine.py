@@ -472,3 +472,14 @@ def test_asking_a_scenario_of_the_knowledge_base_with_a_line_that_does_not_valid
     code, out, err = run_cli("--root", kb_root, "ask", "mini/qa/bad")
     assert code == 2
     assert "rulings/mini/qa.rules:3:" in err
+
+
+def test_the_headline_carries_the_sources_own_status_word_not_a_gap_stacked_on_it(run_cli, tmp_path, monkeypatch):
+    # the source marks the turn-player-first trigger order ※暫定ルール・非公式; the gap ruling that
+    # records the missing official order adds no reading of its own and must not turn it into ※未確定
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "cache"))
+    code, out, _ = run_cli("--root", REPO, "ask", "grm/qa/effects-simultaneous-triggers-turn-player-first")
+    second = out.splitlines()[1]
+    assert second.startswith("根拠: 非公式（出典: ファンwikiのまとめ。公式ルールではない）"), second
+    assert "※未確定" not in second
+    assert "資料の欠落: grm/gap/trigger-order-unofficial" in out
