@@ -3,27 +3,31 @@
 
     python benchmarks/gen_corpus.py OUT_DIR [--cards 10000 --revisions 30000 --scenarios 10000 --seed 1]
 
-OUT_DIR becomes a complete knowledge-base root (cards/ and rulings/). For every game of this
-repository that has a clean `rulings/<game>/game.rules`, the declaration and its source
-documents (`rulings/<game>/sources/`) are copied as they are; everything else is generated and
-spread evenly over those games:
+OUT_DIR becomes a complete knowledge-base root (cards/ and rulings/). Every game of this
+repository is used (one whose `rulings/<game>/game.rules` has findings is an error, not left
+out): the declaration and its source documents (`rulings/<game>/sources/`) are copied as they
+are, with the gap rulings its `unsettled` lines name (`rulings/<game>/copied-*.rules`); everything
+else is generated and spread evenly over the games:
 
 * one file per card under `cards/<game>/`: every fact of the game's vocabulary (a value or
   `unknown`), effects built from its triggers, modifiers and verbs, now and then an errata;
 * rule sections under `rulings/<game>/rules/` (including every section a rule point's default
-  names), citing real headings of the game's document with text that occurs under them;
+  names or a copied gap ruling refers to), citing real headings of the game's document with
+  text that occurs under them; their notes quote the document;
 * rulings under `rulings/<game>/rulings/` and gaps under `rulings/<game>/gaps/`, each with 1–4
   dated revisions (partial dates, statuses that firm up over time, retractions), citations and
-  quotes that pass the citation check, settings of the game's real rule points, supersedes,
-  refs between items;
+  quotes that pass the citation check, settings of the game's real rule points (a gap reads
+  only the points the declaration leaves unsettled), supersedes, refs between items;
 * scenarios under `rulings/<game>/qa/` whose set-up, actions and expectations are generated
-  from the vocabulary's signatures, with hypothetical cards defined inline.
+  from the vocabulary's signatures, with hypothetical cards defined inline and now and then a
+  known card completed (`assume card CODE { … }`).
 
-Settings never contradict each other: each (point[, card]) goes through "eras" of one value;
-a ruling that changes the value supersedes every ruling of the previous era, and every ruling
-of an era is dated from the era's start. The corpus is meant to pass `rulesdsl check` with no
-findings. The vocabulary is read from the real knowledge base (`rulesdsl.kb.load`), so the
-generator follows the games as they evolve.
+Settings never contradict each other: each (point[, card]) goes through "eras" of one value
+(a copied gap ruling's reading opens its point's first era); a ruling that changes the value
+supersedes every ruling of the previous era, and every ruling of an era is dated from the era's
+start. The corpus passes `rulesdsl check` with no findings (tests/test_gen_corpus.py). The
+vocabulary is read from the real knowledge base (`rulesdsl.kb.load`), so the generator follows
+the games as they evolve.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from rulesdsl.kb import GameInfo, load  # noqa: E402
-from rulesdsl.lint import GAP_KINDS, run_checks  # noqa: E402
+from rulesdsl.lint import _READING_WORDS as READING_WORDS, GAP_KINDS, run_checks  # noqa: E402
 from rulesdsl.parser import GRAMMAR  # noqa: E402
 from rulesdsl.sources import SourceDocument, normalize_line  # noqa: E402
 from rulesdsl.vocab import Entry, Param  # noqa: E402
@@ -224,6 +228,18 @@ class CardGen:
 
 
 @dataclass
+class CopiedRuling:
+    """A ruling of the repository copied into the corpus as it is written (only its `refs` lose
+    what the corpus does not have)."""
+    id: str
+    file: str                       # where it is written in the repository
+    block: list[str]                # its lines, `ruling …` to the closing brace
+    sections: list[str]             # the rule sections it refers to (the corpus generates them)
+    settings: list[tuple]           # (point, card, value, start or None) of its revisions in force
+    revisions: int
+
+
+@dataclass
 class GameCtx:
     id: str
     info: GameInfo
@@ -237,6 +253,7 @@ class GameCtx:
     ruling_index: dict[str, RulingGen] = field(default_factory=dict)
     eras: dict[tuple, list[Era]] = field(default_factory=dict)
     n_scenarios: int = 0
+    copied: list["CopiedRuling"] = field(default_factory=list)   # the real gap rulings it names
 
 
 class Gen:
@@ -439,6 +456,9 @@ class Gen:
         for p in g.info.points.values():
             if p.default is not None:
                 needed[p.default.section].append(p.name)
+        for c in g.copied:          # the sections the copied gap rulings refer to (defining nothing)
+            for sid in c.sections:
+                needed.setdefault(sid, [])
         topics: list[str] = []
         for sid in needed:
             parts = sid.split("/")
@@ -490,10 +510,10 @@ class Gen:
                     lines = [f'section {sid} {q(p.heading[:40])} {{', f"  source {g.src.cite(p)}"]
                     if sid not in parents or sid in needed or rng.random() < 0.3:
                         lines.append(f"  text {q_text(rng.choice(p.texts), '  ')}")
-                    if sid in needed:
+                    if needed.get(sid):
                         lines.append("  defines " + " ".join(needed[sid]))
                     if rng.random() < 0.1:
-                        lines.append(f"  note {q(rng.choice(p.frags or [p.heading]) + '（本節の要約）')}")
+                        lines.append(f"  note {q(self.document_note(p))}")
                     if rng.random() < 0.3:
                         lines.append("  refs " + " ".join(self.some_refs(g, rng.randint(1, 3), sid)))
                     if rng.random() < 0.04:
@@ -509,6 +529,19 @@ class Gen:
                     self.counts["sections"] += 1
                 name = t if part == 0 else f"{t}-{part + 1}"
                 self.files[f"rulings/{g.id}/rules/{name}.rules"] = "\n\n".join(out) + "\n"
+
+    def document_note(self, p: Passage) -> str:
+        """A maintainer's note on a section: what the document says under its heading, quoted
+        (never with the words the fidelity lint reads as the knowledge base's own reading)."""
+        def plain(x: str) -> bool:
+            return "「" not in x and "」" not in x and not any(w in x for w in READING_WORDS)
+        frags = [f.rstrip("。") for f in p.frags if plain(f)]
+        forms = [lambda f: f"資料の要点は「{f}」。", lambda f: f"原文は「{f}」。"]
+        if plain(p.heading):
+            forms.append(lambda f: f"資料の見出し「{p.heading}」の下に「{f}」とある。")
+        if not frags:
+            return "資料ではこの見出しの下に書かれている。"
+        return self.rng.choice(forms)(self.rng.choice(frags))
 
     def some_refs(self, g: GameCtx, n: int, exclude: str = "") -> list[str]:
         rng, out = self.rng, []
@@ -590,6 +623,10 @@ class Gen:
         points = list(g.info.points.values())
         per_card = [p for p in points if p.per == "card" and len(p.values) >= 1]
         wide = [p for p in points if p.values]
+        # a gap ruling reads only points the declaration leaves open (unsettled, default not confirmed)
+        open_points = [p for p in points if p.unsettled and p.default and p.default.status.value != "confirmed"]
+        open_per_card = [p for p in open_points if p in per_card]
+        self.seed_eras(g)
         left = n_revisions
         g.plans = []  # type: ignore[attr-defined]
         while left > 0:
@@ -598,13 +635,14 @@ class Gen:
             gap = rng.choice(list(GAP_KINDS)) if rng.random() < 0.05 else None
             keys = []
             r = rng.random()
-            nkeys = 0 if not wide else (1 if r < 0.5 else 2 if r < 0.54 else 0)
+            some_card, any_point = (open_per_card, open_points) if gap else (per_card, wide)
+            nkeys = 0 if not any_point else (1 if r < 0.5 else 2 if r < 0.54 else 0)
             for _ in range(nkeys):
-                if per_card and g.cards and rng.random() < 0.8:
-                    p = rng.choice(per_card)
+                if some_card and g.cards and rng.random() < 0.8:
+                    p = rng.choice(some_card)
                     key = (p.name, rng.choice(g.cards).code)
                 else:
-                    p = rng.choice(wide)
+                    p = rng.choice(any_point)
                     key = (p.name, None)
                 if key not in keys and (key[1] is None or _is_name(key[1])):
                     keys.append(key)
@@ -650,6 +688,26 @@ class Gen:
             g.rulings.append(rg)
             g.ruling_index[rid] = rg
 
+    def seed_eras(self, g: GameCtx) -> None:
+        """The copied gap rulings' settings open the first era of their points: generated rulings
+        join it or supersede them, never contradict them."""
+        cards = {c.code for c in g.cards}
+        for c in g.copied:
+            for point, card, value, start in c.settings:
+                if card is not None and card not in cards:
+                    raise CorpusError(f"{c.id} ({c.file}) sets {point} for {card}, a card the corpus does not have")
+                eras = g.eras.setdefault((point, card), [Era(value=value, start=start)])
+                era = eras[0]
+                if era.value != value:
+                    raise CorpusError(f"{c.id} ({c.file}) sets {point} to {value}, another copied gap ruling "
+                                      f"({', '.join(era.rulings)}) to {era.value}")
+                if era.start is not None and (start is None or start < era.start):
+                    era.start = start       # the era begins with its earliest reading (undated: always)
+                if c.id not in era.rulings:
+                    era.rulings.append(c.id)
+                if start is not None and (era.max_start is None or start > era.max_start):
+                    era.max_start = start
+
     def revision_dates(self, k: int, lower: Optional[dt.date], change: bool, era: Optional[Era],
                        gap: Optional[str]) -> list[Rev]:
         rng = self.rng
@@ -681,6 +739,39 @@ class Gen:
             revs.append(Rev(label, start, status))
             prev = start
         return revs
+
+    def retraction_note(self, g: GameCtx, keys: list[tuple]) -> str:
+        """What a maintainer notes on a retraction: the default it returns to, named, or what the
+        document shows."""
+        defaults = [(k[0], g.info.points[k[0]].default) for k in keys if g.info.points[k[0]].default]
+        if defaults:
+            point, d = defaults[0]
+            return f"この裁定は撤回された。以後、{point}は既定（{d.section}）に戻る。"
+        return self.rng.choice(("この裁定は撤回された（資料から削除）。",
+                                "資料の更新履歴に撤回の記載がある。以後、この件についての裁定はない。"))
+
+    def render_copied(self, g: GameCtx) -> None:
+        """The copied gap rulings, one file per file of the repository they come from; a `refs`
+        line keeps what the corpus has (its sections and rulings always, its cards when generated)."""
+        known = set(g.sections) | {c.id for c in g.copied} | {c.code for c in g.cards}
+        by_file: dict[str, list[str]] = defaultdict(list)
+        for c in g.copied:
+            lines = []
+            for line in c.block:
+                m = re.match(r"(\s*)refs\s+(.*)$", line)
+                if m:
+                    kept = [x for x in m.group(2).split() if x.split("@")[0] in known]
+                    if not kept:
+                        continue
+                    line = m.group(1) + "refs " + " ".join(kept)
+                lines.append(line)
+            by_file[c.file].append("\n".join(lines))
+            self.counts["rulings"] += 1
+            self.counts["revisions"] += c.revisions
+        for file, items in by_file.items():
+            head = (f"# {g.info.decl.name}: the gap rulings its declaration names (`unsettled`), copied from "
+                    f"{file}; references to what this corpus does not have are left out.\n\n")
+            self.files[f"rulings/{g.id}/copied-{Path(file).name}"] = head + "\n\n".join(items) + "\n"
 
     def render_rulings(self, g: GameCtx) -> None:
         rng = self.rng
@@ -737,7 +828,7 @@ class Gen:
                 else:
                     body.append(f"    text {q_text(rng.choice(texts), '    ')}")
                     if rev.status == "retracted":
-                        body.append(f"    note {q('この裁定は撤回された。以後、既定の扱いに戻る。')}")
+                        body.append(f"    note {q(self.retraction_note(g, keys))}")
                 if rng.random() < 0.1:
                     body.append(f"    note {q('日付は資料の更新履歴による。')}")
                 if rng.random() < 0.06:
@@ -801,7 +892,7 @@ class Gen:
                 t = next((t for t in e.params[0].types if t != "unknown" and self.satisfiable(g, t, "card")), None)
                 if t is not None:
                     a, _ = self.value(g, t, [], "card")
-                    body.append(f"  card {c.code} {{ {e.name} {a} }}")
+                    body.append(f"  assume card {c.code} {{ {e.name} {a} }}")
             for e in rng.sample(setups, min(len(setups), rng.randint(1, 5))):
                 body.append("  " + self.clause(g, e, names, "scenario")[0])
             said_action = ""
@@ -881,28 +972,75 @@ def _label(day: dt.date, kind: str) -> tuple[str, dt.date]:
 
 # ----------------------------------------------------------------------------- driver
 
-def real_games(repo: Path) -> dict[str, tuple[GameInfo, Path]]:
-    """The games of the repository whose declaration loads without findings."""
+class CorpusError(SystemExit):
+    """A game of the repository that the corpus cannot be built from: the message says why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(f"gen_corpus: {message}")
+
+
+def real_games(repo: Path):
+    """The repository's knowledge base and its games, each as (GameInfo, rulings/<game>/).
+    Every game is used: one whose declaration has findings, or that has no source document,
+    is an error (a corpus without it would measure less than the project has)."""
     kb = load(repo, use_cache=False)
     findings = list(kb.diagnostics) + run_checks(kb)
-    out = {}
+    out, problems = {}, []
     for gid, info in sorted(kb.games.items()):
         file = info.decl.loc.file
         gdir = (repo / file).parent
         if Path(file).name != "game.rules" or not (gdir / "sources").is_dir():
-            print(f"gen_corpus: skipping {gid}: its declaration is not rulings/{gid}/game.rules with sources/",
-                  file=sys.stderr)
+            problems.append(f"{gid}: its declaration ({file}) is not rulings/{gid}/game.rules next to sources/")
             continue
         bad = [d for d in findings if d.loc and d.loc.file == file]
         if bad:
-            print(f"gen_corpus: skipping {gid}: {len(bad)} finding(s) in {file}, e.g. {bad[0].message}",
-                  file=sys.stderr)
+            shown = "\n".join(f"  {d.loc}: {d.code}: {d.message}" for d in bad[:10])
+            more = f"\n  … and {len(bad) - 10} more" if len(bad) > 10 else ""
+            problems.append(f"{gid}: {len(bad)} finding(s) in its declaration (`rulesdsl check` shows them):\n"
+                            f"{shown}{more}")
             continue
         if not info.documents:
-            print(f"gen_corpus: skipping {gid}: it declares no source document", file=sys.stderr)
+            problems.append(f"{gid}: it declares no source document to cite")
             continue
         out[gid] = (info, gdir)
-    return out
+    if problems:
+        raise CorpusError("cannot build a corpus of every game of " + str(repo) + ":\n" + "\n".join(problems))
+    if not out:
+        raise CorpusError(f"no game declaration under {repo}/rulings/*/game.rules")
+    return kb, out
+
+
+def copied_rulings(kb, repo: Path, gid: str) -> list[CopiedRuling]:
+    """The gap rulings the game's `unsettled` lines name, and the gap rulings those refer to, as
+    the repository writes them. Their rule sections are generated like every other; a reference
+    to anything else (a card, a non-gap ruling) is kept only if the corpus has it."""
+    todo = sorted({p.unsettled for p in kb.games[gid].points.values() if p.unsettled})
+    out: dict[str, CopiedRuling] = {}
+    while todo:
+        rid = todo.pop(0)
+        if rid in out:
+            continue
+        r = kb.rulings[rid]
+        lines = (repo / r.loc.file).read_text(encoding="utf-8").splitlines()
+        first = r.loc.line - 1
+        last = next(i for i in range(first, len(lines)) if lines[i] == "}")
+        sections, settings = [], []
+        for ref in (*r.refs, *(x for rev in r.revisions for x in rev.refs)):
+            if ref.target in kb.sections:
+                sections.append(ref.target)
+            elif ref.target in kb.rulings and kb.rulings[ref.target].gap is not None:
+                todo.append(ref.target)
+        for rev in r.revisions:
+            if rev.supersedes:
+                raise CorpusError(f"{rid} ({r.loc}) supersedes {rev.supersedes[0]}: copying it would need "
+                                  "the rulings it supersedes; teach gen_corpus.py to copy them")
+            if rev.status.value != "retracted":
+                start = rev.date.start() if rev.date else None
+                settings += [(x.point, x.card, x.value, start) for x in rev.settings]
+        out[rid] = CopiedRuling(id=rid, file=r.loc.file, block=lines[first:last + 1],
+                                sections=list(dict.fromkeys(sections)), settings=settings,
+                                revisions=len(r.revisions))
+    return list(out.values())
 
 
 def split(total: int, n: int) -> list[int]:
@@ -910,31 +1048,38 @@ def split(total: int, n: int) -> list[int]:
 
 
 def generate(out: Path, cards: int, revisions: int, scenarios: int, seed: int = 1,
-             repo: Path = REPO, quiet: bool = False) -> dict:
+             repo: Path = REPO, quiet: bool = False, replace: bool = False) -> dict:
+    """Write the corpus into `out` (with `replace`, its cards/ and rulings/ are removed first, once
+    the corpus is planned: a game that cannot be generated leaves `out` as it was)."""
     t0 = time.perf_counter()
-    games_found = real_games(repo)
-    if not games_found:
-        raise SystemExit("gen_corpus: no usable game declaration under rulings/*/game.rules")
+    kb, games_found = real_games(repo)
     ctxs: dict[str, GameCtx] = {}
     for gid, (info, gdir) in games_found.items():
         doc = next(iter(info.documents.values()))
-        ctxs[gid] = GameCtx(id=gid, info=info, src=Source(doc.name, doc), dir=gdir)
+        ctxs[gid] = GameCtx(id=gid, info=info, src=Source(doc.name, doc), dir=gdir,
+                            copied=copied_rulings(kb, repo, gid))
     gen = Gen(ctxs, seed)
+    for g in ctxs.values():
+        gen.used_ids.update(c.id for c in g.copied)
     n = len(ctxs)
     for i, (g, nc, nr, ns) in enumerate(zip(ctxs.values(), split(cards, n), split(revisions, n),
                                             split(scenarios, n))):
         gen.plan_sections(g, nc)
         gen.plan_cards(g, nc, i)
         g.n_scenarios = ns
-        g.n_revisions = nr  # type: ignore[attr-defined]
+        g.n_revisions = max(0, nr - sum(c.revisions for c in g.copied))  # type: ignore[attr-defined]
     for g in ctxs.values():
         gen.plan_rulings(g, g.n_revisions)  # type: ignore[attr-defined]
     for g in ctxs.values():
         gen.render_cards(g)
         gen.render_sections(g)
         gen.render_rulings(g)
+        gen.render_copied(g)
         gen.render_scenarios(g, g.n_scenarios)
     # write
+    if replace:
+        for d in ("cards", "rulings", ".rulesdsl-cache"):
+            shutil.rmtree(out / d, ignore_errors=True)
     out.mkdir(parents=True, exist_ok=True)
     for g in ctxs.values():
         dest = out / "rulings" / g.id
@@ -969,16 +1114,16 @@ def main(argv=None) -> int:
     ap.add_argument("--scenarios", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--force", action="store_true", help="replace cards/ and rulings/ of an existing OUT")
+    ap.add_argument("--from", dest="repo", type=Path, default=REPO, metavar="ROOT",
+                    help="the knowledge base whose games and sources it copies (default: this repository)")
     ap.add_argument("--json", action="store_true", help="print the corpus statistics as JSON")
     args = ap.parse_args(argv)
-    if args.out.exists() and any(args.out.iterdir()):
-        if not args.force:
-            print(f"gen_corpus: {args.out} is not empty (use --force to replace its cards/ and rulings/)",
-                  file=sys.stderr)
-            return 2
-        for d in ("cards", "rulings", ".rulesdsl-cache"):
-            shutil.rmtree(args.out / d, ignore_errors=True)
-    stats = generate(args.out, args.cards, args.revisions, args.scenarios, args.seed, quiet=args.json)
+    if args.out.exists() and any(args.out.iterdir()) and not args.force:
+        print(f"gen_corpus: {args.out} is not empty (use --force to replace its cards/ and rulings/)",
+              file=sys.stderr)
+        return 2
+    stats = generate(args.out, args.cards, args.revisions, args.scenarios, args.seed, repo=args.repo.resolve(),
+                     quiet=args.json, replace=args.force)
     if args.json:
         import json
         print(json.dumps(stats))
