@@ -30,7 +30,7 @@ from .vocab import UNKNOWN, Call, CardRef, Validator, Vocabulary, build_vocabula
 class Resolved(BaseModel):
     """A rule point's value as of a date, and where it comes from."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     point: str
     card: Optional[str] = None
     value: str
@@ -261,20 +261,20 @@ class KnowledgeBase:
                                       if s.value != setting.value}))
             # a source that decides the point (confirmed, provisional or unofficial) settles it
             open_ = p.unsettled is not None and rev.status in (Status.unconfirmed, Status.retracted)
-            return Resolved(point=point, card=card, value=setting.value, status=rev.status,
-                            ruling=rid, revision=rev.date_label,
-                            source=rev.source.raw if rev.source else None, reason=rev.reason,
-                            loc=setting.loc, fuzzy=self._fuzzy(game, point, card, day),
-                            conflicts=conflicts, unsettled=p.unsettled if open_ else None,
-                            readings=p.readings if open_ else ())
+            return Resolved.model_construct(      # built here from validated nodes: no re-validation
+                point=point, card=card, value=setting.value, status=rev.status, ruling=rid,
+                revision=rev.date_label, source=rev.source.raw if rev.source else None,
+                reason=rev.reason, loc=setting.loc, fuzzy=self._fuzzy(game, point, card, day),
+                conflicts=conflicts, unsettled=p.unsettled if open_ else None,
+                readings=p.readings if open_ else ())
         d = p.default
         sec = self.sections.get(d.section) if d else None
-        return Resolved(point=point, card=card, value=d.value if d else "", status=d.status if d else Status.unconfirmed,
-                        section=d.section if d else None,
-                        source=sec.source.raw if sec and sec.source else None,
-                        reason=p.reason, loc=d.loc if d else p.loc,
-                        fuzzy=self._fuzzy(game, point, card, day), unsettled=p.unsettled,
-                        readings=p.readings if p.unsettled else ())
+        return Resolved.model_construct(
+            point=point, card=card, value=d.value if d else "",
+            status=d.status if d else Status.unconfirmed, section=d.section if d else None,
+            source=sec.source.raw if sec and sec.source else None, reason=p.reason,
+            loc=d.loc if d else p.loc, fuzzy=self._fuzzy(game, point, card, day),
+            unsettled=p.unsettled, readings=p.readings if p.unsettled else ())
 
     def _active(self, game: str, point: str, card: Optional[str], day: _dt.date) -> list:
         """The settings of a point naming `card` (None: the game-wide ones) whose revision is in
@@ -681,12 +681,12 @@ class _Builder:
             if local is not None and text in local:
                 c = local[text]
                 key = (game, text) if not c.hypothetical else ("", text)
-                return CardRef(text=text, key=key), None, None
+                return CardRef.model_construct(text=text, key=key), None, None
             if atom.kind == "name" and (game, text) in kb.cards:
-                return CardRef(text=text, key=(game, text)), None, None
+                return CardRef.model_construct(text=text, key=(game, text)), None, None
             codes = kb._cards_by_name.get((game, text.strip("《》")), [])
             if len(codes) == 1:
-                return CardRef(text=text, key=(game, codes[0])), None, None
+                return CardRef.model_construct(text=text, key=(game, codes[0])), None, None
             if len(codes) > 1:
                 return None, f'"{text}" names {len(codes)} cards ({", ".join(codes)})', \
                     f"refer to one by its code: {codes[0]}"

@@ -61,7 +61,7 @@ UNKNOWN = _Unknown()
 class CardRef(BaseModel):
     """A card named in a scenario or an effect: by code, or by its quoted name."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     text: str                       # as written
     key: Optional[tuple[str, str]] = None   # (game, code) for a knowledge-base card,
                                             # ("", code) for a scenario's own card
@@ -449,7 +449,7 @@ class Validator:
             return (k == "name" and v in self.vocab.players, v, None)
         if t == "card":
             return (k in ("name", "string") and not (k == "name" and v == "unknown"),
-                    CardRef(text=str(v)), None)
+                    CardRef.model_construct(text=str(v)), None)
         if t == "unknown":
             return (k == "name" and v == "unknown", UNKNOWN, None)
         if t == "bool":
