@@ -446,7 +446,7 @@ def _load(root: Path, paths: list[Path], names: list[str], use_cache: bool,
 
     kb = KnowledgeBase(root=root)
     with no_gc():
-        docs, diags = read_documents(paths, root, use_cache=use_cache, shown=names)
+        docs, diags = read_documents(paths, root, use_cache=use_cache, shown=names, bodies=wanted)
         kb.documents = docs
         kb.files = list(names)
         kb.diagnostics.extend(diags)

@@ -20,11 +20,11 @@ import hashlib
 import os
 import pickle
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional
 
 from . import cache, files
 from .diagnostics import Diagnostic, DslError
-from .model import Document, Loc
+from .model import Document, Loc, Ruling, Scenario
 
 SNAPSHOT_VERSION = "2"
 MAX_FILE_BYTES = files.MAX_BYTES
@@ -36,7 +36,7 @@ def _salt() -> str:
     h = hashlib.blake2b(SNAPSHOT_VERSION.encode(), digest_size=20)
     # the grammar by path: importing the parser (and lark) is left to runs that parse something
     for f in (*sorted((here / "grammar").glob("*.lark")), here / "model.py", here / "parser.py",
-              here / "dates.py", here / "snapshot.py"):
+              here / "dates.py", here / "snapshot.py", here / "loader.py"):
         h.update(f.read_bytes())
     return h.hexdigest()
 
@@ -152,13 +152,18 @@ def snapshot_path(root: Path) -> Optional[Path]:
         return None
 
 
-def read_snapshot(path: Optional[Path], salt: str) -> dict[str, Document]:
-    """The parsed documents kept at `path` by key; empty when there are none that verify."""
+def outline_path(snap: Path) -> Path:
+    """The outline kept beside the snapshot at `snap` (see `outline`)."""
+    return snap.with_name(snap.name + "-outline")
+
+
+def read_snapshot(path: Optional[Path], salt: str, kind: str = "parsed") -> Optional[dict[str, Document]]:
+    """The parsed documents kept at `path` by key; None when there are none that verify."""
     if path is None:
-        return {}
-    payload = cache.read_entry(path, "parsed", salt)
+        return None
+    payload = cache.read_entry(path, kind, salt)
     if payload is None:
-        return {}
+        return None
     from .snapshot import SnapshotError, loads
     try:
         keys, docs = loads(payload)
@@ -166,13 +171,58 @@ def read_snapshot(path: Optional[Path], salt: str) -> dict[str, Document]:
             raise SnapshotError("not a list of documents")
     except SnapshotError as e:
         cache.note(f"ignoring the parse snapshot: {e}; parsing again")
-        return {}
+        return None
     return dict(zip(keys, docs))
 
 
+# ----------------------------------------------------------------------------- the outline
+
+def outline(doc: Document) -> Document:
+    """`doc` with every scenario (at the top level and inside rulings) reduced to its id, title
+    and location. Worked questions are three quarters of a knowledge base's nodes; a command that
+    answers one new question needs the others' ids only (a duplicate is still found), so it
+    reads this outline instead of the whole snapshot."""
+    def bare(s: Scenario) -> Scenario:
+        return Scenario.model_construct(id=s.id, title=s.title, loc=s.loc)
+
+    def ruling(r: Ruling) -> Ruling:
+        return r.model_copy(update={
+            "scenarios": tuple(map(bare, r.scenarios)),
+            "revisions": tuple(v.model_copy(update={"scenarios": tuple(map(bare, v.scenarios))})
+                               for v in r.revisions)})
+    decls = tuple(bare(d) if isinstance(d, Scenario) else ruling(d) if isinstance(d, Ruling) else d
+                  for d in doc.decls)
+    return doc.model_copy(update={"decls": decls})
+
+
+def scenarios_in(doc: Document) -> Iterable[Scenario]:
+    for d in doc.decls:
+        if isinstance(d, Scenario):
+            yield d
+        elif isinstance(d, Ruling):
+            yield from d.scenarios
+            for v in d.revisions:
+                yield from v.scenarios
+
+
+def read_kept(snap: Optional[Path], salt: str,
+              bodies: Optional[Callable[[Scenario], bool]]) -> tuple[dict[str, Document], bool]:
+    """The kept documents, and whether they are outlines: the outline when only the scenarios
+    `bodies` accepts are needed in full and none of those is among the kept ones (a question
+    from a file outside the knowledge base), else the whole snapshot."""
+    if bodies is not None and snap is not None:
+        kept = read_snapshot(outline_path(snap), salt, "outline")
+        if kept is not None and not any(bodies(s) for d in kept.values() for s in scenarios_in(d)):
+            cache.note("read the outline of the parse snapshot")
+            return kept, True
+    return read_snapshot(snap, salt) or {}, False
+
+
 def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True,
-                   shown: Optional[list[str]] = None) -> tuple[list[Document], list[Diagnostic]]:
-    """Parse the files at `paths` (named `shown` in diagnostics, by default their display path)."""
+                   shown: Optional[list[str]] = None,
+                   bodies: Optional[Callable[[Scenario], bool]] = None) -> tuple[list[Document], list[Diagnostic]]:
+    """Parse the files at `paths` (named `shown` in diagnostics, by default their display path).
+    With `bodies`, the scenarios it rejects may come back as outlines (see `outline`)."""
     paths = list(paths)
     names = shown if shown is not None else [display_path(p, root) for p in paths]
     salt = _salt()
@@ -180,8 +230,12 @@ def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True,
     digests = cache.digests(root if use_cache else None)
     global _in_memory
     cached: dict[str, Document] = {}
+    outlined = False
     if use_cache:
-        cached = _in_memory if RESIDENT and _in_memory else read_snapshot(snap, salt)
+        if RESIDENT and _in_memory:
+            cached = _in_memory
+        else:
+            cached, outlined = read_kept(snap, salt, None if RESIDENT else bodies)
     used: dict[str, Document] = {}
     docs: list[Document] = []
     diags: list[Diagnostic] = []
@@ -214,10 +268,23 @@ def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True,
     if use_cache:
         digests.save()
         if snap is not None and _worth_writing(todo, used, cached):
-            write_in_background(snap, salt, used, fresh=len(used) - len(set(used) & set(cached)))
+            whole = _whole(snap, salt, used, {k for *_, k in todo}) if outlined else used
+            if whole is not None:
+                write_in_background(snap, salt, whole, fresh=len(used) - len(set(used) & set(cached)))
         if RESIDENT:
             _in_memory = used
     return docs, diags
+
+
+def _whole(snap: Path, salt: str, used: dict[str, Document], parsed: set[str]) -> Optional[dict[str, Document]]:
+    """`used` with every outline replaced by its whole document from the snapshot (a snapshot
+    is never written from outlines), or None when one is not there."""
+    full = read_snapshot(snap, salt) or {}
+    whole = {k: d if k in parsed else full.get(k) for k, d in used.items()}
+    if any(d is None for d in whole.values()):
+        cache.note("not rewriting the parse snapshot: it lacks documents the outline has")
+        return None
+    return whole
 
 
 def _key(name: str, digest: str) -> str:
@@ -286,13 +353,16 @@ def parse_all(items: list[tuple[str, bytes, str]]) -> list[tuple[Optional[Docume
 
 
 def write_snapshot(path: Path, salt: str, docs: dict[str, Document]) -> None:
+    """Write the snapshot of `docs` and its outline."""
     from .snapshot import SnapshotError, dumps
     try:
         payload = dumps([tuple(docs), tuple(docs.values())])
+        brief = dumps([tuple(docs), tuple(map(outline, docs.values()))])
     except SnapshotError as e:
         cache.note(f"not writing the parse snapshot: {e}")
         return
-    if cache.write_entry(path, "parsed", salt, payload):
+    if cache.write_entry(path, "parsed", salt, payload) and \
+            cache.write_entry(outline_path(path), "outline", salt, brief):
         cache.note(f"parse snapshot of {len(docs)} files written")
 
 
