@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 from pathlib import Path
 
@@ -61,6 +62,13 @@ section mini/stack "スタック" {
   text "一番上のカードだけが裏返る。"
 }
 """
+
+
+def this_checkout(env: dict) -> dict:
+    """`env` with this checkout first on the import path, so that a test starting `python -m
+    rulesdsl` (or pytest) in another folder runs the code under test, whatever is installed."""
+    paths = [str(REPO), *filter(None, env.get("PYTHONPATH", "").split(os.pathsep))]
+    return dict(env, PYTHONPATH=os.pathsep.join(paths))
 
 
 def write_kb(root: Path, files: dict[str, str], with_game: bool = True) -> Path:

@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, this_checkout
 from rulesdsl.kb import load
 from rulesdsl.regress import Memo, impact, pinned_failures, timeline
 
@@ -57,7 +57,7 @@ def test_a_failing_scenario_reads_like_an_answer_with_expected_actual_trace_and_
     qa = root / "rulings/grm/qa/stack.rules"
     qa.write_text(qa.read_text(encoding="utf-8").replace('expect card_face b2 "土台" up', 'expect card_face b2 "土台" down', 1),
                   encoding="utf-8")
-    env = dict(os.environ, RULESDSL_CACHE=str(tmp_path / "cache"))
+    env = this_checkout(dict(os.environ, RULESDSL_CACHE=str(tmp_path / "cache")))
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "rulings/grm/qa/stack.rules"],
                          cwd=root, capture_output=True, text=True, env=env)
     assert run.returncode == 1
@@ -117,7 +117,7 @@ def test_impact_since_a_git_revision(tmp_path, monkeypatch):
     (root / "rulings/grm/whatif.rules").write_text(WHAT_IF, encoding="utf-8")
     git("-c", "user.email=t@t", "-c", "user.name=t", "add", "-A")
     git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "whole stack")
-    env = dict(os.environ, RULESDSL_CACHE=str(tmp_path / "cache"))
+    env = this_checkout(dict(os.environ, RULESDSL_CACHE=str(tmp_path / "cache")))
     run = subprocess.run([sys.executable, "-m", "rulesdsl", "impact", "--since", "HEAD~1"], cwd=root,
                          capture_output=True, text=True, env=env)
     assert run.returncode == 0, run.stderr
