@@ -317,13 +317,15 @@ def impact(old: KnowledgeBase, new: KnowledgeBase, memo: Optional[Memo] = None, 
         if rec_old is not None and still_valid(new, n, rec_old, day, new_found) is None:
             continue  # same dependencies, same values: the same answer on both sides
         result.rerun += 1
-        if rec_old is None:
+        fresh_old = rec_old is None
+        if fresh_old:
             rec_old, _ = record(old, o, day, old_cache)
         rec_new = memo.get(new, n, day, new_found) if (memo and use_memo) else None
-        if rec_new is None:
+        fresh_new = rec_new is None
+        if fresh_new:
             rec_new, _ = record(new, n, day, new_cache)
-        if memo is not None and day is None:
-            memo.put(rec_old if keep == "old" else rec_new)
+        if memo is not None and day is None and (fresh_old if keep == "old" else fresh_new):
+            memo.put(rec_old if keep == "old" else rec_new)   # a record read from the memo is there already
         if rec_old.same_answer(rec_new):
             continue
         result.changes.append(Change(
