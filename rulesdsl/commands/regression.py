@@ -114,7 +114,8 @@ def run_test(args, out: Output) -> int:
     else:
         for f in failures:
             print(f + "\n")
-        print(f"{len(results)} scenarios: {passed} passed, {failed} failed, {skipped} skipped (no interpreter yet)")
+        why = " (their game has no interpreter)" if skipped else ""
+        print(f"{len(results)} scenarios: {passed} passed, {failed} failed, {skipped} skipped{why}")
     return EXIT_FINDINGS if failed else EXIT_OK
 
 
