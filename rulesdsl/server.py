@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import sys
 import threading
@@ -143,6 +144,11 @@ def serve(root: Path, idle: float, log=sys.stderr) -> None:
     server = Server(root, log)
     started = time.perf_counter()
     inode = None
+    terminated = []
+    # SIGTERM (a service manager, `kill`) stops it as Ctrl-C does: the answers under way finish and
+    # the socket goes. Ctrl-C keeps the disposition it inherits: a server started in the background
+    # of a script ignores it, as every background job does.
+    previous = _stop_on_sigterm(lambda: (terminated.append(True), server.stopping.set()))
     try:
         from .kb import load
         from .parser import parse_text
@@ -155,9 +161,13 @@ def serve(root: Path, idle: float, log=sys.stderr) -> None:
                    f"answering check, ask, show, timeline and deck on {path} "
                    f"(stops after {idle:g} s without a request, or on Ctrl-C)")
         _accept(srv, server, idle)
+        if terminated:
+            server.say(f"terminated; stopping after {server.served} answers")
     except KeyboardInterrupt:
         server.say(f"interrupted; stopping after {server.served} answers")
     finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
         srv.close()
         with contextlib.suppress(OSError):
             temp.unlink()
@@ -166,6 +176,14 @@ def serve(root: Path, idle: float, log=sys.stderr) -> None:
                 path.unlink()
         loader.RESIDENT = False
         os.close(lock)
+
+
+def _stop_on_sigterm(stop):
+    """Make SIGTERM call `stop()`; the handler it replaces, or None off the main thread (where
+    Python cannot set one)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, lambda signum, frame: stop())
 
 
 def _accept(srv: socket.socket, server: Server, idle: float) -> None:

@@ -61,11 +61,20 @@ def cli(base: Path, *args, **env) -> subprocess.CompletedProcess:
                           env=env_for(base, **env), capture_output=True, text=True, timeout=300)
 
 
-class Running:
-    """A `rulesdsl serve` subprocess whose log is collected line by line."""
+# `rulesdsl serve` as started from a terminal, where Ctrl-C (SIGINT) reaches it whatever the
+# disposition this test run inherited (a run started in the background of a script ignores it)
+FROM_A_TERMINAL = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                   "from rulesdsl.fastpath import entry; entry()")
 
-    def __init__(self, base: Path, *args: str) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "rulesdsl", "serve", *args], cwd=REPO,
+
+class Running:
+    """A `rulesdsl serve` subprocess whose log is collected line by line. It is stopped with
+    SIGTERM, or with SIGINT (Ctrl-C) when started as from a terminal."""
+
+    def __init__(self, base: Path, *args: str, terminal: bool = False) -> None:
+        start = ["-c", FROM_A_TERMINAL] if terminal else ["-m", "rulesdsl"]
+        self.terminal = terminal
+        self.proc = subprocess.Popen([sys.executable, *start, "serve", *args], cwd=REPO,
                                      env=env_for(base), stderr=subprocess.PIPE, text=True)
         self.lines: list[str] = []
         self.changed = threading.Condition()
@@ -95,9 +104,9 @@ class Running:
         return "".join(self.lines)
 
     def stop(self) -> str:
-        """Interrupt the server and wait for its exit; its whole log."""
+        """Stop the server and wait for its exit; its whole log."""
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
+            self.proc.send_signal(signal.SIGINT if self.terminal else signal.SIGTERM)
         self.proc.wait(timeout=120)
         self.reader.join(timeout=120)
         return self.log()
@@ -183,6 +192,25 @@ def test_a_socket_left_by_a_killed_server_is_replaced(cache_base):
     log = running.stop()
     assert "1 s without a request" in log
     assert not stale.exists()              # removed on the way out
+
+
+def test_sigterm_stops_the_server_after_its_answers_and_removes_its_socket(cache_base, server, tmp_path):
+    assert cli(cache_base, "ask", judge_file(tmp_path, 60)).returncode == 0
+    sock = cache.socket_path(REPO)
+    assert sock.exists()
+    log = server.stop()                    # SIGTERM
+    assert server.proc.returncode == 0, log
+    assert "terminated; stopping after 1 answers" in log
+    assert not sock.exists()
+
+
+def test_ctrl_c_stops_a_server_started_from_a_terminal(cache_base):
+    running = Running(cache_base, "--idle", "600", terminal=True)
+    running.wait_for("answering")
+    log = running.stop()                   # SIGINT
+    assert running.proc.returncode == 0, log
+    assert "interrupted; stopping after 0 answers" in log
+    assert not cache.socket_path(REPO).exists()
 
 
 def test_the_socket_is_private_to_its_user(cache_base, server):
