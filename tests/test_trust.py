@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import pickle
+import shutil
 import stat
 import subprocess
 import sys
@@ -66,21 +67,16 @@ def rulesdsl(*args, env=None, cwd=REPO, timeout=300) -> subprocess.CompletedProc
 # ----------------------------------------------------------------------------- caches cannot run code
 
 def test_a_pickle_planted_where_the_grammar_cache_used_to_be_is_never_read(tmp_path):
+    """Lark's own cache was a pickle at a predictable name in the temp folder; the run is given a
+    temp folder of its own (TMPDIR), so that nothing is planted in the machine's shared one."""
     marker = tmp_path / "ran"
+    temp = tmp_path / "tmp"
     grammar = (REPO / "rulesdsl/grammar/rules.lark").read_bytes()
     digest = hashlib.sha256(grammar).hexdigest()[:16]
-    planted = [Path(tempfile.gettempdir()) / f"rulesdsl-{digest}-{kind}.lark" for kind in ("model", "raw")]
-    saved = {p: p.read_bytes() for p in planted if p.exists()}   # another checkout's, put back after
-    for p in planted:
-        plant(p, marker)
-    try:
-        env = dict(os.environ, RULESDSL_CACHE=str(tmp_path / "cache"), RULESDSL_NO_CACHE="1")
-        run = rulesdsl("check", REPO / "examples/judge-question.rules", env=env)
-    finally:
-        for p in planted:
-            p.unlink()
-            if p in saved:
-                p.write_bytes(saved[p])
+    for kind in ("model", "raw"):
+        plant(temp / f"rulesdsl-{digest}-{kind}.lark", marker)
+    env = dict(os.environ, RULESDSL_CACHE=str(tmp_path / "cache"), RULESDSL_NO_CACHE="1", TMPDIR=str(temp))
+    run = rulesdsl("check", REPO / "examples/judge-question.rules", env=env)
     assert run.returncode == 0, run.stdout + run.stderr
     assert not marker.exists()
     assert any(f.name.startswith("grammar-") for f in (tmp_path / "cache").iterdir())   # cached privately
@@ -97,6 +93,7 @@ def test_pickles_shipped_inside_a_knowledge_base_are_never_read(kb_root, run_cli
     assert code == 0 and "60" in out, out
     assert not marker.exists()
     assert not cache.kb_dir(kb_root).is_relative_to(kb_root)
+    shutil.rmtree(kb_root / ".rulesdsl-cache")      # pytest keeps its temp folders: leave no pickle
 
 
 def test_the_cache_folder_is_private_and_another_users_is_refused(tmp_path, monkeypatch):
