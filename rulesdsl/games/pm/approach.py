@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Optional
 
 from ...engine.context import Context, EngineError
-from ...engine.trace import Cite
+from ...engine.trace import Cite, unique_cites
 from . import effects as fx
 from .common import choose, illegal
 from .plays import new_timing
 from .state import PHASE_JA, Approach, Card, State
-from .values import dedupe, stat
+from .values import stat
 
 
 def _area_ok(ctx: Context, st: State, card: Card, verb: str) -> Optional[tuple[str, tuple[Cite, ...]]]:
@@ -188,10 +188,10 @@ def exit_check(ctx: Context, st: State) -> None:
     second = _compare(ctx, dp_a, ap_i)
     ctx.step(f"退場判定：妨害キャラ{itf.label}の{dp_i_w}、アプローチをしている{att.label}の{ap_a_w}："
              + ("DPがAPを上回らなかった" if first else "DPがAPを上回った（何も起こらない）"),
-             *dedupe([ctx.section("pm/approach/exit-interferer"), *c1, *c2, *_tie(ctx, dp_i, ap_a)]))
+             *unique_cites([ctx.section("pm/approach/exit-interferer"), *c1, *c2, *_tie(ctx, dp_i, ap_a)]))
     ctx.step(f"退場判定：アプローチをしている{att.label}の{dp_a_w}、妨害キャラ{itf.label}の{ap_i_w}："
              + ("DPがAPを上回らなかった" if second else "DPがAPを上回った（何も起こらない）"),
-             *dedupe([ctx.section("pm/approach/exit-approacher"), *c3, *c4, *_tie(ctx, dp_a, ap_i)]))
+             *unique_cites([ctx.section("pm/approach/exit-approacher"), *c3, *c4, *_tie(ctx, dp_a, ap_i)]))
     if not (first or second):
         return
     rule, cite = ctx.point("exit.subject")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ...engine.context import Context, EngineError
-from ...engine.trace import Cite
+from ...engine.trace import Cite, unique_cites
 from .common import card_cite, need
 from .state import Card, State, other
 
@@ -57,15 +57,6 @@ def resident_changes(ctx: Context, st: State, card: Card, stat: str) -> list[tup
     return out
 
 
-def dedupe(cites) -> list[Cite]:
-    seen, out = set(), []
-    for c in cites:
-        if c.key() not in seen:
-            seen.add(c.key())
-            out.append(c)
-    return out
-
-
 def stat(ctx: Context, st: State, card: Card, name: str) -> tuple[Optional[int], str, list[Cite]]:
     """(value, words, citations): None when the card has no such value (`ap none`)."""
     base = need(card, name, STAT_JA[name], f"{name} 3")
@@ -78,7 +69,7 @@ def stat(ctx: Context, st: State, card: Card, name: str) -> tuple[Optional[int],
             changes.append((amount, label, ctx.section("pm/effects/duration")))
     if not changes:
         return base, f"{STAT_JA[name]}{base}", []
-    cites = dedupe(c for _, _, c in changes)
+    cites = unique_cites(c for _, _, c in changes)
     if resident:   # 常駐型テキスト, one of the two kinds; what it means is the knowledge base's reading
         cites += [ctx.section("pm/effects/kinds"), ctx.ruling("pm/gap/effect-kinds")]
     total = base + sum(a for a, _, _ in changes)

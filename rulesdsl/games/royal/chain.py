@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ...engine.context import Context, IllegalAction
-from ...engine.trace import Cite
+from ...engine.trace import Cite, unique_cites
 from ...vocab import CardRef
 from . import effects as fx
 from .points import reading
@@ -223,22 +223,13 @@ def check(ctx: Context, st: State, player: str, card: Card, ability: str, how: s
         cites.append(ctx.section("royal/zones/skill-zone"))
         if n >= SKILL_ZONE_MAX:
             refuse.append((f"{player}のスキルゾーンにはすでに{n}枚ある: スキルゾーンに置けるのは最大5枚", ctx.section("royal/zones/skill-zone")))
-    return answered, speed, refuse, _unique(cites)
+    return answered, speed, refuse, unique_cites(cites)
 
 
 def refused(refuse: list[Refusal]) -> IllegalAction:
     """The answer to a forbidden activation: every reason, with every rule each rests on."""
-    cites = _unique([c for r in refuse for c in r[1:]])
+    cites = unique_cites([c for r in refuse for c in r[1:]])
     return IllegalAction("；".join(r[0] for r in refuse), cites[0], also=cites[1:])
-
-
-def _unique(cites: list[Cite]) -> list[Cite]:
-    seen, out = set(), []
-    for c in cites:
-        if c.key() not in seen:
-            seen.add(c.key())
-            out.append(c)
-    return out
 
 
 # ----------------------------------------------------------------------------- activating
