@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.cli import main
+from rulesdsl.kb import load
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -101,4 +102,22 @@ def run_cli(capsys):
         code = main([str(a) for a in args])
         out, err = capsys.readouterr()
         return code, out, err
+    return run
+
+
+@pytest.fixture(scope="module")
+def kb():
+    """The bundled knowledge base, loaded once per test module."""
+    return load(REPO)
+
+
+@pytest.fixture
+def ask(tmp_path, run_cli, monkeypatch):
+    """Answer scenario text (a judge's file) against the bundled knowledge base."""
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "cache"))
+
+    def run(text: str, *args: str):
+        f = tmp_path / "q.rules"
+        f.write_text(textwrap.dedent(text), encoding="utf-8")
+        return run_cli("--root", REPO, "ask", f, *args)
     return run

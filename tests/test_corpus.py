@@ -8,11 +8,6 @@ from rulesdsl.lint import run_checks
 from rulesdsl.model import Status
 
 
-@pytest.fixture(scope="module")
-def kb():
-    return load(REPO)
-
-
 @pytest.mark.parametrize("game", ["grm", "thgm", "royal", "pm"])
 def test_every_bundled_file_loads_and_checks_clean(kb, game):
     mine = (f"rulings/{game}/", f"cards/{game}/")

@@ -1,23 +1,10 @@
 """The GRM interpreter: what `rulesdsl ask` answers, its bounds, and its errors for bad input."""
 
 import json
-import textwrap
 
 import pytest
 
 from conftest import REPO
-
-
-@pytest.fixture
-def ask(tmp_path, run_cli, monkeypatch):
-    """Answer scenario text against the bundled knowledge base."""
-    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "cache"))
-
-    def run(text: str, *args: str):
-        f = tmp_path / "q.rules"
-        f.write_text(textwrap.dedent(text), encoding="utf-8")
-        return run_cli("--root", REPO, "ask", f, *args)
-    return run
 
 
 FLAGSHIP = """\

@@ -8,25 +8,6 @@ import pytest
 
 from conftest import REPO
 from rulesdsl.engine.runner import answer
-from rulesdsl.kb import load
-
-
-@pytest.fixture
-def ask(tmp_path, run_cli, monkeypatch):
-    """Answer scenario text against the bundled knowledge base."""
-    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "cache"))
-
-    def run(text: str, *args: str):
-        f = tmp_path / "q.rules"
-        f.write_text(textwrap.dedent(text), encoding="utf-8")
-        return run_cli("--root", REPO, "ask", f, *args)
-    return run
-
-
-@pytest.fixture(scope="module")
-def kb():
-    return load(REPO)
-
 
 RED = """\
   card "赤の札" { kind event; generated_cost 1; colour "赤"; work "作品A" }

@@ -5,20 +5,12 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-import pytest
-
 from conftest import REPO
 from rulesdsl.dates import PartialDate
 from rulesdsl.engine.readings import try_readings
 from rulesdsl.engine.runner import answer
-from rulesdsl.kb import load
 
 BEFORE_SUMMER = "grm/qa/rulings-nullified-weight-before-summer"     # asked on 2026-05-15
-
-
-@pytest.fixture(scope="module")
-def kb():
-    return load(REPO)
 
 
 def test_a_season_is_read_three_ways_and_each_ends_the_day_before_the_next_begins():

@@ -2,31 +2,12 @@
 and deck rules, the board it draws, and its errors for bad input."""
 
 import json
-import textwrap
 
 import pytest
 
 from conftest import REPO
 from rulesdsl.diagnostics import display_width
 from rulesdsl.engine.runner import answer
-from rulesdsl.kb import load
-
-
-@pytest.fixture
-def ask(tmp_path, run_cli, monkeypatch):
-    """Answer royal scenario text against the bundled knowledge base."""
-    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "cache"))
-
-    def run(text: str, *args: str):
-        f = tmp_path / "q.rules"
-        f.write_text(textwrap.dedent(text), encoding="utf-8")
-        return run_cli("--root", REPO, "ask", f, *args)
-    return run
-
-
-@pytest.fixture(scope="module")
-def kb():
-    return load(REPO)
 
 
 SLOW = """\

@@ -4,15 +4,8 @@ changes: the default reading is what the scenarios themselves expect."""
 
 import pytest
 
-from conftest import REPO
 from rulesdsl.engine.readings import try_readings
 from rulesdsl.engine.runner import answer
-from rulesdsl.kb import load
-
-
-@pytest.fixture(scope="module")
-def kb():
-    return load(REPO)
 
 
 def outcomes(a) -> str:

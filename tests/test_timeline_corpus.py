@@ -5,17 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-import pytest
-
-from conftest import REPO
 from rulesdsl.engine.registry import engine_for
-from rulesdsl.kb import load
 from rulesdsl.regress import record, timeline
-
-
-@pytest.fixture(scope="module")
-def kb():
-    return load(REPO)
 
 
 def _period_of(periods, day):
