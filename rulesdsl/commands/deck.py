@@ -13,10 +13,10 @@ from ..lint import run_checks
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", metavar="FILE", type=Path, help='a .rules file with `deck grm/… "名前" { add CODE COUNT … }`')
+    p.add_argument("file", metavar="FILE", type=Path, help='a .rules file of deck lists (`deck GAME/… "名前" { … }`)')
 
 
-@command("deck", "Validate deck lists (GRM: at least 8 cards, at most 2 per code, ONLY ONE at most 1).", configure)
+@command("deck", "Validate deck lists against their game's deck rules, naming the rules applied and their status.", configure)
 def run(args, out: Output) -> int:
     refuse_folder(args.file)
     kb = load(args.root or find_root(), extra=[args.file], use_cache=not args.no_cache)
