@@ -19,18 +19,7 @@ from rulesdsl.kb import load
 
 GAMES = sorted(p.name for p in (REPO / "rulings").iterdir() if p.is_dir() and engine_for(p.name) is not None)
 
-# Interpreters merged before this test existed, with the findings it reported then (listed in the
-# merge report). strict: once a game is clean the mark fails, so that it is removed.
-KNOWN: dict[tuple[str, str], str] = {}
-
-
-def _mark(game: str, rule: str):
-    reason = KNOWN.get((game, rule))
-    return pytest.param(game, marks=pytest.mark.xfail(reason=reason, strict=True)) if reason else game
-
-
-def per_game(rule: str):
-    return pytest.mark.parametrize("game", [_mark(g, rule) for g in GAMES])
+per_game = pytest.mark.parametrize("game", GAMES)
 
 
 @pytest.fixture(scope="module")
@@ -69,13 +58,13 @@ def test_the_corpus_holds_answers_of_each_interpreter(corpus, game):
     assert any(a.branches for info, a in corpus[1] if info.game == game)
 
 
-@per_game("cited")
+@per_game
 def test_every_step_but_a_choice_cites_what_decides_it(corpus, game):
     found = [f"{where}: {s.text}" for where, _, _, s in _steps(corpus, game) if s.kind != "choice" and not s.cites]
     assert not found, _report(found)
 
 
-@per_game("cites-once")
+@per_game
 def test_no_step_cites_the_same_thing_twice(corpus, game):
     found = []
     for where, _, _, s in _steps(corpus, game):
@@ -85,7 +74,7 @@ def test_no_step_cites_the_same_thing_twice(corpus, game):
     assert not found, _report(found)
 
 
-@per_game("no-repeat")
+@per_game
 def test_no_step_is_printed_twice_in_a_row(corpus, game):
     found = []
     for where, steps, i, s in _steps(corpus, game):
@@ -94,7 +83,7 @@ def test_no_step_is_printed_twice_in_a_row(corpus, game):
     assert not found, _report(found)
 
 
-@per_game("pins")
+@per_game
 def test_every_answer_cites_what_its_scenario_pins(corpus, game):
     """A pinned section, ruling or card must be among what the answer cites or consulted; a
     pinned ruling revision not in force on the scenario's day counts when the answer consulted

@@ -75,15 +75,18 @@ def serve(directory: Path) -> Iterator[str]:
                              "--directory", str(directory)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}/"
+    deadline = time.monotonic() + 120        # a busy machine starts Python slowly; only this bounds it
     try:
-        for _ in range(100):
+        while True:                          # until the server answers
             try:
-                with urllib.request.urlopen(base, timeout=1):
+                with urllib.request.urlopen(base, timeout=5):
                     break
             except OSError:
                 if proc.poll() is not None:
-                    raise RuntimeError("http.server did not start")
-                time.sleep(0.1)
+                    raise RuntimeError("http.server did not start") from None
+                if time.monotonic() > deadline:
+                    raise RuntimeError("http.server did not answer within 120 s") from None
+                time.sleep(0.05)
         yield base
     finally:
         proc.terminate()
