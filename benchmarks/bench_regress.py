@@ -83,7 +83,7 @@ def main() -> None:
         # the other games' own (impact looks at all of them; one left out of the memo re-runs)
         answerable = [s for s in old.scenarios.values() if s.expects]
 
-        memo = Memo(tmp / "memo.pickle")
+        memo = Memo(tmp / "memo.json")
         t = time.perf_counter()
         records = answer_all(old, answerable, memo)
         full_regression = time.perf_counter() - t
@@ -91,7 +91,7 @@ def main() -> None:
         failed = sum(1 for r in records.values() if not r.ok)
 
         t = time.perf_counter()
-        fast = impact(old, new, Memo(tmp / "memo.pickle"))
+        fast = impact(old, new, Memo(tmp / "memo.json"))
         fast_s = time.perf_counter() - t
         t = time.perf_counter()
         full = impact(old, new, None, use_memo=False)

@@ -100,9 +100,9 @@ def test_what_if_ruling_flips_the_flagship_and_names_the_revision(run_cli, whati
 def test_impact_with_the_memo_equals_a_full_rerun(whatif, tmp_path):
     old = load(REPO)
     new = load(REPO, extra=[whatif])
-    memo = Memo(tmp_path / "memo.pickle")
+    memo = Memo(tmp_path / "memo.json")
     impact(new, old, memo)  # fills the memo from one state
-    fast = impact(old, new, Memo(tmp_path / "memo.pickle"))
+    fast = impact(old, new, Memo(tmp_path / "memo.json"))
     full = impact(old, new, None, use_memo=False)
     assert fast.rerun < full.rerun == full.total
     assert [c.as_dict() for c in fast.changes] == [c.as_dict() for c in full.changes]
@@ -113,10 +113,10 @@ def test_impact_leaves_the_memo_alone_when_every_kept_record_came_from_it(whatif
     than the re-runs impact saves."""
     old = load(REPO)
     new = load(REPO, extra=[whatif])
-    memo = Memo(tmp_path / "memo.pickle")
+    memo = Memo(tmp_path / "memo.json")
     answer_all(old, [s for s in old.scenarios.values() if s.expects], memo)
     memo.save()
-    kept = Memo(tmp_path / "memo.pickle")
+    kept = Memo(tmp_path / "memo.json")
     result = impact(old, new, kept)
     assert result.changes and result.rerun == len(result.changes)
     assert not kept.dirty
