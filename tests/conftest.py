@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -63,6 +65,22 @@ section mini/stack "スタック" {
   text "一番上のカードだけが裏返る。"
 }
 """
+
+
+def pytest_configure(config):
+    """No test writes into the cache folder of the user running the suite: the whole run (its
+    subprocesses and the collection of the worked questions included) gets a private one, which
+    is removed at the end. A test that needs its own still sets RULESDSL_CACHE."""
+    config._rulesdsl_cache = tempfile.mkdtemp(prefix="rulesdsl-test-cache-")
+    os.environ["RULESDSL_CACHE"] = config._rulesdsl_cache
+
+
+def pytest_unconfigure(config):
+    folder = getattr(config, "_rulesdsl_cache", None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+        if os.environ.get("RULESDSL_CACHE") == folder:
+            del os.environ["RULESDSL_CACHE"]
 
 
 def this_checkout(env: dict) -> dict:
