@@ -10,7 +10,7 @@ Measured, each in a fresh subprocess (so that interpreter start-up and imports c
 run's peak memory is its own, from os.wait4):
 
   raw    every .rules file `check` would read, read, decoded and parsed with
-         `rulesdsl.parser.raw_parser()` (plain parse tree, no transformer); the time is that of
+         `rulesdsl.lang.parser.raw_parser()` (plain parse tree, no transformer); the time is that of
          the loop alone, without start-up (the baseline the goal is stated against)
   cold   `rulesdsl --root DIR check` with RULESDSL_CACHE pointing at an empty folder: the first
          run, which parses everything and also fills the cache
@@ -57,8 +57,8 @@ def run(cmd: list[str], env: dict | None = None, cwd: Path | None = None) -> dic
 
 def raw_parse(root: Path) -> dict:
     """(in the child) read and parse every file `check` reads, with the raw parser."""
-    from rulesdsl.kb import discover
-    from rulesdsl.parser import raw_parser
+    from rulesdsl.kb.knowledge import discover
+    from rulesdsl.lang.parser import raw_parser
 
     parser = raw_parser()
     parser.parse('game x "x" { }\n')  # build everything lazily built before timing
@@ -208,7 +208,7 @@ def main(argv=None) -> int:
             before = after
         warm = statistics.median(r["seconds"] for r in warm_runs)
         # what any run pays before reading a file: the interpreter, rulesdsl, lark and pydantic
-        startup = run([sys.executable, "-c", "import rulesdsl.cli, rulesdsl.commands.check"], env, work)
+        startup = run([sys.executable, "-c", "import rulesdsl.cli.main, rulesdsl.cli.check"], env, work)
         children_peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
         result = {
@@ -254,7 +254,7 @@ def main(argv=None) -> int:
                 ("warm check", f"{result['warm_check_seconds']:.2f} s",
                  f"goal ≤ {WARM_GOAL:g} s: {ok(result['warm_ok'])} (runs {', '.join(map(str, result['warm_check_runs']))}; "
                  f"CPU {result['warm_check_cpu_seconds']:.2f} s; peak {result['warm_check_peak_mb']} MB)"),
-                ("start-up", f"{result['startup_seconds']:.2f} s", "python -c 'import rulesdsl.cli, rulesdsl.commands.check'"),
+                ("start-up", f"{result['startup_seconds']:.2f} s", "python -c 'import rulesdsl.cli.main, rulesdsl.cli.check'"),
                 ("check result", result["check_summary"], f"exit {result['check_exit']}"),
             ]
             w = max(len(r[0]) for r in rows)

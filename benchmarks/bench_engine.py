@@ -41,9 +41,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from rulesdsl.cache import kb_dir  # noqa: E402
+from rulesdsl.base.cache import kb_dir  # noqa: E402
 from rulesdsl.engine.runner import answer  # noqa: E402
-from rulesdsl.kb import load  # noqa: E402
+from rulesdsl.kb.knowledge import load  # noqa: E402
 
 FLAGSHIP = REPO / "rulings/grm/qa/stack.rules"
 

@@ -4,7 +4,7 @@ on large files.
 
     python benchmarks/bench_fuzz.py [--cases 10000] [--kb-every 10] [--big 1,2,5,10] [--json]
 
-1. Mutations (rulesdsl/fuzzing.py: the same kinds and seeds as tests/test_fuzz_cli.py, with
+1. Mutations (rulesdsl/regress/fuzzing.py: the same kinds and seeds as tests/test_fuzz_cli.py, with
    later seeds): every case runs `fmt --check` on the mutated file alone; every --kb-every-th
    case also runs `check`, `check PATH`, `check` from outside, `show` or `ask` with the file in a
    copy of its knowledge base. All in this process, as the test does. Reported: runs, and the
@@ -31,7 +31,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from rulesdsl.fuzzing import KINDS, cases, classify, copy_knowledge_bases, run, show_id  # noqa: E402
+from rulesdsl.cli.main import main  # noqa: E402
+from rulesdsl.regress.fuzzing import KINDS, cases, classify, copy_knowledge_bases, runner, show_id  # noqa: E402
+
+run = runner(main)
 
 KB_DIRS = ("cards", "rulings")
 KB_COMMANDS = ("check", "check PATH", "check OUTSIDE", "show ID", "show ID --as-of")

@@ -28,9 +28,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from rulesdsl.kb import load  # noqa: E402
-from rulesdsl import loader  # noqa: E402
-from rulesdsl.regress import Memo, answer_all, impact  # noqa: E402
+from rulesdsl.kb.knowledge import load  # noqa: E402
+from rulesdsl.kb import loader  # noqa: E402
+from rulesdsl.regress.records import Memo, answer_all, impact  # noqa: E402
 
 loader.FREEZE_AFTER_LOAD = True  # as the command line does
 

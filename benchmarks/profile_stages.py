@@ -3,18 +3,18 @@
 
     python benchmarks/profile_stages.py CORPUS_DIR [--no-gc] [--json]
 
-Runs the stages `rulesdsl check` runs (see rulesdsl/kb.py `load`, rulesdsl/loader.py
-`read_documents`, rulesdsl/lint.py `run_checks`) one after the other and reports the wall and
+Runs the stages `rulesdsl check` runs (see rulesdsl/kb/knowledge.py `load`, rulesdsl/kb/loader.py
+`read_documents`, rulesdsl/kb/lint.py `run_checks`) one after the other and reports the wall and
 CPU seconds of each, with the time the cyclic garbage collector took inside it (gc.callbacks):
 
-  discover        rulesdsl.kb.discover + resolving every path (as `load` does)
+  discover        rulesdsl.kb.knowledge.discover + resolving every path (as `load` does)
   read            reading and decoding every file
-  raw parse       rulesdsl.parser.raw_parser() on every file (the baseline; trees dropped)
-  model parse     rulesdsl.parser.parse_text on every file (LALR + the model-building transformer)
-  cache write     the parse snapshot of the parsed documents (rulesdsl/snapshot.py), as the loader writes it
+  raw parse       rulesdsl.lang.parser.raw_parser() on every file (the baseline; trees dropped)
+  model parse     rulesdsl.lang.parser.parse_text on every file (LALR + the model-building transformer)
+  cache write     the parse snapshot of the parsed documents (rulesdsl/lang/snapshot.py), as the loader writes it
   cache read      reading that snapshot back (what a run with a warm parse snapshot pays)
   build           kb._Builder(kb).build(): registering, resolving and validating vocabulary
-  lint            rulesdsl.lint.run_checks
+  lint            rulesdsl.kb.lint.run_checks
 
 --no-gc disables the cyclic collector for the whole run, to show what it costs.
 """
@@ -55,11 +55,11 @@ def main(argv=None) -> int:
     if args.no_gc:
         gc.disable()
     gct = GcTimer()
-    from rulesdsl.kb import KnowledgeBase, _Builder, discover, display_path
-    from rulesdsl.lint import run_checks
-    from rulesdsl.loader import decode
-    from rulesdsl.parser import parse_text, raw_parser
-    from rulesdsl.snapshot import dumps, loads
+    from rulesdsl.kb.knowledge import KnowledgeBase, _Builder, discover, display_path
+    from rulesdsl.kb.lint import run_checks
+    from rulesdsl.kb.loader import decode
+    from rulesdsl.lang.parser import parse_text, raw_parser
+    from rulesdsl.lang.snapshot import dumps, loads
 
     root = args.corpus.resolve()
     rows: list[tuple[str, float, float, float]] = []

@@ -1,3 +1,3 @@
-from .fastpath import entry
+from .cli.fastpath import entry
 
 entry()

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.cli import main
-from rulesdsl.kb import load
+from rulesdsl.cli.main import main
+from rulesdsl.kb.knowledge import load
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -3,9 +3,9 @@
 import pytest
 
 from conftest import REPO
-from rulesdsl.kb import load
-from rulesdsl.lint import run_checks
-from rulesdsl.model import Status
+from rulesdsl.kb.knowledge import load
+from rulesdsl.kb.lint import run_checks
+from rulesdsl.lang.model import Status
 
 
 @pytest.mark.parametrize("game", ["grm", "thgm", "royal", "pm"])

@@ -2,7 +2,7 @@ import datetime as dt
 
 import pytest
 
-from rulesdsl.dates import DateError, PartialDate
+from rulesdsl.lang.dates import DateError, PartialDate
 
 
 @pytest.mark.parametrize("text, precision, start, end, ja", [

@@ -21,9 +21,9 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from rulesdsl.cli import main
-from rulesdsl.fmt import format_text
-from rulesdsl.parser import parse_text
+from rulesdsl.cli.main import main
+from rulesdsl.lang.fmt import format_text
+from rulesdsl.lang.parser import parse_text
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = sorted(p for d in ("cards", "rulings", "examples") for p in (REPO / d).rglob("*.rules"))

@@ -1,4 +1,4 @@
-"""Fuzzing the command line with damaged knowledge-base files (rulesdsl/fuzzing.py).
+"""Fuzzing the command line with damaged knowledge-base files (rulesdsl/regress/fuzzing.py).
 
 Every corpus file (cards/, rulings/ and examples/) is mutated in seeded ways — tokens deleted,
 duplicated or swapped, bits flipped, random bytes, invalid UTF-8, truncation, lines deleted or
@@ -9,7 +9,7 @@ base. Whatever the damage, no exception may escape, no traceback or internal err
 no exit code other than 0, 1 or 2 be returned, and every failure must name a location inside
 the file.
 
-Cases are deterministic (rulesdsl/fuzzing.Case: the file, the kind, a seed) and bounded: CASES in
+Cases are deterministic (rulesdsl/regress/fuzzing.Case: the file, the kind, a seed) and bounded: CASES in
 all, every KB_EVERY-th (and every one of the examples) also against the knowledge base, so the file runs in seconds however the
 corpus grows. `benchmarks/bench_fuzz.py` runs 10,000 of them.
 """
@@ -21,7 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.fuzzing import KINDS, Case, cases, classify, copy_knowledge_bases, mutate, run, show_id
+from rulesdsl.cli.main import main
+from rulesdsl.regress.fuzzing import KINDS, Case, cases, classify, copy_knowledge_bases, mutate, runner, show_id
+
+run = runner(main)
 
 REPO = Path(__file__).resolve().parent.parent
 KB_DIRS = ("cards", "rulings")
@@ -43,7 +46,7 @@ for _n, _c in enumerate(ALL):
 
 @pytest.fixture(scope="session")
 def kb_copies(tmp_path_factory):
-    """One copy of the knowledge base per game, made once (rulesdsl.fuzzing)."""
+    """One copy of the knowledge base per game, made once (rulesdsl.regress.fuzzing)."""
     return copy_knowledge_bases((c.game for c in ALL), REPO, tmp_path_factory.mktemp("fuzz-kb"))
 
 

@@ -3,9 +3,9 @@
 import datetime as dt
 
 from conftest import write_kb
-from rulesdsl.kb import load
-from rulesdsl.lint import run_checks
-from rulesdsl.model import Status
+from rulesdsl.kb.knowledge import load
+from rulesdsl.kb.lint import run_checks
+from rulesdsl.lang.model import Status
 
 RULINGS = """\
 ruling mini/battle/tie-ruling "同じ重さ" {
@@ -91,7 +91,7 @@ def test_card_scoped_setting_applies_to_that_card_only(kb_root):
 
 
 def test_errata_change_a_card_from_their_date(kb_root):
-    from rulesdsl.vocab import UNKNOWN
+    from rulesdsl.lang.vocab import UNKNOWN
     kb = kb_of(kb_root, {"rulings/mini/r.rules": RULINGS, "cards/mini/X.rules": CARD_X})
     card = kb.card("mini", "X")
     assert card.at(dt.date(2026, 4, 30)).facts["weight"] is UNKNOWN

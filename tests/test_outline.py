@@ -9,8 +9,8 @@ import shutil
 import pytest
 
 from conftest import REPO
-from rulesdsl import loader
-from rulesdsl.kb import load
+from rulesdsl.kb import loader
+from rulesdsl.kb.knowledge import load
 
 QUESTION = (REPO / "examples/judge-question.rules").read_text(encoding="utf-8")
 

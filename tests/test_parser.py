@@ -2,9 +2,9 @@
 
 import pytest
 
-from rulesdsl.diagnostics import DslError, Sources, render
-from rulesdsl.model import Card, Game, Ruling, Scenario, Section, Status
-from rulesdsl.parser import parse_text
+from rulesdsl.lang.diagnostics import DslError, Sources, render
+from rulesdsl.lang.model import Card, Game, Ruling, Scenario, Section, Status
+from rulesdsl.lang.parser import parse_text
 
 
 def error_of(text: str):

@@ -46,7 +46,7 @@ def test_same_input_gives_byte_identical_output(ask):
 
 
 def test_board_has_areas_info_hands_decks_and_a_picture_within_78_columns(ask):
-    from rulesdsl.diagnostics import display_width
+    from rulesdsl.lang.diagnostics import display_width
     code, out, _ = ask(APPROACH, "--json")
     branch = json.loads(out)["answers"][0]["branches"][0]
     before, after = branch["before"], branch["after"]

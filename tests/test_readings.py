@@ -6,7 +6,7 @@ import datetime as dt
 import json
 
 from conftest import REPO
-from rulesdsl.dates import PartialDate
+from rulesdsl.lang.dates import PartialDate
 from rulesdsl.engine.readings import try_readings
 from rulesdsl.engine.runner import answer
 

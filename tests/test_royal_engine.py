@@ -6,7 +6,7 @@ import json
 import pytest
 
 from conftest import REPO
-from rulesdsl.diagnostics import display_width
+from rulesdsl.lang.diagnostics import display_width
 from rulesdsl.engine.runner import answer
 
 

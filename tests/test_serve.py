@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from rulesdsl import cache, server as server_module, wire
+from rulesdsl.base import cache
+from rulesdsl.cli import server as server_module, wire
 
 pytestmark = pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="Unix sockets only")
 
@@ -64,7 +65,7 @@ def cli(base: Path, *args, **env) -> subprocess.CompletedProcess:
 # `rulesdsl serve` as started from a terminal, where Ctrl-C (SIGINT) reaches it whatever the
 # disposition this test run inherited (a run started in the background of a script ignores it)
 FROM_A_TERMINAL = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-                   "from rulesdsl.fastpath import entry; entry()")
+                   "from rulesdsl.cli.fastpath import entry; entry()")
 
 
 class Running:

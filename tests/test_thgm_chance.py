@@ -15,7 +15,7 @@ from rulesdsl.engine.chance import Distribution, brute_force, dice, dice_outcome
 from rulesdsl.engine.context import Bounds, EngineError
 from rulesdsl.engine.runner import answer
 from rulesdsl.games.thgm import dice as D
-from rulesdsl.kb import load
+from rulesdsl.kb.knowledge import load
 
 
 def top_two(roll) -> int:

@@ -8,9 +8,9 @@ import textwrap
 import pytest
 
 from conftest import REPO
-from rulesdsl.diagnostics import DslError
-from rulesdsl.fmt import format_text
-from rulesdsl.parser import parse_text
+from rulesdsl.lang.diagnostics import DslError
+from rulesdsl.lang.fmt import format_text
+from rulesdsl.lang.parser import parse_text
 
 TEXT = textwrap.dedent("""\
 scenario thgm/qa/x "題" {

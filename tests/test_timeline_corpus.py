@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 from rulesdsl.engine.registry import engine_for
-from rulesdsl.regress import record, timeline
+from rulesdsl.regress.records import record, timeline
 
 
 def _period_of(periods, day):

@@ -1,7 +1,7 @@
 """Trust nothing on disk (issue 9): each attack tried on rulesdsl is planted here, and each test
 asserts that nothing planted runs or is believed, and that the true answer comes back.
 
-Caches live in the user's private cache folder, as JSON entries under a MAC (rulesdsl/cache.py);
+Caches live in the user's private cache folder, as JSON entries under a MAC (rulesdsl/base/cache.py);
 freshness is judged by content; every file problem is a located error, never an exit 70; `fmt
 --write` respects the files it rewrites.
 """
@@ -22,11 +22,14 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, write_kb
-from rulesdsl import cache, fastpath, loader, snapshot
-from rulesdsl.commands import fmt as fmt_command
+from rulesdsl.base import cache
+from rulesdsl.cli import fastpath
+from rulesdsl.kb import loader
+from rulesdsl.lang import snapshot
+from rulesdsl.cli import fmt as fmt_command
 from rulesdsl.engine.registry import engine_for
 from rulesdsl.engine.runner import answer
-from rulesdsl.kb import discover, from_documents, load
+from rulesdsl.kb.knowledge import discover, from_documents, load
 
 CARD = """\
 card mini X "エックス" {
@@ -71,7 +74,7 @@ def test_a_pickle_planted_where_the_grammar_cache_used_to_be_is_never_read(tmp_p
     temp folder of its own (TMPDIR), so that nothing is planted in the machine's shared one."""
     marker = tmp_path / "ran"
     temp = tmp_path / "tmp"
-    grammar = (REPO / "rulesdsl/grammar/rules.lark").read_bytes()
+    grammar = (REPO / "rulesdsl/lang/grammar/rules.lark").read_bytes()
     digest = hashlib.sha256(grammar).hexdigest()[:16]
     for kind in ("model", "raw"):
         plant(temp / f"rulesdsl-{digest}-{kind}.lark", marker)

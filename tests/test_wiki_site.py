@@ -23,7 +23,7 @@ pytest.importorskip("material")
 
 from rulesdsl.engine.registry import engine_for  # noqa: E402
 from rulesdsl.engine.runner import answer  # noqa: E402
-from rulesdsl.kb import load  # noqa: E402
+from rulesdsl.kb.knowledge import load  # noqa: E402
 from rulesdsl.wiki import testing  # noqa: E402
 from rulesdsl.wiki.testing import (CARD_CODE, HOSTILE, IMG, JINJA, MD, REPO, RULING_ID,  # noqa: E402
                                    SCENARIO_ID, SEARCHES, XSS, build_site, find_chromium, serve, write_hostile_corpus)

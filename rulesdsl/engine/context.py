@@ -12,8 +12,8 @@ import datetime as _dt
 from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple, Optional, Sequence, Union
 
-from ..kb import KnowledgeBase, Resolved
-from ..model import Loc, Status
+from ..kb.knowledge import KnowledgeBase, Resolved
+from ..lang.model import Loc, Status
 from .chance import branch as chance_branch
 from .trace import Cite, Step
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:
-    from ..kb import KnowledgeBase, ScenarioInfo
+    from ..kb.knowledge import KnowledgeBase, ScenarioInfo
     from .runner import Answer
 
 MAX_READINGS = 64

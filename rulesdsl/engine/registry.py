@@ -11,9 +11,9 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 if TYPE_CHECKING:
-    from ..kb import KnowledgeBase, ScenarioInfo
+    from ..kb.knowledge import KnowledgeBase, ScenarioInfo
     from .context import Fixed
-    from ..vocab import Call
+    from ..lang.vocab import Call
     from .context import Context
 
 
@@ -71,7 +71,7 @@ class GameEngine:
         return illegal or ""
 
     def describe(self, kb: "KnowledgeBase", call: "Call") -> str:
-        from ..vocab import in_words
+        from ..lang.vocab import in_words
         return in_words(call, kb.games[self.game_id].vocab, card_name=lambda r: f"《{r.text.strip('《》')}》")
 
     def render_board(self, board: Any) -> str:

@@ -10,8 +10,8 @@ import datetime as _dt
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from ..kb import KnowledgeBase, ScenarioInfo
-from ..model import Status, weakest
+from ..kb.knowledge import KnowledgeBase, ScenarioInfo
+from ..lang.model import Status, weakest
 from .chance import ChanceLimit, Odds, is_chance, odds_text, probability_of, summarize
 from .context import (BranchLimit, Bounds, ChoicePoint, Context, EngineError, IllegalAction, StepLimit,
                       explore)

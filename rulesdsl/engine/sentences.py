@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..model import Status
+from ..lang.model import Status
 from .chance import chance_sentences, is_chance
 from .chance import expectation_sentence as chance_expectation
 
 if TYPE_CHECKING:
-    from ..kb import KnowledgeBase, ScenarioInfo
+    from ..kb.knowledge import KnowledgeBase, ScenarioInfo
     from .runner import Answer, ExpectationResult
 
 # The order of weakness an answer's status follows, strongest first (model.Status.rank), and the

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..model import Status
+from ..lang.model import Status
 
 
 class Cite:

@@ -5,8 +5,8 @@ shown on ruling pages."""
 from __future__ import annotations
 
 from ..engine.registry import engine_for
-from ..model import Status
-from ..vocab import Call, Vocabulary
+from ..lang.model import Status
+from ..lang.vocab import Call, Vocabulary
 from .board import render_board
 from .common import MODALITY_JA, Ctx, linked_text, answer_summary, card_words, known_facts, rev_label, value_label
 from .escape import esc

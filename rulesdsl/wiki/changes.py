@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 from typing import Optional
 
-from ..model import Revision, Ruling, Status
+from ..lang.model import Revision, Ruling, Status
 from .common import Ctx, value_label
 from .escape import esc
 from .render import badge, tag
@@ -60,7 +60,7 @@ _VALUE = re.compile(r"^(?P<value>\S+) \((?P<status>\w+), (?:default of (?P<secti
 
 
 def because_ja(ctx: Ctx, game: str, reason: str) -> str:
-    """One reason of rulesdsl.regress (`point: value (status, source) → value (status, source)`)
+    """One reason of rulesdsl.regress.records (`point: value (status, source) → value (status, source)`)
     as Japanese HTML with links; anything else is shown as it is."""
     if reason == "the scenario itself changed":
         return "場面そのものが変わった"

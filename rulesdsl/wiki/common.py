@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from ..model import Revision, Ruling, Status
-from ..vocab import UNKNOWN, Call, Vocabulary, in_words
+from ..lang.model import Revision, Ruling, Status
+from ..lang.vocab import UNKNOWN, Call, Vocabulary, in_words
 from .escape import esc, esc_lines
 from .render import UNKNOWN_TAG, Doc, badge, code, link, tag
 from .site import Failure, Wiki

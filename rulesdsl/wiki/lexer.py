@@ -4,7 +4,7 @@ Registered through the `pygments.lexers` entry point (see pyproject.toml), so an
 Pygments — the wiki's code blocks, `pygmentize -l rules`, Markdown's highlight extensions —
 highlights the DSL by the names `rules` or `rulesdsl`.
 
-What is highlighted, following `rulesdsl/grammar/rules.lark`:
+What is highlighted, following `rulesdsl/lang/grammar/rules.lark`:
 
 * comments (`# …`), strings (`"…"` and `\"\"\"…\"\"\"`);
 * declaration keywords (`game section card ruling scenario deck point vocabulary revision

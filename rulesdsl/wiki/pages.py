@@ -14,9 +14,9 @@ from collections import Counter, defaultdict
 from typing import Iterable, Optional
 
 from ..engine.registry import engine_for
-from ..model import Revision, Ruling, Section, Status
-from ..timeline import sort_key
-from ..vocab import UNKNOWN
+from ..lang.model import Revision, Ruling, Section, Status
+from ..kb.timeline import sort_key
+from ..lang.vocab import UNKNOWN
 from .answers import pinned_answer, qa_index, scenario_page
 from .changes import change_block
 from .terms import define, first_use, overview

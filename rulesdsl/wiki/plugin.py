@@ -99,7 +99,7 @@ class WikiPlugin:
         return config
 
     def _load(self, config) -> None:
-        from ..kb import find_root, load
+        from ..kb.knowledge import find_root, load
 
         root = find_root(Path(config.config_file_path).resolve().parent if config.config_file_path else None)
         kb = load(root)

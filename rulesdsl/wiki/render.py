@@ -11,7 +11,7 @@ import html as _html
 import re
 from typing import TYPE_CHECKING, Iterable, Optional
 
-from ..model import Status
+from ..lang.model import Status
 from .escape import Anchors, esc, esc_lines, strip_tags
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Optional
 
-from ..model import Loc
+from ..lang.model import Loc
 
 
 class SourceTexts:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, Optional
 
-from ..sources import normalize_heading, normalize_line
+from ..kb.sources import normalize_heading, normalize_line
 
 _PAREN = re.compile(r"[（(][^）)]*[）)]")
 _SPLIT = re.compile(r"\s*[/／]\s*")

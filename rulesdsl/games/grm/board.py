@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...diagnostics import display_width
+from ...lang.diagnostics import display_width
 
 WIDTH = 18  # display cells per field cell
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from ...diagnostics import Diagnostic, Related
+from ...lang.diagnostics import Diagnostic, Related
 from ...engine.sentences import STATUS_WORDS
-from ...kb import DeckInfo, KnowledgeBase
-from ...model import Status
-from ...vocab import UNKNOWN
+from ...kb.knowledge import DeckInfo, KnowledgeBase
+from ...lang.model import Status
+from ...lang.vocab import UNKNOWN
 
 SECTION = "grm/deck/construction"
 MIN_CARDS = 8

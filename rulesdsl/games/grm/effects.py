@@ -8,7 +8,7 @@ from typing import Callable, Optional
 
 from ...engine.context import Context, EngineError
 from ...engine.trace import Cite
-from ...vocab import UNKNOWN, Call
+from ...lang.vocab import UNKNOWN, Call
 from .state import Card, Link, State, neighbours, other
 
 TRIGGERED = ("on_battle", "on_flipped", "battle_replacement")
@@ -353,7 +353,7 @@ def run_effect(ctx: Context, st: State, card: Card, effect: Call, env: dict) -> 
 
 
 def _verb_words(ctx: Context, call: Call) -> str:
-    from ...vocab import in_words
+    from ...lang.vocab import in_words
     return in_words(call, ctx.kb.games[ctx.game].vocab)
 
 

@@ -7,7 +7,7 @@ from itertools import permutations
 from typing import NamedTuple, Optional
 
 from ...engine.context import Context, EngineError, IllegalAction
-from ...vocab import UNKNOWN
+from ...lang.vocab import UNKNOWN
 from . import effects as fx
 from .state import Card, State, neighbours, other
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from ...kb import CardInfo
-from ...model import Loc
-from ...vocab import UNKNOWN, Call
+from ...kb.knowledge import CardInfo
+from ...lang.model import Loc
+from ...lang.vocab import UNKNOWN, Call
 
 COLUMNS = "abc"
 ROWS = "123"

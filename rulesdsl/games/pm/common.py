@@ -7,7 +7,7 @@ from typing import Optional, Sequence
 
 from ...engine.context import Context, EngineError, IllegalAction
 from ...engine.trace import Cite
-from ...vocab import UNKNOWN
+from ...lang.vocab import UNKNOWN
 from .state import Card
 
 def choose(ctx: Context, chooser: Optional[str], label: str, options: Sequence[str], cite: Cite) -> int:

@@ -8,7 +8,7 @@ from itertools import combinations
 from typing import Optional
 
 from ...engine.context import Context, EngineError
-from ...vocab import UNKNOWN, CardRef
+from ...lang.vocab import UNKNOWN, CardRef
 from .common import choose, illegal, need
 from .state import Card, State
 

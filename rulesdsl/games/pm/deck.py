@@ -8,12 +8,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Callable, NamedTuple, Optional
 
-from ...diagnostics import Diagnostic, Related
-from ...vocab import UNKNOWN
+from ...lang.diagnostics import Diagnostic, Related
+from ...lang.vocab import UNKNOWN
 
 if TYPE_CHECKING:
     from ...engine.context import Context
-    from ...kb import DeckInfo, KnowledgeBase
+    from ...kb.knowledge import DeckInfo, KnowledgeBase
     from .state import Card, State
 
 DECK_SIZE = 60

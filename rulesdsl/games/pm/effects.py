@@ -9,7 +9,7 @@ from typing import Callable, Optional
 
 from ...engine.context import Context, EngineError
 from ...engine.trace import Cite
-from ...vocab import UNKNOWN, Call
+from ...lang.vocab import UNKNOWN, Call
 from . import victory
 from .common import assumed, card_cite, choose, illegal
 from .state import FILLER, PLAYERS, Card, State, other

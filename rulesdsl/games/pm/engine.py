@@ -8,8 +8,8 @@ from typing import Any, Optional
 
 from ...engine.context import Context, EngineError
 from ...engine.registry import GameEngine
-from ...kb import ScenarioInfo
-from ...vocab import Call, CardRef
+from ...kb.knowledge import ScenarioInfo
+from ...lang.vocab import Call, CardRef
 from . import approach as approaches
 from . import board as boards
 from . import deck as decks

@@ -8,7 +8,7 @@ from typing import Optional
 
 from ...engine.context import Context, EngineError
 from ...engine.trace import Cite
-from ...vocab import UNKNOWN
+from ...lang.vocab import UNKNOWN
 from . import cost as payment
 from . import deck as decks
 from . import effects as fx

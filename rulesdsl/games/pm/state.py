@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ...model import Loc
-from ...vocab import UNKNOWN, Call
+from ...lang.model import Loc
+from ...lang.vocab import UNKNOWN, Call
 
 PLAYERS = ("P1", "P2")
 PHASES = ("turn_start", "main", "approach", "turn_end")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ...diagnostics import display_width
+from ...lang.diagnostics import display_width
 from .state import ABILITY_JA, PHASE_JA, PLAYERS, Card, State
 
 WIDTH = 78

@@ -8,7 +8,7 @@ from typing import Optional
 
 from ...engine.context import Context, IllegalAction
 from ...engine.trace import Cite, unique_cites
-from ...vocab import CardRef
+from ...lang.vocab import CardRef
 from . import effects as fx
 from .points import reading
 from .royals import clear_candidates, clear_check, mission_words

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, NamedTuple, Optional
 
-from ...kb import CardInfo
-from ...model import Loc
-from ...vocab import UNKNOWN
+from ...kb.knowledge import CardInfo
+from ...lang.model import Loc
+from ...lang.vocab import UNKNOWN
 
 MAIN_SIZE, EXTRA_SIZE, ROYALS, GUARDIANS = 40, 15, 5, 10
 MAIN_COPIES, EXTRA_COPIES = 4, 1
@@ -139,7 +139,7 @@ def _kind_ja(kind: Any) -> str:
 
 def validate(kb, deck) -> tuple[list, list[str]]:
     """`rulesdsl deck`: problems located at the deck's lines."""
-    from ...diagnostics import Diagnostic, Related
+    from ...lang.diagnostics import Diagnostic, Related
     entries = []
     for call in deck.entries:
         ref = call.params["card"]

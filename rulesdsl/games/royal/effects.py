@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from ...engine.context import Context, EngineError, IllegalAction
-from ...vocab import UNKNOWN, Call, CardRef, in_words
+from ...lang.vocab import UNKNOWN, Call, CardRef, in_words
 from .points import reading
 from .state import ZONE_JA, Card, Link, State, other
 from .victory import check_now

@@ -7,8 +7,8 @@ from typing import Any, Optional
 
 from ...engine.context import Context, EngineError, IllegalAction
 from ...engine.registry import GameEngine
-from ...kb import ScenarioInfo
-from ...vocab import Call, CardRef
+from ...kb.knowledge import ScenarioInfo
+from ...lang.vocab import Call, CardRef
 from . import board, chain, flow, guardians, victory
 from . import deck as decks
 from . import effects as fx

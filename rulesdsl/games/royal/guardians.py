@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ...engine.context import Context, EngineError, IllegalAction
-from ...vocab import UNKNOWN
+from ...lang.vocab import UNKNOWN
 from . import effects as fx
 from .chain import refused
 from .points import reading

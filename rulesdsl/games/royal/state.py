@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ...kb import CardInfo
-from ...model import Loc
-from ...vocab import UNKNOWN, Call
+from ...kb.knowledge import CardInfo
+from ...lang.model import Loc
+from ...lang.vocab import UNKNOWN, Call
 
 PLAYERS = ("P1", "P2")
 PHASES = ("charge", "soul", "judge", "cast", "summon", "battle", "end")

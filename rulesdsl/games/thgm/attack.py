@@ -14,7 +14,7 @@ from typing import Any, Optional
 
 from ...engine.context import Context, EngineError
 from ...engine.trace import unique_cites
-from ...vocab import UNKNOWN, Call
+from ...lang.vocab import UNKNOWN, Call
 from . import dice as D
 from .state import ROW_JA, Attack, Char, Side, State
 from .tendencies import TENDENCIES

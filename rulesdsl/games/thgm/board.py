@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...diagnostics import display_width
+from ...lang.diagnostics import display_width
 from .state import ANONYMOUS
 
 WIDTH = 78

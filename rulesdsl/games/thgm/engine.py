@@ -8,8 +8,8 @@ from typing import Any, Optional
 
 from ...engine.context import Context, EngineError
 from ...engine.registry import GameEngine
-from ...kb import ScenarioInfo
-from ...vocab import Call, CardRef
+from ...kb.knowledge import ScenarioInfo
+from ...lang.vocab import Call, CardRef
 from . import attack as A
 from . import dice as D
 from . import turn as T

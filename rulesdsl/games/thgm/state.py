@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Optional
 
 from ...engine.chance import Distribution
-from ...kb import CardInfo
-from ...model import Loc
-from ...vocab import UNKNOWN, Call
+from ...kb.knowledge import CardInfo
+from ...lang.model import Loc
+from ...lang.vocab import UNKNOWN, Call
 
 PLACES = 6
 ROWS = ("front", "back")

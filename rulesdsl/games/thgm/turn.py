@@ -9,7 +9,7 @@ from typing import Optional
 
 from ...engine.chance import Distribution
 from ...engine.context import Context, EngineError, IllegalAction
-from ...vocab import UNKNOWN
+from ...lang.vocab import UNKNOWN
 from .state import (ALL_CARDS, HAND_SIZE, ON_FIELD, PLACES, ROW_JA, VICTORY_SCORE, Char, Side, State)
 
 STEPS = ("replenish", "recover", "attack")

@@ -15,7 +15,7 @@ import random
 import re
 import traceback
 from pathlib import Path
-from typing import NamedTuple, Optional
+from typing import Callable, NamedTuple, Optional
 
 KINDS = ("delete", "duplicate", "swap", "truncate", "byte-flip", "random-bytes", "invalid-utf8",
          "delete-line", "duplicate-line", "deep-nesting", "encoding")
@@ -135,18 +135,19 @@ def cases(corpus: list[Path], root: Path, count: int, first_seed: int = 0) -> li
     return out[:count]
 
 
-def run(argv: list) -> tuple[Optional[int], str]:
-    """The command line in this process: (exit code, stdout + stderr); an escaping exception is
-    exit code None with its traceback as the output."""
-    from .cli import main
-
-    out = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-            code = main([str(a) for a in argv])
-    except (Exception, SystemExit):    # noqa: BLE001 — the point of fuzzing
-        return None, f"{out.getvalue()}\n{traceback.format_exc()}"
-    return code, out.getvalue()
+def runner(main: Callable[[list], int]) -> Callable[[list], tuple[Optional[int], str]]:
+    """`run(argv)` for the command line's `main` (rulesdsl.cli.main.main, passed in: the command
+    line is the layer above this one): runs it in this process and gives (exit code, stdout +
+    stderr); an escaping exception is exit code None with its traceback as the output."""
+    def run(argv: list) -> tuple[Optional[int], str]:
+        out = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+                code = main([str(a) for a in argv])
+        except (Exception, SystemExit):    # noqa: BLE001 — the point of fuzzing
+            return None, f"{out.getvalue()}\n{traceback.format_exc()}"
+        return code, out.getvalue()
+    return run
 
 
 def classify(command: str, code: Optional[int], out: str, file: Path, data: bytes) -> list[tuple[str, str]]:
@@ -209,9 +210,9 @@ def copy_knowledge_bases(games, repo: Path, dest: Path) -> dict[str, Path]:
 
 def show_id(path: Path) -> str:
     """Something `show` can be asked about in a corpus file: its first declaration."""
-    from .diagnostics import DslError
-    from .model import Card
-    from .parser import parse_text
+    from ..lang.diagnostics import DslError
+    from ..lang.model import Card
+    from ..lang.parser import parse_text
 
     try:
         doc = parse_text(path.read_text(encoding="utf-8"), path.name)

@@ -12,7 +12,7 @@ import datetime as _dt
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from .model import Revision, Ruling, Status
+from ..lang.model import Revision, Ruling, Status
 
 BEGINNING = _dt.date.min
 FOREVER = _dt.date.max

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, NamedTuple, Optional
 
-from .engine.context import EngineError
-from .engine.registry import engine_for
-from .engine.runner import Answer, answer
-from .kb import KnowledgeBase, ScenarioInfo
+from ..engine.context import EngineError
+from ..engine.registry import engine_for
+from ..engine.runner import Answer, answer
+from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 
 MEMO_VERSION = "2"
 
@@ -185,20 +185,20 @@ def now(kb: KnowledgeBase, info: ScenarioInfo, d: Dep, day: _dt.date) -> tuple:
 # ----------------------------------------------------------------------------- the memo
 
 def engine_digest() -> str:
-    here = Path(__file__).parent
+    here = Path(__file__).resolve().parents[1]
     h = hashlib.sha1(MEMO_VERSION.encode())
     for f in sorted([*(here / "engine").glob("*.py"), *(here / "games").rglob("*.py"),
-                     here / "kb.py", here / "vocab.py", here / "timeline.py"]):
+                     *(here / "kb").glob("*.py"), here / "lang" / "vocab.py"]):
         h.update(f.read_bytes())
     return h.hexdigest()
 
 
 class Memo:
     """Recorded answers, kept between runs as a cache entry (JSON under a MAC bound to the
-    engine's code: see rulesdsl/cache.py) in the knowledge base's private cache folder."""
+    engine's code: see rulesdsl/base/cache.py) in the knowledge base's private cache folder."""
 
     def __init__(self, path: Optional[Path]) -> None:
-        from . import cache
+        from ..base import cache
         self.path = path
         self.key = engine_digest()
         data = cache.read_json(path, "answers", self.key) if path else None
@@ -226,7 +226,7 @@ class Memo:
 
     def save(self) -> None:
         if self.path and self.dirty:
-            from . import cache
+            from ..base import cache
             cache.write_json(self.path, "answers", self.key,
                              [dict(vars(r), deps=[list(d) for d in r.deps]) for r in self.records.values()])
 
@@ -343,7 +343,7 @@ def impact(old: KnowledgeBase, new: KnowledgeBase, memo: Optional[Memo] = None, 
 def readings_agree(kb: KnowledgeBase, info: ScenarioInfo, day: Optional[_dt.date]) -> Optional[bool]:
     """Whether every reading of the unsettled points the answer rests on gives the same answer
     (None: it rests on none, or the scenario cannot be answered)."""
-    from .engine.readings import try_readings
+    from ..engine.readings import try_readings
     try:
         a = answer(kb, info, as_of=day)
         r = try_readings(kb, info, a, as_of=day)

@@ -1,4 +1,4 @@
-"""The `rulesdsl` command line, run in this process (the entry point, rulesdsl/fastpath.py,
+"""The `rulesdsl` command line, run in this process (the entry point, rulesdsl/cli/fastpath.py,
 comes here when no kept output or running server answers).
 
 Every command reports bad input as located diagnostics and exits non-zero; a file-system
@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 from typing import Callable, Iterable, Optional, Sequence
 
-from . import cache
-from .diagnostics import Diagnostic, DslError, Sources, render
+from ..base import cache
+from ..lang.diagnostics import Diagnostic, DslError, Sources, render
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNUSABLE, EXIT_INTERNAL = 0, 1, 2, 70
 
@@ -99,7 +99,7 @@ def main(argv: Optional[Sequence[str]] = None, allowed: Optional[Iterable[str]] 
         out.diagnostics([Diagnostic(code="usage", fatal=True,
                                     message=f"{args.command} is not one of the commands served here")])
         return EXIT_UNUSABLE
-    from . import loader
+    from ..kb import loader
     loader.FREEZE_AFTER_LOAD = True
     verbose = cache.verbose()
     cache.set_verbose(verbose or args.verbose)

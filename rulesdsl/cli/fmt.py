@@ -1,4 +1,4 @@
-"""`rulesdsl fmt [--check | --write] PATH…`: the canonical layout (see rulesdsl.fmt).
+"""`rulesdsl fmt [--check | --write] PATH…`: the canonical layout (see rulesdsl.lang.fmt).
 
 A formatted text must mean what the original meant: both are parsed, and their tokens (layout
 aside) and comments must be the same, or the file is left alone. `--write` respects the file:
@@ -27,11 +27,11 @@ import tempfile
 from pathlib import Path
 from typing import Optional
 
-from ..cli import EXIT_FINDINGS, EXIT_OK, Output, command, exit_code
-from ..diagnostics import Diagnostic, DslError
-from ..fmt import _layout, _pieces, meaning, tokens_of
-from ..loader import decode, no_gc, read_file, rules_files
-from ..model import Loc
+from .main import EXIT_FINDINGS, EXIT_OK, Output, command, exit_code
+from ..lang.diagnostics import Diagnostic, DslError
+from ..lang.fmt import _layout, _pieces, meaning, tokens_of
+from ..kb.loader import decode, no_gc, read_file, rules_files
+from ..lang.model import Loc
 
 
 def configure(p: argparse.ArgumentParser) -> None:

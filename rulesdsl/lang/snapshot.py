@@ -1,6 +1,6 @@
 """A safe, compact snapshot of parsed nodes (and of plain data), in JSON.
 
-Reading one back constructs only the classes of `rulesdsl.model` (its pydantic models, named
+Reading one back constructs only the classes of `rulesdsl.lang.model` (its pydantic models, named
 tuples and enums, and the value classes it uses, such as `PartialDate`) and plain tuples,
 lists and dicts; it calls no other code and unpickles nothing. What is allowed is derived from
 the model module itself, so a field or a node type added there is covered without a change here.
@@ -15,7 +15,7 @@ per node (a knowledge base of 10,000 cards has about 800,000 nodes):
 - `roots`: the indices of what was snapshotted.
 
 Models are rebuilt without validation (they were validated when first built, and the snapshot
-is only read back after its MAC verifies: see rulesdsl/cache.py), keeping the set of fields that
+is only read back after its MAC verifies: see rulesdsl/base/cache.py), keeping the set of fields that
 was explicitly given, so that a round trip gives identical model dumps.
 """
 

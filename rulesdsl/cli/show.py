@@ -7,12 +7,12 @@ import argparse
 import datetime as _dt
 from typing import Any, Optional
 
-from ..cli import EXIT_OK, Output, command, dump_json
-from ..dates import DateError, PartialDate
-from ..diagnostics import Diagnostic, DslError, did_you_mean
-from ..kb import CardInfo, KnowledgeBase, find_root, load
-from ..model import Revision, Ruling, Section, Status
-from ..vocab import UNKNOWN, in_words
+from .main import EXIT_OK, Output, command, dump_json
+from ..lang.dates import DateError, PartialDate
+from ..lang.diagnostics import Diagnostic, DslError, did_you_mean
+from ..kb.knowledge import CardInfo, KnowledgeBase, find_root, load
+from ..lang.model import Revision, Ruling, Section, Status
+from ..lang.vocab import UNKNOWN, in_words
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -236,7 +236,7 @@ def scenario_data(kb: KnowledgeBase, ident: str) -> dict[str, Any]:
 
 def _expect_words(kb: KnowledgeBase, game: str, e, call) -> str:
     """An expectation in words, with its modality and any bound on its probability."""
-    from ..vocab import in_words
+    from ..lang.vocab import in_words
     head = " ".join(x for x in (e.modality, str(e.probability) if e.probability else None) if x)
     return (f"[{head}] " if head else "") + in_words(call, kb.games[game].vocab)
 

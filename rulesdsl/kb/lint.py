@@ -9,9 +9,9 @@ from typing import Callable, Iterable, Iterator, Optional
 
 import re
 
-from .diagnostics import Diagnostic, Related, did_you_mean
-from .kb import KnowledgeBase
-from .model import Loc, RevRef, Status, Text
+from ..lang.diagnostics import Diagnostic, Related, did_you_mean
+from .knowledge import KnowledgeBase
+from ..lang.model import Loc, RevRef, Status, Text
 from .timeline import sort_key
 
 CheckFn = Callable[[KnowledgeBase], Iterable[Diagnostic]]

@@ -12,17 +12,17 @@ import argparse
 from pathlib import Path
 from typing import Optional
 
-from ..cli import EXIT_FINDINGS, EXIT_OK, Output, command, dump_json, exit_code
-from ..diagnostics import Diagnostic, DslError
+from .main import EXIT_FINDINGS, EXIT_OK, Output, command, dump_json, exit_code
+from ..lang.diagnostics import Diagnostic, DslError
 from ..engine.chance import expectation_odds, render_odds
 from ..engine.context import Bounds, EngineError
 from ..engine.registry import engine_for
 from ..engine.readings import reading_words, try_readings
 from ..engine.runner import Answer, answer
 from ..engine.sentences import STATUS_MEANING, STATUS_WORDS
-from ..kb import KnowledgeBase, display_path, find_root, load, refuse_folder
-from ..lint import run_checks
-from ..model import Status
+from ..kb.knowledge import KnowledgeBase, display_path, find_root, load, refuse_folder
+from ..kb.lint import run_checks
+from ..lang.model import Status
 from .show import parse_as_of
 
 

@@ -1,10 +1,10 @@
 """`rulesdsl serve`: a resident process that answers the read-only commands with the knowledge
 base kept loaded, so that a judge's question costs the answer, not the start-up.
 
-The socket is `serve.sock` in the knowledge base's private cache folder (rulesdsl/cache.py):
-0600 in a 0700 folder, so only its user can connect. A command line (rulesdsl/fastpath.py) that
+The socket is `serve.sock` in the knowledge base's private cache folder (rulesdsl/base/cache.py):
+0600 in a 0700 folder, so only its user can connect. A command line (rulesdsl/cli/fastpath.py) that
 finds no kept output sends its arguments, working folder and the few variables its output
-depends on (rulesdsl/wire.py). The server answers only check, ask, show, timeline and deck, for
+depends on (rulesdsl/cli/wire.py). The server answers only check, ask, show, timeline and deck, for
 its own knowledge base and its own code (anything else is refused, and the client runs the
 command itself); it computes the output's key itself and keeps the output in its own cache
 folder, whatever the client asked.
@@ -28,7 +28,9 @@ import time
 from pathlib import Path
 from typing import Optional
 
-from . import cache, loader, wire
+from ..base import cache
+from ..kb import loader
+from . import wire
 
 MAX_SOCKET_PATH = 100   # AF_UNIX paths are limited to 107 bytes on Linux
 READ_TIMEOUT = 10.0     # seconds for a client to send its whole request
@@ -110,7 +112,7 @@ class Server:
         kept = cache.recall(key)
         if kept is not None:
             return kept
-        from .cli import run_captured
+        from .main import run_captured
         result = run_captured(argv, allowed=cache.READ_ONLY)
         cache.remember(key, result)
         return result
@@ -150,8 +152,8 @@ def serve(root: Path, idle: float, log=sys.stderr) -> None:
     # of a script ignores it, as every background job does.
     previous = _stop_on_sigterm(lambda: (terminated.append(True), server.stopping.set()))
     try:
-        from .kb import load
-        from .parser import parse_text
+        from ..kb.knowledge import load
+        from ..lang.parser import parse_text
         kb = load(root)                     # the first question should not wait for these
         parse_text("", "<start>")
         srv.listen(64)

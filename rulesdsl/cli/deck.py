@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..cli import EXIT_FINDINGS, EXIT_OK, Output, command, exit_code
-from ..diagnostics import Diagnostic, DslError
+from .main import EXIT_FINDINGS, EXIT_OK, Output, command, exit_code
+from ..lang.diagnostics import Diagnostic, DslError
 from ..engine.registry import engine_for
-from ..kb import find_root, load, names_of, refuse_folder
-from ..lint import run_checks
+from ..kb.knowledge import find_root, load, names_of, refuse_folder
+from ..kb.lint import run_checks
 
 
 def configure(p: argparse.ArgumentParser) -> None:

@@ -9,7 +9,7 @@ from typing import Iterable, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict
 
-from . import files
+from ..base import files
 from .model import Loc
 
 

@@ -1,4 +1,4 @@
-"""The CLI's commands. Importing one of these modules registers its commands with `rulesdsl.cli`;
+"""The CLI's commands. Importing one of these modules registers its commands with `rulesdsl.cli.main`;
 a run imports only the module of the command it runs (`register`), which keeps start-up short:
 asking a question need not import the formatter, the parser or the wiki."""
 
@@ -17,4 +17,4 @@ def register(command: Optional[str] = None) -> None:
     help and for argparse's message about an unknown command)."""
     names = [MODULES[command]] if command in MODULES else list(dict.fromkeys(MODULES.values()))
     for name in names:
-        importlib.import_module(f"{__name__}.{name}")
+        importlib.import_module(f"rulesdsl.cli.{name}")

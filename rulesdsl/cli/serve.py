@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..cli import EXIT_OK, Output, command
-from ..diagnostics import Diagnostic, DslError
-from ..kb import check_root, find_root
+from .main import EXIT_OK, Output, command
+from ..lang.diagnostics import Diagnostic, DslError
+from ..kb.knowledge import check_root, find_root
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -17,7 +17,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 @command("serve", "Keep the knowledge base loaded and answer check, ask, show, timeline and deck from "
                   "other terminals at once (`rulesdsl serve &`).", configure)
 def run(args, out: Output) -> int:
-    from ..server import ServeError, serve
+    from .server import ServeError, serve
 
     if args.idle <= 0:
         raise DslError([Diagnostic(code="usage", fatal=True, message="--idle must be a positive number of seconds")])

@@ -17,8 +17,8 @@ import sys
 import threading
 from pathlib import Path
 
-from ..cli import EXIT_OK, EXIT_UNUSABLE, Output, command
-from ..kb import find_root
+from .main import EXIT_OK, EXIT_UNUSABLE, Output, command
+from ..kb.knowledge import find_root
 
 REPO = Path(__file__).resolve().parent.parent.parent
 

@@ -32,8 +32,8 @@ finally:
 from .dates import DateError, PartialDate
 from .diagnostics import Diagnostic, DslError, Related, did_you_mean
 from .model import (Atom, Card, Citation, Clause, Deck, Document, Errata, Expectation, Game, Loc, Point,
-                    PointDefault, PointValue, Probability, Quote, Revision, RevRef, Ruling, Scenario, Section, Setting,
-                    Status, Text)
+                    PointDefault, PointValue, Probability, Quote, Revision, RevRef, Ruling, Scenario,
+                    Section, Setting, Status, Text)
 
 GRAMMAR = Path(__file__).with_name("grammar") / "rules.lark"
 # Blocks inside blocks and lists inside lists: real rules use three or four levels; the limit
@@ -505,13 +505,13 @@ def _parser(raw: bool, callbacks: bool) -> Lark:
 def _cached_parser(grammar: str, options: dict[str, Any], name: str) -> Lark:
     """The LALR parser for `grammar`. Building its tables takes a few tenths of a second, so
     they are kept in the user's private cache folder as a snapshot (JSON, never a pickle: see
-    rulesdsl/cache.py), under a MAC bound to the grammar, the options and lark's version."""
+    rulesdsl/base/cache.py), under a MAC bound to the grammar, the options and lark's version."""
     import lark
     from lark.grammar import Rule
     from lark.lark import _LOAD_ALLOWED_OPTIONS
     from lark.lexer import TerminalDef
 
-    from . import cache
+    from ..base import cache
     from .snapshot import SnapshotError, dumps, loads
 
     fixed = sorted((k, repr(v)) for k, v in options.items() if k not in _LOAD_ALLOWED_OPTIONS)

@@ -2,10 +2,10 @@
 
 The read-only commands (check, ask, show, timeline, deck) are pure functions of their
 arguments, the package's code, the knowledge base's files and the day, so their output is kept
-in the knowledge base's private cache folder under a key made of all of those (rulesdsl/cache.py):
+in the knowledge base's private cache folder under a key made of all of those (rulesdsl/base/cache.py):
 asking again with nothing changed costs one pass over the file list. On a miss, a running
-`rulesdsl serve` for the same knowledge base answers, if there is one (rulesdsl/server.py);
-else the command runs here (rulesdsl/cli.py). On a hit, or when the server answers, neither
+`rulesdsl serve` for the same knowledge base answers, if there is one (rulesdsl/cli/server.py);
+else the command runs here (rulesdsl/cli/main.py). On a hit, or when the server answers, neither
 pydantic nor lark is imported.
 """
 
@@ -16,7 +16,8 @@ import socket
 import sys
 from typing import Optional, Sequence
 
-from . import cache, wire
+from ..base import cache
+from . import wire
 
 CONNECT_TIMEOUT = 5.0
 REPLY_TIMEOUT = 900.0        # a large `check` takes a while; past this, run it here
@@ -31,11 +32,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         cache.note(f"no output cache: {e}")
         key = None
     if key is None:
-        from .cli import main as run
+        from .main import main as run
         return run(argv)
     hit = cache.recall(key) or ask_server(key, argv)
     if hit is None:
-        from .cli import run_captured
+        from .main import run_captured
         hit = run_captured(argv)
         cache.remember(key, hit)
     sys.stdout.write(hit["stdout"])

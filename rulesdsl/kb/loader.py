@@ -4,8 +4,8 @@ A file is opened without blocking and refused unless it is a regular file (a fol
 device given as a file is an error, never a read that does not end), and refused past
 MAX_FILE_BYTES; its bytes must be UTF-8. Problems are diagnostics located in the file.
 
-Parsed documents are kept per knowledge base in a snapshot (rulesdsl/snapshot.py: JSON, no
-code) in its private cache folder (rulesdsl/cache.py), under a MAC bound to the code that
+Parsed documents are kept per knowledge base in a snapshot (rulesdsl/lang/snapshot.py: JSON, no
+code) in its private cache folder (rulesdsl/base/cache.py), under a MAC bound to the code that
 parsed them; each document is keyed by the file's name and a digest of its bytes, so an
 unchanged file is never parsed twice, and an unchanged file whose digest is on record is not
 even read. The snapshot is only an accelerator: anything wrong with it means parsing again.
@@ -22,9 +22,9 @@ import pickle
 from pathlib import Path
 from typing import Callable, Iterable, Optional
 
-from . import cache, files
-from .diagnostics import Diagnostic, DslError
-from .model import Document, Loc, Ruling, Scenario
+from ..base import cache, files
+from ..lang.diagnostics import Diagnostic, DslError
+from ..lang.model import Document, Loc, Ruling, Scenario
 
 SNAPSHOT_VERSION = "2"
 MAX_FILE_BYTES = files.MAX_BYTES
@@ -32,11 +32,10 @@ MAX_FILE_BYTES = files.MAX_BYTES
 
 def _salt() -> str:
     """Changes whenever the grammar, the model or the snapshot code changes."""
-    here = Path(__file__).parent
+    lang = Path(__file__).resolve().parents[1] / "lang"
     h = hashlib.blake2b(SNAPSHOT_VERSION.encode(), digest_size=20)
     # the grammar by path: importing the parser (and lark) is left to runs that parse something
-    for f in (*sorted((here / "grammar").glob("*.lark")), here / "model.py", here / "parser.py",
-              here / "dates.py", here / "snapshot.py", here / "loader.py"):
+    for f in (*sorted((lang / "grammar").glob("*.lark")), *sorted(lang.glob("*.py")), Path(__file__)):
         h.update(f.read_bytes())
     return h.hexdigest()
 
@@ -164,7 +163,7 @@ def read_snapshot(path: Optional[Path], salt: str, kind: str = "parsed") -> Opti
     payload = cache.read_entry(path, kind, salt)
     if payload is None:
         return None
-    from .snapshot import SnapshotError, loads
+    from ..lang.snapshot import SnapshotError, loads
     try:
         keys, docs = loads(payload)
         if len(keys) != len(docs) or not all(isinstance(d, Document) for d in docs):
@@ -307,7 +306,7 @@ def _worth_writing(todo: list, used: dict, cached: dict) -> bool:
 
 def parse_one(shown: str, data: bytes, key: str) -> tuple[Optional[Document], list[Diagnostic]]:
     try:
-        from .parser import parse_text
+        from ..lang.parser import parse_text
         return parse_text(decode(data, shown), shown).model_copy(update={"digest": key}), []
     except DslError as e:
         return None, e.diagnostics
@@ -354,7 +353,7 @@ def parse_all(items: list[tuple[str, bytes, str]]) -> list[tuple[Optional[Docume
 
 def write_snapshot(path: Path, salt: str, docs: dict[str, Document]) -> None:
     """Write the snapshot of `docs` and its outline."""
-    from .snapshot import SnapshotError, dumps
+    from ..lang.snapshot import SnapshotError, dumps
     try:
         payload = dumps([tuple(docs), tuple(docs.values())])
         brief = dumps([tuple(docs), tuple(map(outline, docs.values()))])

@@ -96,7 +96,7 @@ def find_root(start_dir: Optional[Path] = None) -> Path:
     for d in (here, *here.parents):
         if (d / "rulings").is_dir():
             return d
-    return Path(__file__).resolve().parent.parent
+    return Path(__file__).resolve().parents[2]
 
 
 def base_dir() -> Path:
@@ -426,7 +426,7 @@ def walk(base: Path, suffixes: Optional[tuple] = None) -> list[tuple[str, str]]:
 def code_digest(d: Optional[Digests] = None) -> str:
     """A digest of this package's code: outputs, snapshots and servers are valid for it only."""
     h = hashlib.blake2b(FORMAT, digest_size=20)
-    (d or Digests(None)).tree(h, Path(__file__).parent, (".py", ".lark"))
+    (d or Digests(None)).tree(h, Path(__file__).resolve().parents[1], (".py", ".lark"))
     return h.hexdigest()
 
 

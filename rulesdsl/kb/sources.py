@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from . import files
+from ..base import files
 
 _LINK = re.compile(r"\[\[([^\]>]*)(?:>[^\]]*)?\]\]")
 _DECOR = re.compile(r"&\w+(?:\([^)]*\))?\{|\}")

@@ -12,16 +12,16 @@ from typing import Any, Callable, Iterable, Optional, Union
 
 from pydantic import BaseModel, ConfigDict
 
-from . import cache
-from .cache import KB_DIRS, find_root  # noqa: F401  (part of this module's API)
-from .dates import CALENDARS, DEFAULT_CALENDAR, PartialDate
-from .diagnostics import Diagnostic, DslError, Related, did_you_mean
+from ..base import cache
+from ..base.cache import KB_DIRS, find_root  # noqa: F401  (part of this module's API)
+from ..lang.dates import CALENDARS, DEFAULT_CALENDAR, PartialDate
+from ..lang.diagnostics import Diagnostic, DslError, Related, did_you_mean
 from .loader import display_path, rules_files  # noqa: F401  (display_path is part of this module's API)
-from .model import (Atom, Card, Clause, Deck, Document, Errata, Expectation, Game, Loc, Point,
-                    Revision, RevRef, Ruling, Scenario, Section, Status)
+from ..lang.model import (Atom, Card, Clause, Deck, Document, Errata, Expectation, Game, Loc, Point,
+                          Revision, RevRef, Ruling, Scenario, Section, Status)
 from .sources import SourceDocument
 from .timeline import Timelines, start
-from .vocab import UNKNOWN, Call, CardRef, Validator, Vocabulary, build_vocabulary, grid_cells
+from ..lang.vocab import UNKNOWN, Call, CardRef, Validator, Vocabulary, build_vocabulary, grid_cells
 
 
 
@@ -351,7 +351,7 @@ def check_root(root: Path) -> Path:
 
 
 # In a resident process (`rulesdsl serve`, see loader.RESIDENT) `load` keeps the knowledge bases
-# it loaded, keyed by the content of their files (rulesdsl/cache.py judges when a file must be
+# it loaded, keyed by the content of their files (rulesdsl/base/cache.py judges when a file must be
 # read again). Nothing that uses a loaded knowledge base changes it, except for the answers it
 # memoises, which stay true while its files do.
 _resident: dict[tuple, KnowledgeBase] = {}

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from .engine.context import EngineError
-from .engine.registry import engine_for
-from .engine.runner import Answer, answer
-from .kb import KB_DIRS, KnowledgeBase, display_path, find_root, load
-from .regress import describe_failure, pinned_failures
+from ..engine.context import EngineError
+from ..engine.registry import engine_for
+from ..engine.runner import Answer, answer
+from ..kb.knowledge import KB_DIRS, KnowledgeBase, display_path, find_root, load
+from .records import describe_failure, pinned_failures
 
 SCENARIO_DIRS = (*KB_DIRS, "tests")
 
@@ -53,7 +53,7 @@ class RulesFile(pytest.File):
         shown = display_path(self.path, kb.root)
         problems = [d for d in kb.diagnostics if d.loc is not None and d.loc.file == shown]
         if problems:
-            from .diagnostics import Sources, render
+            from ..lang.diagnostics import Sources, render
             sources = Sources()
             raise self.CollectError("\n".join(render(d, sources) for d in problems))
         infos = sorted((s for s in kb.scenarios.values()

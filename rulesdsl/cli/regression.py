@@ -1,5 +1,5 @@
 """`rulesdsl test`, `rulesdsl impact` and `rulesdsl timeline`: the scenario corpus as a
-regression suite (see rulesdsl.regress)."""
+regression suite (see rulesdsl.regress.records)."""
 
 from __future__ import annotations
 
@@ -9,15 +9,15 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..cli import EXIT_FINDINGS, EXIT_OK, Output, command, dump_json
-from ..diagnostics import Diagnostic, DslError
+from .main import EXIT_FINDINGS, EXIT_OK, Output, command, dump_json
+from ..lang.diagnostics import Diagnostic, DslError
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
-from ..kb import KB_DIRS, KnowledgeBase, display_path, find_root, from_documents, load
-from .. import cache
-from ..model import Status
+from ..kb.knowledge import KB_DIRS, KnowledgeBase, display_path, find_root, from_documents, load
+from ..base import cache
+from ..lang.model import Status
 from ..engine.readings import readings_json, try_readings
-from ..regress import Memo, describe_failure, impact, pinned_failures, record, timeline
+from ..regress.records import Memo, describe_failure, impact, pinned_failures, record, timeline
 from .ask import engine_diagnostic, scenarios_of
 from .show import parse_as_of
 
@@ -185,7 +185,7 @@ def run_impact(args, out: Output) -> int:
         new = load(root, use_cache=cache)
         _usable(new)
         if args.ruling not in new.rulings:
-            from ..diagnostics import did_you_mean
+            from ..lang.diagnostics import did_you_mean
             raise DslError([Diagnostic(code="usage", fatal=True, message=f"unknown ruling {args.ruling}",
                                        hint=did_you_mean(args.ruling, new.rulings))])
         docs = [d.model_copy(update={"decls": tuple(x for x in d.decls if getattr(x, "id", None) != args.ruling)})
@@ -201,7 +201,7 @@ def run_impact(args, out: Output) -> int:
 
 
 def _lint(kb):
-    from ..lint import run_checks
+    from ..kb.lint import run_checks
     return run_checks(kb)
 
 
