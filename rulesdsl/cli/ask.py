@@ -18,8 +18,9 @@ from ..engine.chance import expectation_odds, render_odds
 from ..engine.context import Bounds, EngineError
 from ..engine.registry import engine_for
 from ..engine.readings import reading_words, try_readings
-from ..engine.runner import Answer, answer
-from ..engine.sentences import STATUS_MEANING, STATUS_WORDS
+from ..engine.answer import Answer
+from ..engine.runner import answer
+from ..engine.answer import STATUS_MEANING, STATUS_WORDS
 from ..kb.knowledge import KnowledgeBase, display_path, find_root, load, refuse_folder
 from ..kb.lint import run_checks
 from ..lang.model import Status

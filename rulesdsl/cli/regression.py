@@ -16,7 +16,8 @@ from ..engine.registry import engine_for
 from ..kb.knowledge import KB_DIRS, KnowledgeBase, display_path, find_root, from_documents, load
 from ..base import cache
 from ..lang.model import Status
-from ..engine.readings import readings_json, try_readings
+from ..engine.answer import readings_json
+from ..engine.readings import try_readings
 from ..regress.records import Memo, describe_failure, impact, pinned_failures, record, timeline
 from .ask import engine_diagnostic, scenarios_of
 from .show import parse_as_of

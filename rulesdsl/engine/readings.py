@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..kb.knowledge import KnowledgeBase, ScenarioInfo
-    from .runner import Answer
+    from .answer import Answer
 
 MAX_READINGS = 64
 
@@ -122,14 +122,3 @@ def _one(kb: "KnowledgeBase", game: str, p: dict, value: str) -> str:
     return f"{name}{where}＝{label}"
 
 
-def readings_json(a: "Answer") -> Optional[dict]:
-    if not a.unsettled and a.readings is None:
-        return None
-    out: dict = {"points": [{"key": k, **v} for k, v in a.unsettled.items()], "reading": a.reading}
-    if a.readings is not None:
-        out["same"] = a.readings.same
-        out["exhaustive"] = a.readings.exhaustive
-        out["answers"] = [{"reading": r, "answer": x.sentences, "ok": x.ok, "status": x.status.value}
-                          for r, x in a.readings.answers]
-        out["errors"] = [{"reading": r, "error": m} for r, m in a.readings.errors]
-    return out

@@ -7,157 +7,18 @@ The runner is game-neutral; a game plugs in through `GameEngine` (see `registry`
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Optional
 
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 from ..lang.model import Status, weakest
-from .chance import ChanceLimit, Odds, is_chance, odds_text, probability_of, summarize
-from .context import (BranchLimit, Bounds, ChoicePoint, Context, EngineError, IllegalAction, StepLimit,
+from .answer import Answer, Branch, ExpectationResult
+from .chance import ChanceLimit, is_chance, odds_text, summarize
+from .context import (BranchLimit, Bounds, Context, EngineError, IllegalAction, StepLimit,
                       explore)
 from .registry import engine_for
 from .trace import Cite, Step
 
 _CAUTION = (Status.unconfirmed, Status.unofficial, Status.provisional)
-
-
-@dataclass
-class Branch:
-    choices: list[ChoicePoint]
-    steps: list[Step]
-    outcome: str                        # a one-line summary of the final state (Japanese)
-    illegal: Optional[str]              # the message if an action was illegal
-    before: Any                         # the game's board before the actions
-    after: Any                          # and after
-    results: list[Optional[tuple[bool, str]]]   # per expectation: holds?, what was found (None: not reached)
-    illegal_cite: Optional[Cite] = None
-
-    @property
-    def path(self) -> str:
-        if not self.choices:
-            return "（選択なし）"
-        return " → ".join(f"{c.by if is_chance(c) else c.chooser or '—'}: {c.options[c.picked]}"
-                          for c in self.choices)
-
-    @property
-    def probability(self):
-        """The exact probability of this branch given its choices (1 without chance points)."""
-        return probability_of(self.choices)
-
-
-@dataclass
-class ExpectationResult:
-    text: str                           # the expectation in words
-    modality: str                       # always / possible / never
-    ok: bool
-    applies: bool                       # False when the as-of date is outside its period
-    holds_in: int
-    branches: int
-    found: list[str]                    # what each branch found, when it did not hold
-    loc: str
-    evaluated: int = -1                 # branches where it could be checked (not after an illegal action)
-    probability: Optional[str] = None   # the bound of a probability expectation (`>= 1/2`)
-    statement: Optional[str] = None     # its text without the bound
-    odds: Optional[list] = None         # with chance: per plan, the exact probability it holds
-
-    def __post_init__(self) -> None:
-        if self.evaluated < 0:
-            self.evaluated = self.branches
-
-
-@dataclass
-class Answer:
-    scenario: str
-    title: str
-    question: Optional[str]
-    game: str
-    as_of: _dt.date
-    mode: str
-    branches: list[Branch]
-    expectations: list[ExpectationResult]
-    status: Status
-    cautions: list[Cite]                # what the answer rests on that is not confirmed
-    fuzzy: list[str]
-    points: dict[str, dict]             # rule point -> value and provenance
-    sections: list[str]
-    cards: list[str]
-    rulings: list[str]
-    sentences: list[str] = field(default_factory=list)   # the answer, in plain Japanese, first
-    choosers: list[dict] = field(default_factory=list)   # who chooses what, under which rule
-    illegal: Optional[dict] = None      # every branch ended on an action the rules forbid: why, cited
-    unsettled: dict[str, dict] = field(default_factory=dict)   # unsettled points consulted: readings
-    reading: dict[str, str] = field(default_factory=dict)      # the reading answered under (non-default values)
-    assumptions: list[str] = field(default_factory=list)       # facts the scenario assumes (仮定)
-    authority: list[str] = field(default_factory=list)         # what the sources relied on are
-    readings: Optional[Any] = None      # the answers under other readings (see engine.readings)
-    gaps: list[dict] = field(default_factory=list)             # gaps of the sources noted (no status)
-    odds: Optional[Odds] = None         # with chance (or a probability expectation): see chance.summarize
-
-    @property
-    def ok(self) -> bool:
-        return all(e.ok for e in self.expectations if e.applies)
-
-    @property
-    def outcomes(self) -> dict[str, list[Branch]]:
-        groups: dict[str, list[Branch]] = {}
-        for b in self.branches:
-            groups.setdefault(b.outcome, []).append(b)
-        return groups
-
-    def verdict(self) -> str:
-        applicable = [e for e in self.expectations if e.applies]
-        failed = [e for e in applicable if not e.ok]
-        outcomes = self.outcomes
-        if self.odds is not None and self.odds.chance_points and len(self.odds.plans) == 1:
-            head = " / ".join(f"{o.split('; ')[0]} {odds_text(p)}" for o, p in self.odds.plans[0].outcomes)
-        elif self.odds is not None and self.odds.chance_points:
-            head = f"{len(outcomes)} outcomes are possible, depending on the dice and {len(self.odds.plans) or 'the'} choices"
-        elif len(outcomes) == 1:
-            head = next(iter(outcomes))
-        else:
-            head = f"{len(outcomes)} outcomes are possible, depending on the choices"
-        if self.illegal and any(e.evaluated == 0 for e in failed):
-            return f"{head} — the action is not allowed, so the scenario's expectations were not reached"
-        if not applicable:
-            return head
-        if failed:
-            return f"{head} — {len(failed)} of {len(applicable)} expectations FAIL"
-        return f"{head} — all {len(applicable)} expectations hold"
-
-    def to_json(self) -> dict:
-        from .readings import readings_json
-        return {
-            "scenario": self.scenario, "title": self.title, "question": self.question,
-            "answer": self.sentences,
-            "game": self.game, "as_of": self.as_of.isoformat(), "mode": self.mode,
-            "verdict": self.verdict(), "ok": self.ok, "status": self.status.value,
-            "status_words": status_words(self), "authority": self.authority,
-            "cautions": [c.as_dict() for c in self.cautions], "fuzzy": self.fuzzy,
-            "illegal": self.illegal, "choosers": self.choosers, "assumptions": self.assumptions,
-            "gaps": self.gaps,
-            "readings": readings_json(self),
-            "expectations": [{
-                "text": e.text, "modality": e.modality, "ok": e.ok, "applies": e.applies,
-                "holds_in": e.holds_in, "branches": e.branches, "evaluated": e.evaluated,
-                "found": e.found, "loc": e.loc,
-                **({"probability": e.probability} if e.probability else {}),
-                **({"odds": e.odds} if e.odds is not None else {})}
-                for e in self.expectations],
-            "outcomes": [{
-                "outcome": outcome, "branches": [b.path for b in bs]}
-                for outcome, bs in self.outcomes.items()],
-            **({"odds": self.odds.as_dict()} if self.odds is not None else {}),
-            "branches": [{
-                "choices": [{"chooser": c.chooser, "label": c.label, "options": list(c.options),
-                             "picked": c.options[c.picked], "rule": c.cite.ref if c.cite else None,
-                             **({"chance": True, "probabilities": [str(w) for w in c.weights]} if is_chance(c) else {})}
-                            for c in b.choices],
-                **({"probability": str(b.probability)} if self.odds is not None else {}),
-                "outcome": b.outcome, "illegal": b.illegal, "before": b.before, "after": b.after,
-                "trace": [s.as_dict() for s in b.steps]} for b in self.branches],
-            "depends_on": {"points": self.points, "sections": self.sections, "cards": self.cards,
-                           "rulings": self.rulings},
-        }
 
 
 def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = None,
@@ -424,8 +285,3 @@ def _authority(kb: KnowledgeBase, game: str, cites) -> list[str]:
     return out
 
 
-def status_words(a: Answer) -> str:
-    """The status line's words: the weakest reliance first, in the sources' own words, then every
-    other weaker-than-confirmed reliance once; qualified by what the sources are."""
-    from .sentences import status_line
-    return status_line(a)

@@ -8,31 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..lang.model import Status
 from .chance import chance_sentences, is_chance
 from .chance import expectation_sentence as chance_expectation
 
 if TYPE_CHECKING:
     from ..kb.knowledge import KnowledgeBase, ScenarioInfo
-    from .runner import Answer, ExpectationResult
-
-# The order of weakness an answer's status follows, strongest first (model.Status.rank), and the
-# words the sources themselves use for each status (000: 確認済み・統一裁定 / 暫定裁定 /
-# ※暫定ルール・非公式 / ※未確定).
-STATUS_WORDS = {
-    Status.confirmed: "確定",
-    Status.provisional: "暫定",
-    Status.unofficial: "非公式",
-    Status.unconfirmed: "※未確定",
-    Status.retracted: "撤回",
-}
-STATUS_MEANING = {
-    Status.confirmed: "資料が確認済みの裁定・規定として述べる",
-    Status.provisional: "資料が公式の暫定裁定として述べる",
-    Status.unofficial: "資料自身が暫定ルール・非公式とする",
-    Status.unconfirmed: "資料に定めがなく、この知識ベースの読み",
-    Status.retracted: "撤回された",
-}
+    from .answer import Answer, ExpectationResult
 
 
 def _end(text: str) -> str:
@@ -110,12 +91,3 @@ def answer_sentences(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo") -> 
     return out
 
 
-def status_line(a: "Answer") -> str:
-    """「非公式・※未確定（…）」: every status weaker than confirmed that the answer relies on, the
-    weakest first, in the sources' words; 確定 alone when there is none. Qualified by what the
-    sources are (「出典: ファンwikiのまとめ。公式ルールではない」)."""
-    seen = sorted({c.status for c in a.cautions}, key=lambda s: -s.rank)
-    words = "・".join(STATUS_WORDS[s] for s in seen) if seen else STATUS_WORDS[Status.confirmed]
-    if a.authority:
-        words += f"（出典: {'／'.join(a.authority)}）"
-    return words

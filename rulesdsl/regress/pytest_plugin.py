@@ -13,7 +13,8 @@ import pytest
 
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
-from ..engine.runner import Answer, answer
+from ..engine.answer import Answer
+from ..engine.runner import answer
 from ..kb.knowledge import KB_DIRS, KnowledgeBase, display_path, find_root, load
 from .records import describe_failure, pinned_failures
 

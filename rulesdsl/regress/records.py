@@ -20,7 +20,8 @@ from typing import Iterable, NamedTuple, Optional
 
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
-from ..engine.runner import Answer, answer
+from ..engine.answer import Answer
+from ..engine.runner import answer
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 
 MEMO_VERSION = "2"

@@ -25,7 +25,7 @@ from .escape import Anchors, path_slug, url_quote
 from .source import SourceTexts
 
 if TYPE_CHECKING:
-    from ..engine.runner import Answer
+    from ..engine.answer import Answer
 
 log = logging.getLogger("mkdocs.plugins.rulesdsl")
 
@@ -391,7 +391,7 @@ class Wiki:
     def changed_answers(self) -> dict:
         """For each ruling revision (`id@date`), the answers it changed (rulesdsl.regress.records)."""
         if self._changed is None:
-            from ..engine.runner import Answer
+            from ..engine.answer import Answer
             from ..regress.records import revision_effects
             answered = {sid: a for sid, a in self.answers.items() if isinstance(a, Answer)}
             self._changed = revision_effects(self.kb, answered)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from ...lang.diagnostics import Diagnostic, Related
-from ...engine.sentences import STATUS_WORDS
+from ...engine.answer import STATUS_WORDS
 from ...kb.knowledge import DeckInfo, KnowledgeBase
 from ...lang.model import Status
 from ...lang.vocab import UNKNOWN
