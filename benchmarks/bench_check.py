@@ -57,7 +57,7 @@ def run(cmd: list[str], env: dict | None = None, cwd: Path | None = None) -> dic
 
 def raw_parse(root: Path) -> dict:
     """(in the child) read and parse every file `check` reads, with the raw parser."""
-    from rulesdsl.kb.knowledge import discover
+    from rulesdsl.kb.build import discover
     from rulesdsl.lang.parser import raw_parser
 
     parser = raw_parser()

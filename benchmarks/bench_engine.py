@@ -43,7 +43,7 @@ sys.path.insert(0, str(REPO))
 
 from rulesdsl.base.cache import kb_dir  # noqa: E402
 from rulesdsl.engine.runner import answer  # noqa: E402
-from rulesdsl.kb.knowledge import load  # noqa: E402
+from rulesdsl.kb.build import load  # noqa: E402
 
 FLAGSHIP = REPO / "rulings/grm/qa/stack.rules"
 

@@ -25,7 +25,7 @@ from rulesdsl.engine.context import EngineError  # noqa: E402
 from rulesdsl.engine.readings import try_readings  # noqa: E402
 from rulesdsl.engine.registry import engine_for  # noqa: E402
 from rulesdsl.engine.runner import answer  # noqa: E402
-from rulesdsl.kb.knowledge import load  # noqa: E402
+from rulesdsl.kb.build import load  # noqa: E402
 
 
 def main() -> None:

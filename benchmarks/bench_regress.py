@@ -28,9 +28,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from rulesdsl.kb.knowledge import load  # noqa: E402
 from rulesdsl.kb import loader  # noqa: E402
-from rulesdsl.regress.records import Memo, answer_all, impact  # noqa: E402
+from rulesdsl.kb.build import load  # noqa: E402
+from rulesdsl.regress.impact import impact  # noqa: E402
+from rulesdsl.regress.records import Memo, answer_all
 
 loader.FREEZE_AFTER_LOAD = True  # as the command line does
 

@@ -26,7 +26,7 @@ Settings never contradict each other: each (point[, card]) goes through "eras" o
 (a copied gap ruling's reading opens its point's first era); a ruling that changes the value
 supersedes every ruling of the previous era, and every ruling of an era is dated from the era's
 start. The corpus passes `rulesdsl check` with no findings (tests/test_gen_corpus.py). The
-vocabulary is read from the real knowledge base (`rulesdsl.kb.knowledge.load`), so the generator follows
+vocabulary is read from the real knowledge base (`rulesdsl.kb.build.load`), so the generator follows
 the games as they evolve.
 """
 
@@ -49,10 +49,12 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from rulesdsl.kb.knowledge import GameInfo, load  # noqa: E402
-from rulesdsl.kb.lint import _READING_WORDS as READING_WORDS, GAP_KINDS, run_checks  # noqa: E402
-from rulesdsl.lang.parser import GRAMMAR  # noqa: E402
+from rulesdsl.kb.build import load  # noqa: E402
+from rulesdsl.kb.knowledge import GameInfo
+from rulesdsl.kb.lint import _READING_WORDS as READING_WORDS  # noqa: E402
+from rulesdsl.kb.lint import GAP_KINDS, run_checks
 from rulesdsl.kb.sources import SourceDocument, normalize_line  # noqa: E402
+from rulesdsl.lang.parser import GRAMMAR  # noqa: E402
 from rulesdsl.lang.vocab import Entry, Param  # noqa: E402
 
 # Every keyword of the grammar (`GAME: "game"` …): never generated as a bare word.

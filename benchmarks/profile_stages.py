@@ -55,9 +55,10 @@ def main(argv=None) -> int:
     if args.no_gc:
         gc.disable()
     gct = GcTimer()
-    from rulesdsl.kb.knowledge import KnowledgeBase, _Builder, discover, display_path
+    from rulesdsl.kb.build import _Builder, discover
+    from rulesdsl.kb.knowledge import KnowledgeBase
     from rulesdsl.kb.lint import run_checks
-    from rulesdsl.kb.loader import decode
+    from rulesdsl.kb.loader import decode, display_path
     from rulesdsl.lang.parser import parse_text, raw_parser
     from rulesdsl.lang.snapshot import dumps, loads
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.cli.main import main
-from rulesdsl.kb.knowledge import load
+from rulesdsl.kb.build import load
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections import defaultdict
 
 import pytest
-
 from conftest import REPO
+
 from rulesdsl.engine.context import EngineError
 from rulesdsl.engine.registry import engine_for
 from rulesdsl.engine.runner import answer
-from rulesdsl.kb.knowledge import load
+from rulesdsl.kb.build import load
 
 GAMES = sorted(p.name for p in (REPO / "rulings").iterdir() if p.is_dir() and engine_for(p.name) is not None)
 

@@ -1,9 +1,9 @@
 """The bundled knowledge base: it loads clean, and it records every gap the seeds README lists."""
 
 import pytest
-
 from conftest import REPO
-from rulesdsl.kb.knowledge import load
+
+from rulesdsl.kb.build import load
 from rulesdsl.kb.lint import run_checks
 from rulesdsl.lang.model import Status
 

@@ -22,7 +22,16 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.cli.main import main
-from rulesdsl.regress.fuzzing import KINDS, Case, cases, classify, copy_knowledge_bases, mutate, runner, show_id
+from rulesdsl.regress.fuzzing import (
+    KINDS,
+    Case,
+    cases,
+    classify,
+    copy_knowledge_bases,
+    mutate,
+    runner,
+    show_id,
+)
 
 run = runner(main)
 

@@ -3,9 +3,7 @@
 import json
 
 import pytest
-
 from conftest import REPO
-
 
 FLAGSHIP = """\
 scenario grm/qa/t-flagship "スタックの一番上だけが裏返る" {
@@ -428,7 +426,7 @@ def test_the_cell_limit_is_a_reading_not_a_certainty(corpus):
 
 
 def test_every_grm_scenario_marks_what_it_supplies_about_a_known_card_as_assumed():
-    from rulesdsl.kb.knowledge import load
+    from rulesdsl.kb.build import load
     kb = load(REPO)
     unmarked = [f"{s.id}: {c.code}" for s in (i.scenario for i in kb.scenarios.values() if i.game == "grm")
                 for c in s.cards if ("grm", c.code) in kb.cards and not c.assumed]

@@ -3,7 +3,8 @@
 import datetime as dt
 
 from conftest import write_kb
-from rulesdsl.kb.knowledge import load
+
+from rulesdsl.kb.build import load
 from rulesdsl.kb.lint import run_checks
 from rulesdsl.lang.model import Status
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
 from conftest import REPO
+
 from rulesdsl.kb import loader
-from rulesdsl.kb.knowledge import load
+from rulesdsl.kb.build import load
 
 QUESTION = (REPO / "examples/judge-question.rules").read_text(encoding="utf-8")
 

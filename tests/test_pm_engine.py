@@ -5,8 +5,8 @@ import json
 import textwrap
 
 import pytest
-
 from conftest import REPO
+
 from rulesdsl.engine.runner import answer
 
 RED = """\

@@ -6,9 +6,10 @@ import datetime as dt
 import json
 
 from conftest import REPO
-from rulesdsl.lang.dates import PartialDate
+
 from rulesdsl.engine.readings import try_readings
 from rulesdsl.engine.runner import answer
+from rulesdsl.lang.dates import PartialDate
 
 BEFORE_SUMMER = "grm/qa/rulings-nullified-weight-before-summer"     # asked on 2026-05-15
 

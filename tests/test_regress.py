@@ -9,10 +9,13 @@ import sys
 import textwrap
 
 import pytest
-
 from conftest import REPO, this_checkout
-from rulesdsl.kb.knowledge import load
-from rulesdsl.regress.records import Memo, answer_all, impact, pinned_failures, timeline
+
+from rulesdsl.kb.build import load
+from rulesdsl.regress.failures import pinned_failures
+from rulesdsl.regress.impact import impact
+from rulesdsl.regress.periods import timeline
+from rulesdsl.regress.records import Memo, answer_all
 
 WHAT_IF = """\
 ruling grm/whatif/whole-stack "仮: スタック全体が裏返る" {
@@ -188,8 +191,9 @@ def test_a_pinned_expectation_fails_naming_the_revision_that_flips_it(whatif, tm
 
 def test_without_a_revision_the_superseded_ruling_is_back_and_the_answers_it_changed_are_listed():
     import datetime as dt
+
     from rulesdsl.engine.runner import answer
-    from rulesdsl.regress.records import revision_effects, without_revision
+    from rulesdsl.regress.impact import revision_effects, without_revision
     kb = load(REPO)
     summer = kb.rulings["grm/effects/unified-nullification"].revisions[0]
     before = without_revision(kb, "grm/effects/unified-nullification", summer)

@@ -4,11 +4,10 @@ and deck rules, the board it draws, and its errors for bad input."""
 import json
 
 import pytest
-
 from conftest import REPO
-from rulesdsl.lang.diagnostics import display_width
-from rulesdsl.engine.runner import answer
 
+from rulesdsl.engine.runner import answer
+from rulesdsl.lang.diagnostics import display_width
 
 SLOW = """\
 scenario royal/judge/slow "スピード3のファンクションにトリガーエフェクトで応答する" {

@@ -20,10 +20,11 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO
+
 from rulesdsl.base import cache
-from rulesdsl.cli import server as server_module, wire
+from rulesdsl.cli import server as server_module
+from rulesdsl.cli import wire
 
 pytestmark = pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="Unix sockets only")
 

@@ -7,15 +7,23 @@ import textwrap
 from fractions import Fraction
 
 import pytest
+from conftest import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import REPO
-from rulesdsl.engine.chance import Distribution, brute_force, dice, dice_outcomes, odds_text, percent, summarize
+from rulesdsl.engine.chance import (
+    Distribution,
+    brute_force,
+    dice,
+    dice_outcomes,
+    odds_text,
+    percent,
+    summarize,
+)
 from rulesdsl.engine.context import Bounds, EngineError
 from rulesdsl.engine.runner import answer
 from rulesdsl.games.thgm import dice as D
-from rulesdsl.kb.knowledge import load
+from rulesdsl.kb.build import load
 
 
 def top_two(roll) -> int:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-
 from conftest import REPO
+
 from rulesdsl.lang.diagnostics import DslError
 from rulesdsl.lang.fmt import format_text
 from rulesdsl.lang.parser import parse_text

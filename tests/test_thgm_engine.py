@@ -8,7 +8,6 @@ import json
 import textwrap
 
 import pytest
-
 from conftest import REPO
 
 HEAD = """\
@@ -198,8 +197,8 @@ def test_deck_validates_a_set_up_as_far_as_001_gives_rules(tmp_path, run_cli, mo
 
 def test_the_qa_page_of_an_odds_question_has_an_exact_odds_table():
     pytest.importorskip("mkdocs")
-    from rulesdsl.kb.knowledge import load
-    from rulesdsl.wiki.pages import scenario_page
+    from rulesdsl.kb.build import load
+    from rulesdsl.wiki.answers import scenario_page
     from rulesdsl.wiki.render import Doc
     from rulesdsl.wiki.site import Wiki
     kb = load(REPO)

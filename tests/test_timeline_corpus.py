@@ -6,7 +6,8 @@ from __future__ import annotations
 import datetime as dt
 
 from rulesdsl.engine.registry import engine_for
-from rulesdsl.regress.records import record, timeline
+from rulesdsl.regress.periods import timeline
+from rulesdsl.regress.records import record
 
 
 def _period_of(periods, day):

@@ -20,16 +20,16 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, write_kb
+
 from rulesdsl.base import cache
 from rulesdsl.cli import fastpath
-from rulesdsl.kb import loader
-from rulesdsl.lang import snapshot
 from rulesdsl.cli import fmt as fmt_command
 from rulesdsl.engine.registry import engine_for
 from rulesdsl.engine.runner import answer
-from rulesdsl.kb.knowledge import discover, from_documents, load
+from rulesdsl.kb import loader
+from rulesdsl.kb.build import discover, from_documents, load
+from rulesdsl.lang import snapshot
 
 CARD = """\
 card mini X "エックス" {

@@ -17,7 +17,7 @@ from pygments.lexers import get_lexer_by_name, get_lexer_for_filename  # noqa: E
 from pygments.token import Error, Keyword, Name, Number, String  # noqa: E402
 
 from rulesdsl.engine.registry import engine_for  # noqa: E402
-from rulesdsl.kb.knowledge import load  # noqa: E402
+from rulesdsl.kb.build import load  # noqa: E402
 from rulesdsl.wiki.board import render_board  # noqa: E402
 from rulesdsl.wiki.escape import Anchors, esc, path_slug  # noqa: E402
 from rulesdsl.wiki.lexer import RulesLexer  # noqa: E402

@@ -23,11 +23,24 @@ pytest.importorskip("material")
 
 from rulesdsl.engine.registry import engine_for  # noqa: E402
 from rulesdsl.engine.runner import answer  # noqa: E402
-from rulesdsl.kb.knowledge import load  # noqa: E402
+from rulesdsl.kb.build import load  # noqa: E402
 from rulesdsl.wiki import testing  # noqa: E402
-from rulesdsl.wiki.testing import (CARD_CODE, HOSTILE, IMG, JINJA, MD, REPO, RULING_ID,  # noqa: E402
-                                   SCENARIO_ID, SEARCHES, XSS, build_site, find_chromium, serve, write_hostile_corpus)
-
+from rulesdsl.wiki.testing import (  # noqa: E402
+    CARD_CODE,
+    HOSTILE,
+    IMG,
+    JINJA,
+    MD,
+    REPO,
+    RULING_ID,
+    SCENARIO_ID,
+    SEARCHES,
+    XSS,
+    build_site,
+    find_chromium,
+    serve,
+    write_hostile_corpus,
+)
 
 browser = pytest.mark.browser  # registered in pyproject.toml
 

@@ -12,18 +12,20 @@ import argparse
 from pathlib import Path
 from typing import Optional
 
-from .main import EXIT_FINDINGS, EXIT_OK, Output, command, dump_json, exit_code
-from ..lang.diagnostics import Diagnostic, DslError
+from ..base.cache import find_root
+from ..engine.answer import STATUS_MEANING, STATUS_WORDS, Answer
 from ..engine.chance import expectation_odds, render_odds
 from ..engine.context import Bounds, EngineError
-from ..engine.registry import engine_for
 from ..engine.readings import reading_words, try_readings
-from ..engine.answer import Answer
+from ..engine.registry import engine_for
 from ..engine.runner import answer
-from ..engine.answer import STATUS_MEANING, STATUS_WORDS
-from ..kb.knowledge import KnowledgeBase, display_path, find_root, load, refuse_folder
+from ..kb.build import load, refuse_folder
+from ..kb.knowledge import KnowledgeBase
 from ..kb.lint import run_checks
+from ..kb.loader import display_path
+from ..lang.diagnostics import Diagnostic, DslError
 from ..lang.model import Status
+from .main import EXIT_FINDINGS, EXIT_OK, Output, command, dump_json, exit_code
 from .show import parse_as_of
 
 

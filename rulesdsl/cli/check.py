@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .main import EXIT_OK, Output, command, dump_json, exit_code
-from ..kb.knowledge import find_root, load, names_of
+from ..base.cache import find_root
+from ..kb.build import load, names_of
 from ..kb.lint import GAP_KINDS, run_checks
+from .main import EXIT_OK, Output, command, dump_json, exit_code
 
 
 def configure(p: argparse.ArgumentParser) -> None:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .main import EXIT_FINDINGS, EXIT_OK, Output, command, exit_code
-from ..lang.diagnostics import Diagnostic, DslError
+from ..base.cache import find_root
 from ..engine.registry import engine_for
-from ..kb.knowledge import find_root, load, names_of, refuse_folder
+from ..kb.build import load, names_of, refuse_folder
 from ..kb.lint import run_checks
+from ..lang.diagnostics import Diagnostic, DslError
+from .main import EXIT_FINDINGS, EXIT_OK, Output, command, exit_code
 
 
 def configure(p: argparse.ArgumentParser) -> None:

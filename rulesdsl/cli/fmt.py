@@ -27,11 +27,11 @@ import tempfile
 from pathlib import Path
 from typing import Optional
 
-from .main import EXIT_FINDINGS, EXIT_OK, Output, command, exit_code
+from ..kb.loader import decode, no_gc, read_file, rules_files
 from ..lang.diagnostics import Diagnostic, DslError
 from ..lang.fmt import _layout, _pieces, meaning, tokens_of
-from ..kb.loader import decode, no_gc, read_file, rules_files
 from ..lang.model import Loc
+from .main import EXIT_FINDINGS, EXIT_OK, Output, command, exit_code
 
 
 def configure(p: argparse.ArgumentParser) -> None:

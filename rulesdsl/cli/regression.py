@@ -9,17 +9,23 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .main import EXIT_FINDINGS, EXIT_OK, Output, command, dump_json
-from ..lang.diagnostics import Diagnostic, DslError
-from ..engine.context import EngineError
-from ..engine.registry import engine_for
-from ..kb.knowledge import KB_DIRS, KnowledgeBase, display_path, find_root, from_documents, load
 from ..base import cache
-from ..lang.model import Status
+from ..base.cache import KB_DIRS, find_root
 from ..engine.answer import readings_json
+from ..engine.context import EngineError
 from ..engine.readings import try_readings
-from ..regress.records import Memo, describe_failure, impact, pinned_failures, record, timeline
+from ..engine.registry import engine_for
+from ..kb.build import from_documents, load
+from ..kb.knowledge import KnowledgeBase
+from ..kb.loader import display_path
+from ..lang.diagnostics import Diagnostic, DslError
+from ..lang.model import Status
+from ..regress.failures import describe_failure, pinned_failures
+from ..regress.impact import impact
+from ..regress.periods import timeline
+from ..regress.records import Memo, record
 from .ask import engine_diagnostic, scenarios_of
+from .main import EXIT_FINDINGS, EXIT_OK, Output, command, dump_json
 from .show import parse_as_of
 
 

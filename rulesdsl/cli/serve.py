@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from .main import EXIT_OK, Output, command
+from ..base.cache import find_root
+from ..kb.build import check_root
 from ..lang.diagnostics import Diagnostic, DslError
-from ..kb.knowledge import check_root, find_root
+from .main import EXIT_OK, Output, command
 
 
 def configure(p: argparse.ArgumentParser) -> None:

@@ -152,7 +152,7 @@ def serve(root: Path, idle: float, log=sys.stderr) -> None:
     # of a script ignores it, as every background job does.
     previous = _stop_on_sigterm(lambda: (terminated.append(True), server.stopping.set()))
     try:
-        from ..kb.knowledge import load
+        from ..kb.build import load
         from ..lang.parser import parse_text
         kb = load(root)                     # the first question should not wait for these
         parse_text("", "<start>")

@@ -7,12 +7,14 @@ import argparse
 import datetime as _dt
 from typing import Any, Optional
 
-from .main import EXIT_OK, Output, command, dump_json
+from ..base.cache import find_root
+from ..kb.build import load
+from ..kb.knowledge import CardInfo, KnowledgeBase
 from ..lang.dates import DateError, PartialDate
 from ..lang.diagnostics import Diagnostic, DslError, did_you_mean
-from ..kb.knowledge import CardInfo, KnowledgeBase, find_root, load
 from ..lang.model import Revision, Ruling, Section, Status
 from ..lang.vocab import UNKNOWN, in_words
+from .main import EXIT_OK, Output, command, dump_json
 
 
 def configure(p: argparse.ArgumentParser) -> None:

@@ -17,8 +17,8 @@ import sys
 import threading
 from pathlib import Path
 
+from ..base.cache import find_root
 from .main import EXIT_OK, EXIT_UNUSABLE, Output, command
-from ..kb.knowledge import find_root
 
 REPO = Path(__file__).resolve().parent.parent.parent
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass, field
 from typing import Any, Optional
+
 from ..lang.model import Status
 from .chance import Odds, is_chance, odds_text, probability_of
-from .context import (ChoicePoint)
+from .context import ChoicePoint
 from .trace import Cite, Step
-
 
 
 @dataclass

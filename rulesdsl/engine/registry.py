@@ -12,9 +12,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 if TYPE_CHECKING:
     from ..kb.knowledge import KnowledgeBase, ScenarioInfo
-    from .context import Fixed
     from ..lang.vocab import Call
-    from .context import Context
+    from .context import Context, Fixed
 
 
 class GameEngine:

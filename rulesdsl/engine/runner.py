@@ -13,8 +13,7 @@ from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 from ..lang.model import Status, weakest
 from .answer import Answer, Branch, ExpectationResult
 from .chance import ChanceLimit, is_chance, odds_text, summarize
-from .context import (BranchLimit, Bounds, Context, EngineError, IllegalAction, StepLimit,
-                      explore)
+from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, StepLimit, explore
 from .registry import engine_for
 from .trace import Cite, Step
 

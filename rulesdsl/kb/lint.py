@@ -4,14 +4,13 @@ yields located diagnostics; `run_checks` runs them all."""
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from collections import defaultdict
 from typing import Callable, Iterable, Iterator, Optional
 
-import re
-
 from ..lang.diagnostics import Diagnostic, Related, did_you_mean
-from .knowledge import KnowledgeBase
 from ..lang.model import Loc, RevRef, Status, Text
+from .knowledge import KnowledgeBase
 from .timeline import sort_key
 
 CheckFn = Callable[[KnowledgeBase], Iterable[Diagnostic]]

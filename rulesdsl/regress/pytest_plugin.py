@@ -11,12 +11,15 @@ from pathlib import Path
 
 import pytest
 
+from ..base.cache import KB_DIRS, find_root
+from ..engine.answer import Answer
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
-from ..engine.answer import Answer
 from ..engine.runner import answer
-from ..kb.knowledge import KB_DIRS, KnowledgeBase, display_path, find_root, load
-from .records import describe_failure, pinned_failures
+from ..kb.build import load
+from ..kb.knowledge import KnowledgeBase
+from ..kb.loader import display_path
+from .failures import describe_failure, pinned_failures
 
 SCENARIO_DIRS = (*KB_DIRS, "tests")
 

@@ -23,8 +23,7 @@ from __future__ import annotations
 import re
 
 from pygments.lexer import Lexer
-from pygments.token import (Comment, Keyword, Name, Number, Operator, Punctuation, String, Text,
-                            Whitespace)
+from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
 __all__ = ["RulesLexer"]
 

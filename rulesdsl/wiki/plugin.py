@@ -41,8 +41,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.toc import get_toc
 
-from .escape import esc
-from .escape import strip_tags
+from .escape import esc, strip_tags
 from .render import Doc
 from .search import DOCS_PER_SHARD, Entry, SearchIndex, write_meta
 from .site import Page, Wiki, WikiError
@@ -99,7 +98,8 @@ class WikiPlugin:
         return config
 
     def _load(self, config) -> None:
-        from ..kb.knowledge import find_root, load
+        from ..base.cache import find_root
+        from ..kb.build import load
 
         root = find_root(Path(config.config_file_path).resolve().parent if config.config_file_path else None)
         kb = load(root)

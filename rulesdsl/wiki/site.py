@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, Iterator, Optional, Union
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
-from ..lang.model import Revision, Ruling, Section, Status
 from ..kb.timeline import sort_key
+from ..lang.model import Revision, Ruling, Section, Status
 from ..lang.vocab import Call, CardRef
 from .escape import Anchors, path_slug, url_quote
 from .source import SourceTexts
@@ -392,7 +392,7 @@ class Wiki:
         """For each ruling revision (`id@date`), the answers it changed (rulesdsl.regress.records)."""
         if self._changed is None:
             from ..engine.answer import Answer
-            from ..regress.records import revision_effects
+            from ..regress.impact import revision_effects
             answered = {sid: a for sid, a in self.answers.items() if isinstance(a, Answer)}
             self._changed = revision_effects(self.kb, answered)
         return self._changed

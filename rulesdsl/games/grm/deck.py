@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from ...lang.diagnostics import Diagnostic, Related
 from ...engine.answer import STATUS_WORDS
 from ...kb.knowledge import DeckInfo, KnowledgeBase
+from ...lang.diagnostics import Diagnostic, Related
 from ...lang.model import Status
 from ...lang.vocab import UNKNOWN
 

@@ -11,6 +11,7 @@ from ...kb.knowledge import ScenarioInfo
 from ...lang.vocab import Call, CardRef
 from . import effects as fx
 from . import play as rules
+from . import verbs  # noqa: F401  (registers the effect verbs)
 from .state import PLAYERS, Card, State, other
 
 

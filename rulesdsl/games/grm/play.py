@@ -11,7 +11,6 @@ from ...lang.vocab import UNKNOWN
 from . import effects as fx
 from .state import Card, State, neighbours, other
 
-
 # ----------------------------------------------------------------------------- turns
 
 def begin(ctx: Context, st: State, player: str) -> None:

@@ -10,6 +10,7 @@ from ...engine.trace import Cite
 from ...lang.vocab import UNKNOWN
 from .state import Card
 
+
 def choose(ctx: Context, chooser: Optional[str], label: str, options: Sequence[str], cite: Cite) -> int:
     """The index of the option a player takes where the rules (`cite`) leave them the choice."""
     return ctx.choose(chooser, label, options, cite=cite)

@@ -15,8 +15,8 @@ from . import board as boards
 from . import deck as decks
 from . import effects as fx
 from . import plays, turn, victory
-from .cost import matches
 from .common import illegal
+from .cost import matches
 from .state import PHASE_JA, PLAYERS, Card, State
 
 SETTLE = "_settle"          # a last action: whatever still waits (a play, an approach) is finished

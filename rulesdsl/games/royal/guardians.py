@@ -10,9 +10,10 @@ from ...lang.vocab import UNKNOWN
 from . import effects as fx
 from .chain import refused
 from .points import reading
-from .royals import clear as reveal, mission_met, mission_words
-from .victory import not_over
+from .royals import clear as reveal
+from .royals import mission_met, mission_words
 from .state import KIND_JA, PHASE_JA, SKILL_ZONE_MAX, ZONE_JA, Card, State, other
+from .victory import not_over
 
 
 def _illegal(refuse: list) -> None:

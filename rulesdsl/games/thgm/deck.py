@@ -4,8 +4,8 @@ players (thgm/setup/deal), what is left over is not used."""
 
 from __future__ import annotations
 
-from ...lang.diagnostics import Diagnostic
 from ...kb.knowledge import DeckInfo, KnowledgeBase
+from ...lang.diagnostics import Diagnostic
 from .state import ALL_CARDS, HAND_SIZE
 
 CARDS = "thgm/overview/card-count"

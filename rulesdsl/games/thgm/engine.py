@@ -10,8 +10,11 @@ from ...engine.context import Context, EngineError
 from ...engine.registry import GameEngine
 from ...kb.knowledge import ScenarioInfo
 from ...lang.vocab import Call, CardRef
+from . import abilities as AB
 from . import attack as A
 from . import dice as D
+from . import result as RES
+from . import rolls as R
 from . import turn as T
 from .state import ROW_JA, Char, State
 from .tendencies import TENDENCIES
@@ -154,7 +157,7 @@ class ThgmEngine(GameEngine):
         if st.blocked is not None and name != "_end":
             raise st.blocked
         if name not in ATTACK_ACTIONS and st.attack is not None and st.attack.rolled and not st.attack.resolved:
-            A.resolve(ctx, st)
+            RES.resolve(ctx, st)
             if st.blocked is not None and name != "_end":
                 raise st.blocked
         if name == "_begin":
@@ -178,13 +181,13 @@ class ThgmEngine(GameEngine):
         elif name == "declare_attack":
             A.declare(ctx, st, call)
         elif name == "roll":
-            A.roll(ctx, st, call)
+            R.roll(ctx, st, call)
         elif name in ("reroll", "may_reroll"):
-            A.reroll(ctx, st, call, optional=name == "may_reroll")
+            R.reroll(ctx, st, call, optional=name == "may_reroll")
         elif name in ("spell_card", "may_use_spell_card"):
-            A.spell_card(ctx, st, call, optional=name == "may_use_spell_card")
+            AB.spell_card(ctx, st, call, optional=name == "may_use_spell_card")
         elif name == "use_fue":
-            A.use_fue(ctx, st, call)
+            AB.use_fue(ctx, st, call)
         elif name == "use_ability":
             self.use_ability(ctx, st, call)
         elif name in ("claim_position", "withhold_position"):
@@ -270,8 +273,8 @@ class ThgmEngine(GameEngine):
         if "sp" not in has and (char.face != "down" or char.fue_used):
             raise T.illegal(st, "nullify", f"{char.label}のコウモリ変化はＦＵＥで、すでに表向き: ＦＵＥは１回だけ",
                             ctx.section("thgm/abilities/fue"))
-        A.timing_check(ctx, st)
-        A.nullify(ctx, st, p["player"], call.loc, holder=char)
+        AB.timing_check(ctx, st)
+        AB.nullify(ctx, st, p["player"], call.loc, holder=char)
 
     # -- expectations -------------------------------------------------------------------
     def expect(self, ctx: Context, st: State, call: Call, illegal: Optional[str]):
@@ -294,14 +297,14 @@ class ThgmEngine(GameEngine):
         if name == "attack_value":
             if atk is None or not atk.rolled:
                 return False, "攻撃のサイコロは振られていない"
-            hit, lo = A.value_is(ctx, st, atk, p["value"])
+            hit, lo = R.value_is(ctx, st, atk, p["value"])
             lo, hi = D.value_range(atk.roll, 1 if atk.spell else 0)
             return hit, f"攻撃力は{D.range_words(lo, hi)}"
         if name == "checked_faces":
             if atk is None or not atk.rolled:
                 return False, "攻撃のサイコロは振られていない"
             want = tuple(sorted(p["faces"], reverse=True))
-            hit = A.observe(ctx, st, atk, f"出目が{D.faces_words(want)}か", lambda v: v == want,
+            hit = R.observe(ctx, st, atk, f"出目が{D.faces_words(want)}か", lambda v: v == want,
                             lambda k, d: f"出目{D.faces_words(want)}" if k else f"出目{D.faces_words(want)}以外",
                             memo=("faces=", want))
             faces = D.only_faces(atk.roll)
@@ -374,7 +377,7 @@ class ThgmEngine(GameEngine):
         if act in st.acts:
             why = st.acts[act]
         elif act == "nullify":
-            ok, words = A.can_nullify(ctx, st)
+            ok, words = AB.can_nullify(ctx, st)
             why = None if ok else words
         elif illegal is not None:
             return None

@@ -10,7 +10,7 @@ from typing import Optional
 from ...engine.chance import Distribution
 from ...engine.context import Context, EngineError, IllegalAction
 from ...lang.vocab import UNKNOWN
-from .state import (ALL_CARDS, HAND_SIZE, ON_FIELD, PLACES, ROW_JA, VICTORY_SCORE, Char, Side, State)
+from .state import ALL_CARDS, HAND_SIZE, ON_FIELD, PLACES, ROW_JA, VICTORY_SCORE, Char, Side, State
 
 STEPS = ("replenish", "recover", "attack")
 STEP_JA = {"replenish": "補充", "recover": "回復", "attack": "攻撃"}

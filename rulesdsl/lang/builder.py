@@ -1,0 +1,487 @@
+"""Building the syntax model from the grammar's rules: the Lark transformer that turns each
+reduced rule into a model node (it runs inline in the LALR parser, see parser.py), with the
+checks its nodes need as they are made (nesting depth, repeated fields, dates, numbers).
+
+Imported through parser.py, which imports lark first (without its probe for `regex`).
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from fractions import Fraction
+from typing import Any, Optional
+
+from lark import Token, Transformer
+
+from .dates import DateError, PartialDate
+from .diagnostics import Diagnostic, Related
+from .model import (
+    Atom,
+    Card,
+    Citation,
+    Clause,
+    Deck,
+    Errata,
+    Expectation,
+    Game,
+    Loc,
+    Point,
+    PointDefault,
+    PointValue,
+    Probability,
+    Quote,
+    Revision,
+    RevRef,
+    Ruling,
+    Scenario,
+    Section,
+    Setting,
+    Status,
+    Text,
+)
+
+# Blocks inside blocks and lists inside lists: real rules use three or four levels; the limit
+# keeps every later walk over the nodes far from Python's recursion limit.
+MAX_NESTING = 64
+
+
+# ----------------------------------------------------------------------------- statements
+# Small carriers for statements that fill a field of the enclosing node.
+
+class _Stmt:
+    __slots__ = ("field", "value", "loc")
+
+    def __init__(self, field: str, value: Any, loc: Loc):
+        self.field, self.value, self.loc = field, value, loc
+
+
+_ESCAPES = re.compile(r'\\(.)')
+_ESCAPE_MAP = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+
+
+def unquote(token: str) -> str:
+    """The value of a STRING token: escapes resolved; triple-quoted text dedented."""
+    if token.startswith('"""'):
+        body = token[3:-3]
+        if body.startswith("\r\n"):
+            body = body[2:]
+        elif body.startswith("\n"):
+            body = body[1:]
+        body = textwrap.dedent(body).rstrip()
+    else:
+        body = token[1:-1]
+    if "\\" in body:
+        body = _ESCAPES.sub(lambda m: _ESCAPE_MAP.get(m.group(1), m.group(1)), body)
+    return body
+
+
+def parse_citation(raw: str, loc: Loc) -> Citation:
+    document, sep, heading = raw.partition("§")
+    return Citation.model_construct(raw=raw, document=document.strip(), heading=heading.strip() or None if sep else None,
+                    loc=loc)
+
+
+class _Builder(Transformer):
+    """Builds model nodes bottom-up while the LALR parser reduces."""
+
+    def __init__(self) -> None:
+        super().__init__(visit_tokens=False)
+        self.file = "<text>"
+        self.errors: list[Diagnostic] = []
+        self.heights: dict[int, int] = {}     # id(clause with a block, or list) -> its nesting height
+        self.too_deep: Optional[Diagnostic] = None
+
+    def reset(self, file: str) -> None:
+        self.file = file
+        self.errors = []
+        self.heights = {}
+        self.too_deep = None
+
+    def nested(self, node, children, tok: Token, what: str):
+        """Record the nesting height of `node` (one more than its tallest child); past
+        MAX_NESTING, one error that ends up at the outermost block or list too deep."""
+        heights = self.heights
+        h = 1 + max((heights[id(c)] for c in children if id(c) in heights), default=0)
+        heights[id(node)] = h
+        if h > MAX_NESTING:
+            self.too_deep = Diagnostic(
+                code="nesting", loc=self.loc(tok), width=max(len(str(tok)), 1), fatal=True,
+                message=f"{what} nested {h} deep; at most {MAX_NESTING} levels are allowed",
+                hint="a real rule needs a handful of levels; check for a runaway or generated file")
+        return node
+
+    # -- helpers ------------------------------------------------------------------------
+    def loc(self, tok: Token) -> Loc:
+        return Loc(self.file, tok.line, tok.column)
+
+    def error(self, tok: Token, message: str, hint: Optional[str] = None, code: str = "syntax") -> None:
+        # fatal: a file with any of these is not used at all (like a syntax error)
+        self.errors.append(Diagnostic(code=code, message=message, loc=self.loc(tok),
+                                      width=max(len(str(tok)), 1), hint=hint, fatal=True))
+
+    def collect(self, kind: str, items, allowed: dict[str, str]) -> dict[str, Any]:
+        """Sort body statements into fields. `allowed` maps field -> "one" | "many"."""
+        out: dict[str, Any] = {f: [] for f, n in allowed.items() if n == "many"}
+        seen: dict[str, Loc] = {}
+        for item in items:
+            field, value, loc = item.field, item.value, item.loc
+            mode = allowed.get(field)
+            if mode is None:  # the grammar prevents this; keep the guard for safety
+                continue
+            if mode == "many":
+                out[field].append(value)
+            elif field in seen:
+                self.errors.append(Diagnostic(
+                    code="duplicate-statement", loc=loc, fatal=True,
+                    message=f"{_FIELD_WORDS.get(field, field)} is given twice in this {kind}",
+                    hint="keep one of them",
+                    related=(Related(loc=seen[field], message="first given here"),)))
+            else:
+                seen[field] = loc
+                out[field] = value
+        return {k: tuple(v) if isinstance(v, list) else v for k, v in out.items()}
+
+    def date(self, children):
+        tok = children[0]
+        if tok.type == "UNDATED":
+            return _Stmt("date", None, self.loc(tok))
+        return _Stmt("date", self.parse_date(tok), self.loc(tok))
+
+    def parse_date(self, tok: Token) -> Optional[PartialDate]:
+        try:
+            return PartialDate.parse(str(tok))
+        except DateError as e:
+            self.error(tok, f"invalid date {str(tok)!r}: {e}",
+                       hint="write 2026, 2026-03, 2026-03-14 or 2026-summer", code="invalid-date")
+            return None
+
+    # -- shared statements --------------------------------------------------------------
+    def source(self, c):
+        loc = self.loc(c[0])
+        return _Stmt("source", parse_citation(unquote(c[1]), self.loc(c[1])), loc)
+
+    def text(self, c):
+        loc = self.loc(c[0])
+        value = None if c[1].type == "UNKNOWN" else unquote(c[1])
+        return _Stmt("text", Text.model_construct(value=value, loc=self.loc(c[1])), loc)
+
+    def quote(self, c):
+        return _Stmt("quotes", Quote.model_construct(text=unquote(c[1]), loc=self.loc(c[1])), self.loc(c[0]))
+
+    def reason(self, c):
+        return _Stmt("reason", unquote(c[1]), self.loc(c[0]))
+
+    def note(self, c):
+        return _Stmt("notes", unquote(c[1]), self.loc(c[0]))
+
+    def refs(self, c):
+        return _Stmt("refs", tuple(c[1:]), self.loc(c[0]))
+
+    def revref(self, c):
+        tok = c[0]
+        date, undated = None, False
+        if len(c) > 1:
+            date = c[1].value
+            undated = date is None
+        target = unquote(tok) if tok.type == "STRING" else str(tok)
+        return RevRef.model_construct(target=target, date=date, undated=undated, loc=self.loc(tok))
+
+    def status(self, c):
+        return _Stmt("status", Status(str(c[0])), self.loc(c[0]))
+
+    # -- generic clauses ----------------------------------------------------------------
+    def atom(self, tok) -> Atom:
+        if isinstance(tok, Atom):
+            return tok
+        kind = tok.type
+        loc = self.loc(tok)
+        if kind == "NAME":
+            return Atom(kind="name", value=str(tok), loc=loc)
+        if kind == "STRING":
+            return Atom(kind="string", value=unquote(tok), loc=loc)
+        if kind == "NUMBER":
+            return Atom(kind="number", value=_number(tok), loc=loc)
+        if kind == "QUANTITY":
+            m = re.match(r"(\d+(?:\.\d+)?)(.*)", str(tok))
+            return Atom(kind="quantity", value=_number(m.group(1)), unit=m.group(2), loc=loc)
+        raise AssertionError(kind)
+
+    def array(self, c):
+        bracket, *items = c
+        atoms = tuple(self.atom(x) for x in items)
+        return self.nested(Atom(kind="array", value=atoms, loc=self.loc(bracket)), atoms, bracket, "lists")
+
+    def clause(self, c):
+        head = c[0]
+        body = None
+        args = c[1:]
+        if args and isinstance(args[-1], _Block):
+            body = args[-1].clauses
+            args = args[:-1]
+        atom = self.atom
+        clause = Clause(head=str(head), args=tuple([atom(a) for a in args]), body=body,
+                        loc=Loc(self.file, head.line, head.column))
+        if body:
+            return self.nested(clause, body, head, "blocks")
+        return clause
+
+    def block(self, c):
+        return _Block(tuple(c))
+
+    # -- game ---------------------------------------------------------------------------
+    def game(self, c):
+        kw, gid, name, *items = c
+        loc = self.loc(kw)
+        fields = self.collect("game", (self._wrap(i) for i in items), {
+            "source": "one", "text": "one", "notes": "many", "points": "many",
+            "vocabulary": "one", "clauses": "many"})
+        vocab = fields.pop("vocabulary", None)
+        if vocab is not None:
+            fields["vocabulary"], fields["vocabulary_loc"] = vocab
+        return Game.model_construct(id=str(gid), name=unquote(name), loc=loc, **fields)
+
+    def point(self, c):
+        kw, name, *rest = c
+        label = None
+        if rest and isinstance(rest[0], Token):
+            label = unquote(rest.pop(0))
+        fields = self.collect("rule point", rest, {
+            "values": "many", "default": "one", "per": "one", "notes": "many", "reason": "one",
+            "unsettled": "one"})
+        for key in ("per", "unsettled"):
+            if key in fields:
+                fields[key], fields[key + "_loc"] = fields[key]
+        return _Stmt("points", Point.model_construct(name=str(name), label=label, loc=self.loc(kw), **fields),
+                     self.loc(kw))
+
+    def value_decl(self, c):
+        kw, name, *label = c
+        return _Stmt("values", PointValue.model_construct(name=str(name), label=unquote(label[0]) if label else None,
+                                          loc=self.loc(name)), self.loc(kw))
+
+    def default(self, c):
+        kw, value, *rest = c
+        status = Status.confirmed
+        if isinstance(rest[0], _Stmt):
+            status = rest.pop(0).value
+        section = rest[1]  # rest[0] is FROM
+        return _Stmt("default", PointDefault.model_construct(value=str(value), status=status, section=str(section),
+                                             loc=self.loc(value)), self.loc(kw))
+
+    def per(self, c):
+        return _Stmt("per", (str(c[1]), self.loc(c[1])), self.loc(c[0]))
+
+    def unsettled(self, c):
+        return _Stmt("unsettled", (str(c[1]), self.loc(c[1])), self.loc(c[0]))
+
+    def vocabulary(self, c):
+        return _Stmt("vocabulary", (tuple(c[1:]), self.loc(c[0])), self.loc(c[0]))
+
+    # -- sections -----------------------------------------------------------------------
+    def section(self, c):
+        kw, sid, title, *items = c
+        fields = self.collect("rule section", items, {
+            "source": "one", "text": "one", "notes": "many", "defines": "one", "refs": "many",
+            "revisions": "many"})
+        defines = fields.pop("defines", None)
+        if defines is not None:
+            fields["defines"], fields["defines_loc"] = defines
+        fields["refs"] = _flatten(fields.get("refs", ()))
+        return Section.model_construct(id=str(sid), title=unquote(title), loc=self.loc(kw), **fields)
+
+    def defines(self, c):
+        return _Stmt("defines", (tuple(str(t) for t in c[1:]), self.loc(c[0])), self.loc(c[0]))
+
+    # -- cards --------------------------------------------------------------------------
+    def code(self, c):
+        tok = c[0]
+        return (unquote(tok) if tok.type == "STRING" else str(tok), self.loc(tok))
+
+    _CARD_FIELDS = {"source": "one", "text": "one", "notes": "many", "refs": "many",
+                    "errata": "many", "clauses": "many"}
+
+    def card(self, c):
+        kw, game, code, name, *items = c
+        fields = self.collect("card", (self._wrap(i) for i in items), self._CARD_FIELDS)
+        fields["refs"] = _flatten(fields.get("refs", ()))
+        return Card.model_construct(game=str(game), code=code[0], name=unquote(name), loc=self.loc(kw), **fields)
+
+    def inline_card(self, c):
+        assumed = c[0].type == "ASSUME"
+        if assumed:
+            c = c[1:]
+        kw, code, *items = c
+        fields = self.collect("card", (self._wrap(i) for i in items), self._CARD_FIELDS)
+        fields["refs"] = _flatten(fields.get("refs", ()))
+        card = Card.model_construct(game=None, code=code[0], loc=code[1], assumed=assumed, **fields)
+        return _Stmt("cards", card, self.loc(kw))
+
+    def errata(self, c):
+        kw, date, status, *items = c
+        fields = self.collect("errata", (self._wrap(i) for i in items), {
+            "source": "one", "text": "one", "notes": "many", "refs": "many", "clauses": "many",
+            "errata": "many"})
+        for nested in fields.pop("errata", ()):
+            self.errors.append(Diagnostic(code="syntax", loc=nested.loc, fatal=True,
+                                          message="an errata cannot contain another errata"))
+        fields["refs"] = _flatten(fields.get("refs", ()))
+        return _Stmt("errata", Errata.model_construct(date=date.value, status=status.value, loc=self.loc(kw), **fields),
+                     self.loc(kw))
+
+    # -- rulings ------------------------------------------------------------------------
+    def ruling(self, c):
+        kw, rid, title, *items = c
+        fields = self.collect("ruling", (self._wrap(i) for i in items), {
+            "gap": "one", "refs": "many", "notes": "many", "revisions": "many", "scenarios": "many"})
+        gap = fields.pop("gap", None)
+        if gap is not None:
+            fields["gap"], fields["gap_loc"] = gap
+        fields["refs"] = _flatten(fields.get("refs", ()))
+        return Ruling.model_construct(id=str(rid), title=unquote(title), loc=self.loc(kw), **fields)
+
+    def gap(self, c):
+        return _Stmt("gap", (str(c[1]), self.loc(c[1])), self.loc(c[0]))
+
+    def revision(self, c):
+        kw, date, status, *items = c
+        fields = self.collect("revision", (self._wrap(i) for i in items), {
+            "source": "one", "text": "one", "quotes": "many", "reason": "one", "notes": "many",
+            "settings": "many", "supersedes": "many", "refs": "many", "scenarios": "many"})
+        fields["refs"] = _flatten(fields.get("refs", ()))
+        fields["supersedes"] = _flatten(fields.get("supersedes", ()))
+        return _Stmt("revisions", Revision.model_construct(date=date.value, status=status.value, loc=self.loc(kw),
+                                           **fields), self.loc(kw))
+
+    def setting(self, c):
+        kw, (point, card), value = c
+        return _Stmt("settings", Setting.model_construct(point=point, card=card, value=str(value), loc=self.loc(kw)),
+                     self.loc(kw))
+
+    def game_point(self, c):
+        return (str(c[0]), None)
+
+    def card_point(self, c):
+        _, code, name = c
+        return (str(name), code[0])
+
+    def supersedes(self, c):
+        return _Stmt("supersedes", tuple(c[1:]), self.loc(c[0]))
+
+    # -- scenarios ----------------------------------------------------------------------
+    def scenario(self, c):
+        kw, sid, title, *items = c
+        fields = self.collect("scenario", (self._wrap(i) for i in items), {
+            "source": "one", "notes": "many", "question": "one", "answer": "one", "as_of": "one",
+            "mode": "one", "pins": "many", "cards": "many", "clauses": "many", "expects": "many"})
+        for key in ("as_of", "mode", "answer"):
+            if key in fields:
+                fields[key], fields[key + "_loc"] = fields[key]
+        fields["pins"] = _flatten(fields.get("pins", ()))
+        return Scenario.model_construct(id=str(sid), title=unquote(title), loc=self.loc(kw), **fields)
+
+    def question(self, c):
+        return _Stmt("question", unquote(c[1]), self.loc(c[0]))
+
+    def answer(self, c):
+        return _Stmt("answer", (unquote(c[1]), self.loc(c[1])), self.loc(c[0]))
+
+    def as_of(self, c):
+        kw, _of, date = c
+        return _Stmt("as_of", (self.parse_date(date), self.loc(date)), self.loc(kw))
+
+    def mode(self, c):
+        return _Stmt("mode", (str(c[1]), self.loc(c[1])), self.loc(c[0]))
+
+    def pins(self, c):
+        return _Stmt("pins", tuple(c[1:]), self.loc(c[0]))
+
+    def modality(self, c):
+        return str(c[0])
+
+    def period(self, c):
+        start = end = None
+        it = iter(c)
+        for kw in it:
+            date = self.parse_date(next(it))
+            if kw.type == "FROM":
+                start = date
+            else:
+                end = date
+        return _Period(start, end)
+
+    def probability(self, c):
+        kw, op, value = c
+        op = {"≥": ">=", "≤": "<="}.get(str(op), str(op))
+        try:
+            ok = Fraction(str(value)) <= 1
+        except ZeroDivisionError:
+            ok = False
+        if not ok:
+            self.error(value, f"{value} is not a probability", "a probability is between 0 and 1: 0, 1/2, 77/216, 1")
+        return Probability.model_construct(op=op, value=str(value), loc=self.loc(kw))
+
+    def expect(self, c):
+        kw, *rest = c
+        modality = probability = None
+        if rest and isinstance(rest[0], str) and not isinstance(rest[0], Token):
+            modality = rest.pop(0)
+        if rest and isinstance(rest[0], Probability):
+            probability = rest.pop(0)
+        period = rest.pop() if rest and isinstance(rest[-1], _Period) else _Period(None, None)
+        form, *args = rest
+        return _Stmt("expects", Expectation.model_construct(
+            modality=modality, probability=probability, form=str(form), args=tuple(self.atom(a) for a in args),
+            valid_from=period.start, valid_until=period.end, loc=self.loc(kw)), self.loc(kw))
+
+    # -- decks --------------------------------------------------------------------------
+    def deck(self, c):
+        kw, did, title, *items = c
+        fields = self.collect("deck", (self._wrap(i) for i in items), {
+            "source": "one", "notes": "many", "cards": "many", "clauses": "many"})
+        return Deck.model_construct(id=str(did), title=unquote(title), loc=self.loc(kw), **fields)
+
+    # -- top ----------------------------------------------------------------------------
+    def start(self, c):
+        return list(c)
+
+    def _wrap(self, item):
+        """Top-level nodes used inside a body (scenario in a ruling, clause in a card)."""
+        if isinstance(item, _Stmt):
+            return item
+        if isinstance(item, Scenario):
+            return _Stmt("scenarios", item, item.loc)
+        if isinstance(item, Clause):
+            return _Stmt("clauses", item, item.loc)
+        raise AssertionError(type(item))
+
+
+class _Block:
+    __slots__ = ("clauses",)
+
+    def __init__(self, clauses):
+        self.clauses = clauses
+
+
+class _Period:
+    __slots__ = ("start", "end")
+
+    def __init__(self, start, end):
+        self.start, self.end = start, end
+
+
+def _flatten(groups) -> tuple:
+    return tuple(x for g in groups for x in g)
+
+
+def _number(text: str):
+    return float(text) if "." in text else int(text)
+
+
+_FIELD_WORDS = {"source": "the source", "text": "the text", "quote": "the quote",
+                "reason": "the reason", "default": "the default", "question": "the question",
+                "as_of": "the as-of date", "mode": "the mode", "gap": "the gap kind",
+                "vocabulary": "the vocabulary", "defines": "the list of defined points",
+                "per": "the scope", "unsettled": "the gap ruling of an unsettled point",
+                "answer": "the answer"}
+
