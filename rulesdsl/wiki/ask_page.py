@@ -3,7 +3,7 @@ question's page, the page 「新しい質問」 of each game (with a board build
 vocabulary plays weighted cards onto cells), and the note a site built without the interpreter
 shows instead (ask_bundle.py says why it has none).
 
-The markup is inert until site/docs/assets/rdask.mjs runs: the page carries the question's text
+The markup is inert until site/docs/assets/rdask.js runs: the page carries the question's text
 (already on it, under 「DSLでの記述」) and a small module script; the runtime (≈16 MB, see
 ask_bundle.py) is fetched only when the reader opens the editor.
 """
@@ -67,7 +67,7 @@ def _editor(ctx: Ctx, game: str, text: str, kind: str, extra: str = "") -> str:
         f'<p class="rd-muted rd-ask-about">インタプリタはこのページの中（読者のブラウザ）で動きます。サーバーには何も送りません。'
         f'初回だけ実行環境（約{size / 1e6:.0f} MB、Pyodide {esc(b.manifest["pyodide"]["version"])}・'
         f'CPython {esc(b.manifest["pyodide"]["python"])}）を読み込み、ブラウザが保存します。</p>\n'
-        f'</div>\n<script type="module" src="{esc(_assets(ctx))}rdask.mjs"></script>\n')
+        f'</div>\n<script defer src="{esc(_assets(ctx))}rdask.js"></script>\n')
 
 
 def scenario_editor(ctx: Ctx, sid: str) -> None:

@@ -143,7 +143,8 @@ class WikiPlugin:
             log.info(f"rulesdsl: the interpreter for readers' browsers ({ask_bundle.total_bytes(bundle) / 1e6:.1f} MB, "
                      f"Pyodide {ask_bundle.PYODIDE_VERSION}) gathered in {time.perf_counter() - started:.1f} s")
         else:
-            log.warning(f"rulesdsl: the site is built without 「この質問を変えて聞く」 (asking in the reader's browser): "
+            # info, not a warning: a strict build without npm or the network is still a good site
+            log.info(f"rulesdsl: the site is built without 「この質問を変えて聞く」 (asking in the reader's browser): "
                         f"{bundle.missing}")
 
     def nav(self, nav: Optional[list]) -> list:

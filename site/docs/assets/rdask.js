@@ -2,6 +2,9 @@
 // conversation with the worker that runs the interpreter (rdask-worker.mjs). Nothing is fetched
 // until the reader opens an editor. Everything the reader types and every error is put in the page
 // as text; the answer's HTML is the wiki's own (rulesdsl/wiki/answers.py, every value escaped).
+// A classic script, not a module: a page opened from a folder (file://) runs it too, and says
+// there why it cannot load the runtime.
+(() => {
 
 const boxes = [...document.querySelectorAll(".rd-ask[data-rd-ask]")];
 let worker = null;
@@ -166,6 +169,7 @@ async function answer(box) {
   const go = box.querySelector(".rd-ask-go");
   const started = performance.now();
   go.disabled = true;
+  box.dataset.state = "asking";
   say(box, ".rd-ask-status", "答えを計算しています…");
   say(box, ".rd-ask-errors", "");
   const id = ++asked;
@@ -178,6 +182,7 @@ async function answer(box) {
   if (m.kind === "failed") {
     say(box, ".rd-ask-status", "");
     say(box, ".rd-ask-errors", "インタプリタを動かせませんでした: " + m.message);
+    box.dataset.state = "done";
     return;
   }
   showProgress("", 1);
@@ -214,6 +219,7 @@ async function answer(box) {
   target.dataset.ok = String(r.ok);
   say(box, ".rd-ask-status", r.errors.length && !r.html ? "答えられませんでした（" + seconds + " 秒）"
     : "答えました（" + seconds + " 秒）");
+  box.dataset.state = "done";
   box.dispatchEvent(new CustomEvent("rd-answered", { detail: { seconds: Number(seconds), ok: r.ok } }));
 }
 
@@ -308,3 +314,4 @@ for (const box of boxes) {
   builder(box);
   if (fromFolder()) prepare(box);
 }
+})();
