@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from .. import cache
+from ..base import cache
 
 # ----------------------------------------------------------------------------- the pins
 
@@ -57,8 +57,8 @@ WHEELS = {
 ASSETS = "assets/ask"                 # where the site keeps it all
 PACKAGE = Path(__file__).resolve().parent.parent
 # modules the browser never runs (the build's, the command line's, the tests')
-NOT_SHIPPED = ("wiki/plugin.py", "wiki/hook.py", "wiki/testing.py", "wiki/search.py", "wiki/lexer.py",
-               "wiki/ask_bundle.py", "fuzzing.py", "pytest_plugin.py", "server.py", "fastpath.py")
+NOT_SHIPPED = ("cli/", "regress/fuzzing.py", "regress/pytest_plugin.py", "wiki/plugin.py", "wiki/hook.py",
+               "wiki/testing.py", "wiki/search.py", "wiki/lexer.py", "wiki/ask_bundle.py")
 ENV_OFF = "RULESDSL_WIKI_NO_ASK"      # set to build without the feature
 
 
@@ -176,7 +176,7 @@ def rulesdsl_wheel() -> tuple[str, bytes]:
     name = f"rulesdsl-{__version__}"
     files = []
     for rel, full in cache.walk(PACKAGE, (".py", ".lark")):
-        if rel not in NOT_SHIPPED and not rel.startswith(("commands/", "cli")):
+        if not rel.startswith(NOT_SHIPPED):
             files.append((f"rulesdsl/{rel}", Path(full).read_bytes()))
     info = f"{name}.dist-info"
     files.append((f"{info}/METADATA", f"Metadata-Version: 2.1\nName: rulesdsl\nVersion: {__version__}\n".encode()))
@@ -233,8 +233,8 @@ def game_documents(kb, game: str) -> list:
 def game_files(kb, game: str) -> tuple[bytes, bytes]:
     """One game's knowledge base for the browser: the snapshot of its documents with every worked
     question reduced to its id (loader.outline), and its source documents ({path: text} JSON)."""
-    from ..loader import outline
-    from ..snapshot import dumps
+    from ..kb.loader import outline
+    from ..lang.snapshot import dumps
     docs = game_documents(kb, game)
     snap = dumps([tuple(d.path for d in docs), tuple(map(outline, docs))])
     sources = {}

@@ -19,9 +19,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from .. import cache
-from ..diagnostics import Diagnostic, DslError, Sources, render
-from ..model import Document, Ruling, Scenario
+from ..base import cache
+from ..lang.diagnostics import Diagnostic, DslError, Sources, render
+from ..lang.model import Document, Ruling, Scenario
 
 EDITED = "質問.rules"       # the name of the reader's text in answers and errors
 
@@ -30,7 +30,7 @@ class Session:
     """One game's knowledge base, kept loaded between questions."""
 
     def __init__(self, root: str, snapshot: bytes, use_directory_urls: bool = False) -> None:
-        from ..snapshot import loads
+        from ..lang.snapshot import loads
         cache.memory_only("the interpreter runs in a browser, where no private cache folder exists")
         self.root = Path(root)
         keys, docs = loads(snapshot)
@@ -52,9 +52,9 @@ class Session:
         from ..engine.context import EngineError
         from ..engine.readings import try_readings
         from ..engine.runner import answer
-        from ..kb import from_documents
-        from ..lint import run_checks
-        from ..parser import parse_text
+        from ..kb.build import from_documents
+        from ..kb.lint import run_checks
+        from ..lang.parser import parse_text
 
         try:
             doc = parse_text(text, EDITED)
@@ -115,7 +115,7 @@ class Session:
 
 
 def _scenarios(doc: Document) -> list[Scenario]:
-    from ..loader import scenarios_in
+    from ..kb.loader import scenarios_in
     return list(scenarios_in(doc))
 
 
