@@ -24,8 +24,8 @@ import pytest
 pytest.importorskip("mkdocs")
 pytest.importorskip("material")
 
-from rulesdsl.wiki import ask_bundle, testing  # noqa: E402
-from rulesdsl.wiki.testing import HOSTILE, IMG, REPO, XSS, build_site, find_chromium, serve  # noqa: E402
+from rulesdsl.wiki import ask_bundle  # noqa: E402
+from rulesdsl.wiki.testing import HOSTILE, IMG, REPO, XSS, build_site, serve  # noqa: E402
 
 NODE_TEST = REPO / "tests" / "node" / "ask_questions.mjs"
 PER_GAME = 8          # worked questions asked of each game in the runtime (4 games: 32)
@@ -160,26 +160,6 @@ def test_the_runtime_answers_worked_questions_of_every_game_as_rulesdsl_ask_json
 
 
 # ----------------------------------------------------------------------------- in chromium
-
-@pytest.fixture(scope="module")
-def chromium():
-    reason = None
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        reason = "Playwright for Python is not installed (pip install -e '.[test]')"
-    exe = find_chromium()
-    if exe is None:
-        reason = reason or "Debian's chromium is not installed (apt-get install -y chromium)"
-    if reason:
-        if os.environ.get("CI"):
-            pytest.fail(f"browser tests must run in CI: {reason}")
-        pytest.skip(reason)
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=exe, args=testing.CHROMIUM_ARGS)
-        yield b
-        b.close()
-
 
 @pytest.fixture(scope="module")
 def ask_url(ask_site):
