@@ -139,3 +139,11 @@ def ask(tmp_path, run_cli, monkeypatch):
         f.write_text(textwrap.dedent(text), encoding="utf-8")
         return run_cli("--root", REPO, "ask", f, *args)
     return run
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """Debian's chromium through Playwright, one for the whole run (the wiki's browser tests)."""
+    from rulesdsl.wiki.testing import launched_chromium
+    with launched_chromium() as browser:
+        yield browser

@@ -433,26 +433,6 @@ def test_writing_the_item_pages_in_two_processes_gives_the_same_site(hostile_sit
 # ----------------------------------------------------------------------------- in a browser
 
 @pytest.fixture(scope="session")
-def chromium():
-    reason = None
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        reason = "Playwright for Python is not installed (pip install -e '.[test]')"
-    exe = find_chromium()
-    if exe is None:
-        reason = reason or "Debian's chromium is not installed (apt-get install -y chromium)"
-    if reason:
-        if os.environ.get("CI"):
-            pytest.fail(f"browser tests must run in CI: {reason}")
-        pytest.skip(reason)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=exe, args=testing.CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture(scope="session")
 def bundled_url(bundled_site):
     with serve(bundled_site) as base:
         yield base

@@ -99,8 +99,24 @@ def find_root(start_dir: Optional[Path] = None) -> Path:
     return Path(__file__).resolve().parents[2]
 
 
+# Why this process keeps no cache folder at all, when its caller chose so (`memory_only`).
+_memory_only: Optional[str] = None
+
+
+def memory_only(reason: str) -> None:
+    """Keep nothing on disk from now on: every cache folder is Unavailable (for `reason`), so what
+    the caches would keep lives in this process only (the parser's tables, the documents read).
+    For a platform with no private folder to keep them in: Python under Pyodide, in a reader's
+    browser, has no users (no os.geteuid) and no hard links (no os.link). Chosen explicitly by
+    the code that runs there (rulesdsl/wiki/browser.py), never guessed from the platform."""
+    global _memory_only
+    _memory_only = reason
+
+
 def base_dir() -> Path:
     """The user's private cache folder, created if need be; Unavailable if it is not private."""
+    if _memory_only is not None:
+        raise Unavailable(_memory_only)
     env = os.environ.get("RULESDSL_CACHE")
     if env:
         base = Path(env)

@@ -161,12 +161,14 @@ def _load(root: Path, paths: list[Path], names: list[str], use_cache: bool,
     return kb
 
 
-def from_documents(root: Path, documents: list[Document], files: Optional[list[str]] = None) -> KnowledgeBase:
-    """A knowledge base built from already parsed documents (e.g. with one ruling left out)."""
+def from_documents(root: Path, documents: list[Document], files: Optional[list[str]] = None,
+                   scenarios: Optional[Callable[[Scenario], bool]] = None) -> KnowledgeBase:
+    """A knowledge base built from already parsed documents (e.g. with one ruling left out);
+    with `scenarios`, only the scenarios it accepts are validated (as in `load`)."""
     kb = KnowledgeBase(root=Path(root))
     kb.documents = list(documents)
     kb.files = list(files or [d.path for d in documents])
-    _Builder(kb).build()
+    _Builder(kb, wanted=scenarios).build()
     return kb
 
 

@@ -198,22 +198,9 @@ def scenario_page(w: Wiki, doc: Doc, sid: str) -> None:
         doc.add(f'<div class="rd-answer rd-answer-fail"><span class="rd-label">答えを計算できませんでした</span>'
                 f'<p class="rd-sentence">{esc(a.message)}</p><p class="rd-answer-meta">{code(a.loc)}</p></div>\n')
 
-    # --- between the answer and the boards: the exact odds, where the answer is a distribution
-    odds = odds_html(a) if answered else ""
-    doc.add(odds)
-
-    card_href = lambda code_: w.card_href(game, code_) and ctx.href(w.card_href(game, code_))  # noqa: E731
     if answered:
-        boards(ctx, a, card_href)
-        checks(ctx, a, choices=not odds)      # the odds table already gives the choices' outcomes
-        readings_section(ctx, a)
-        doc.h2("手順（トレース）")
-        firsts = [bs[0] for bs in a.outcomes.values()]
-        for b in firsts:
-            if len(a.branches) > 1:
-                doc.p_html(f"<strong>{esc(b.path)}</strong>")
-            doc.add(trace_html(ctx, game, b) + "\n")
-        grounds(ctx, a)
+        answer_details(ctx, a)
+    ask_editor(ctx, sid)
 
     # --- the details
     doc.h2("場面の詳細")
@@ -256,6 +243,33 @@ def scenario_page(w: Wiki, doc: Doc, sid: str) -> None:
     if source:
         doc.h2("DSLでの記述", search=False)
         doc.code(source)
+
+
+def answer_details(ctx: Ctx, a) -> None:
+    """What follows the answer box on a Q&A page: the exact odds (where the answer is a
+    distribution), the boards, the expectations checked, the readings, the trace and the grounds.
+    The same function renders an answer computed in the reader's browser (browser.py)."""
+    w, doc, game = ctx.w, ctx.doc, a.game
+    odds = odds_html(a)
+    doc.add(odds)
+    card_href = lambda code_: w.card_href(game, code_) and ctx.href(w.card_href(game, code_))  # noqa: E731
+    boards(ctx, a, card_href)
+    checks(ctx, a, choices=not odds)      # the odds table already gives the choices' outcomes
+    readings_section(ctx, a)
+    doc.h2("手順（トレース）")
+    firsts = [bs[0] for bs in a.outcomes.values()]
+    for b in firsts:
+        if len(a.branches) > 1:
+            doc.p_html(f"<strong>{esc(b.path)}</strong>")
+        doc.add(trace_html(ctx, game, b) + "\n")
+    grounds(ctx, a)
+
+
+def ask_editor(ctx: Ctx, sid: str) -> None:
+    """「この質問を変えて聞く」: the editor that asks this question again in the reader's browser
+    (ask_page.py), when the build ships the interpreter."""
+    from .ask_page import scenario_editor
+    scenario_editor(ctx, sid)
 
 
 def _expect_words(vocab: Vocabulary, e, call: Call) -> str:

@@ -368,6 +368,10 @@ _PLAIN = {"changelog": changelog_index, "review": review_page}   # no key
 def render(w: Wiki, page: Page, root: str) -> Doc:
     doc = Doc(page.title, root)
     k = page.kind
+    if k == "ask":
+        from .ask_page import ask_page
+        ask_page(w, doc, page.key)
+        return doc
     if k in _RENDERERS:
         _RENDERERS[k](w, doc, page.key)
     elif k in _SPREAD:

@@ -129,9 +129,23 @@ class WikiPlugin:
                     "--keep-going) builds anyway and marks them on their pages")
             for f in failures:
                 log.warning(f"rulesdsl: {f}")
+        self._ask_bundle()
         log.info(f"rulesdsl: knowledge base loaded in {loaded - self.started:.1f} s, "
                  f"{sum(1 for a in self.wiki.answers.values() if a is not None)} answers computed in "
                  f"{time.perf_counter() - loaded:.1f} s")
+
+    def _ask_bundle(self) -> None:
+        """The interpreter for the readers' browsers (ask_bundle.py), or why the site has none."""
+        from . import ask_bundle
+        started = time.perf_counter()
+        bundle = self.wiki.ask = ask_bundle.build(self.wiki)
+        if bundle.available:
+            log.info(f"rulesdsl: the interpreter for readers' browsers ({ask_bundle.total_bytes(bundle) / 1e6:.1f} MB, "
+                     f"Pyodide {ask_bundle.PYODIDE_VERSION}) gathered in {time.perf_counter() - started:.1f} s")
+        else:
+            # info, not a warning: a strict build without npm or the network is still a good site
+            log.info(f"rulesdsl: the site is built without 「この質問を変えて聞く」 (asking in the reader's browser): "
+                        f"{bundle.missing}")
 
     def nav(self, nav: Optional[list]) -> list:
         """The nav: mkdocs.yml's (hand-written pages and the generated global pages) with the
@@ -152,6 +166,7 @@ class WikiPlugin:
                 {"ルールポイント": f"{g}/points.md"},
                 {"資料の欠落・矛盾": f"{g}/gaps.md"},
                 {"用語集": f"{g}/glossary.md"},
+                *([{"新しい質問": w.ask_src(g)}] if w.ask_src(g) in w.page_srcs else []),
                 *({"資料" if len(info.documents) == 1 else f"資料：{esc(d.title)}": w.source_src(g, n)}
                   for n, d in info.documents.items()),
             ]})
@@ -295,6 +310,8 @@ class WikiPlugin:
             self._write_items(items, site, index)
             parts = [index.write(site, 0)]
         stats = write_meta(site, parts)
+        from .ask_bundle import write as write_ask
+        write_ask(w.ask, site)
         w.sources.clear()
         shutil.rmtree(site / SHELL_DIR, ignore_errors=True)
         self._fix_sitemap(site)

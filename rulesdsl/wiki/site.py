@@ -70,6 +70,7 @@ class Wiki:
         self.answers: dict[str, AnswerResult] = {}
         self.failures: list[Failure] = []
         self._changed: Optional[dict] = None
+        self.ask: Any = None                 # what the build ships to answer in the browser (ask_bundle.Bundle)
         self._index()
         self._plan()
 
@@ -96,6 +97,14 @@ class Wiki:
 
     def game_src(self, game: str) -> str:
         return f"{game}/index.md"
+
+    def ask_src(self, game: str) -> str:
+        """The page 「新しい質問」 of a game (ask_page.py)."""
+        return f"{game}/ask.md"
+
+    @property
+    def page_srcs(self) -> set[str]:
+        return {p.src for p in self.pages}
 
     def card_src(self, game: str, code: str) -> str:
         return self._card_src[(game, code)]
@@ -289,6 +298,8 @@ class Wiki:
             add(f"{g}/points.md", f"{name}：ルールポイント", "points", g, g)
             add(f"{g}/gaps.md", f"{name}：資料の欠落・矛盾", "gaps", g, g)
             add(f"{g}/glossary.md", f"{name}：用語集", "glossary", g, g)
+            if engine_for(g) is not None:
+                add(self.ask_src(g), f"{name}：新しい質問", "ask", g, g)
             for doc_name, d in kb.games[g].documents.items():
                 add(self.source_src(g, doc_name), f"資料：{d.title}", "source", (g, doc_name), g)
 

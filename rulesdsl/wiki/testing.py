@@ -104,6 +104,31 @@ def find_chromium() -> Optional[str]:
     return None
 
 
+@contextlib.contextmanager
+def launched_chromium() -> Iterator:
+    """Debian's chromium launched through Playwright, for a test fixture to yield; the test is
+    skipped with the reason when either is missing, except under CI (CI=true), where it fails."""
+    import pytest
+    reason = None
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        reason = "Playwright for Python is not installed (pip install -e '.[test]')"
+    exe = find_chromium()
+    if exe is None:
+        reason = reason or "Debian's chromium is not installed (apt-get install -y chromium)"
+    if reason:
+        if os.environ.get("CI"):
+            pytest.fail(f"browser tests must run in CI: {reason}")
+        pytest.skip(reason)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
 def copy_game(dest_root: Path, game: str, with_qa: bool = False) -> Path:
     """Copy one game of this repository's knowledge base (declaration, sources, rule sections,
     rulings, cards; its Q&A only if asked) into `dest_root`."""

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Asking in the reader's browser (rulesdsl/wiki/browser.py, ask_bundle.py): what it adds to the
+site and how long a reader waits.
+
+    python benchmarks/bench_ask_browser.py [--work DIR] [--runs 3] [--json]
+
+Measured in one run, on the bundled knowledge base:
+
+  download  the bytes the feature adds to the site, and what a reader asking about one game
+            downloads (the runtime, the wheels, that game's snapshot and sources), raw and
+            gzip-compressed (as a server that compresses sends them)
+  answer    in Debian's chromium over http (python -m http.server), from the click on 「答える」 on
+            a Q&A page with a changed weight to the answer shown: the first question (the runtime
+            loaded, nothing in the browser's caches) and the next one; on the desktop and with a
+            4x CPU throttle (CDP Emulation.setCPUThrottlingRate)
+  build     `mkdocs build` of the site with the feature (runtime already gathered) and without
+            (RULESDSL_WIKI_NO_ASK=1); the best of --runs each
+  anchor    `rulesdsl ask ID --no-cache` in a fresh process on the same machine: the ratios say
+            how the browser compares with the command line on this machine, whatever its load
+
+Goals (issue 22): download ≤ 15 MB, one game's snapshot ≤ 1 MB; first answer ≤ 10 s with the 4x
+throttle; next answer ≤ 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(REPO))
+
+from rulesdsl.wiki import ask_bundle  # noqa: E402
+from rulesdsl.wiki.testing import CHROMIUM_ARGS, build_site, find_chromium, serve  # noqa: E402
+
+PAGE = "grm/qa/stack-flips-top-only.html"
+SID = "grm/qa/stack-flips-top-only"
+DOWNLOAD_GOAL, SNAPSHOT_GOAL, FIRST_GOAL, NEXT_GOAL = 15e6, 1e6, 10.0, 1.0
+
+
+def sizes(site: Path, game: str = "grm") -> dict:
+    top = site / ask_bundle.ASSETS
+    manifest = json.loads((top / "manifest.json").read_text(encoding="utf-8"))
+    raw = gz = one = one_gz = 0
+    snap = 0
+    for name, meta in manifest["files"].items():
+        data = (top / name).read_bytes()
+        z = len(gzip.compress(data, 6))
+        raw, gz = raw + len(data), gz + z
+        if not name.startswith("games/") or name.startswith(f"games/{game}/"):
+            one, one_gz = one + len(data), one_gz + z
+        if name == f"games/{game}/snapshot.json":
+            snap = len(data)
+    scripts = sum((site / "assets" / n).stat().st_size for n in ("rdask.js", "rdask-worker.mjs", "rdask-runtime.mjs", "rdask.css"))
+    return {"site_bytes": raw, "site_gzip": gz, "one_game_bytes": one + scripts, "one_game_gzip": one_gz,
+            "snapshot_bytes": snap}
+
+
+def browser_times(base: str, throttle: float) -> dict:
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
+        context = b.new_context()                  # a fresh profile: nothing cached
+        page = context.new_page()
+        if throttle > 1:
+            cdp = context.new_cdp_session(page)
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+        page.goto(base + PAGE)
+        page.locator(".rd-ask-open summary").click()
+        area = page.locator(".rd-editor-text")
+        text = area.input_value()
+        out = {}
+        for key, weight in (("first", "40kg"), ("next", "50kg")):
+            area.fill(text.replace("weight 60kg", f"weight {weight}"))
+            page.evaluate("document.querySelector('.rd-ask').dataset.state = ''")
+            started = time.perf_counter()
+            page.locator(".rd-ask-go").click()
+            page.locator(".rd-ask[data-state=done]").wait_for(state="attached", timeout=600_000)
+            out[key] = time.perf_counter() - started
+            assert page.locator(".rd-ask-answer .rd-answer").count() >= 1, page.locator(".rd-ask-errors").inner_text()
+        b.close()
+        return out
+
+
+def anchor() -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "rulesdsl", "--root", str(REPO), "--no-cache", "ask", SID, "--json"],
+                   capture_output=True, check=True, cwd=str(REPO))
+    return time.perf_counter() - started
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--work", type=Path, help="where to build the sites (default: a temporary folder)")
+    p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args()
+    work = args.work or Path(tempfile.mkdtemp(prefix="rulesdsl-bench-ask-"))
+    site = work / "with"
+    first = build_site(REPO, site)                  # gathers the runtime if it is not kept yet
+    if first.returncode != 0 or not (site / ask_bundle.ASSETS / "manifest.json").exists():
+        print(first.output[-3000:], file=sys.stderr)
+        return 1
+    build_with, build_without = [], []
+    for _ in range(args.runs):
+        build_with.append(build_site(REPO, site).seconds)
+        build_without.append(build_site(REPO, work / "without", extra_env={ask_bundle.ENV_OFF: "1"}).seconds)
+    result = {"sizes": sizes(site), "build_with": min(build_with), "build_without": min(build_without)}
+    result["anchor_cli_ask"] = min(anchor() for _ in range(args.runs))
+    if find_chromium():
+        with serve(site) as base:
+            result["desktop"] = browser_times(base, 1)
+            result["throttled_4x"] = browser_times(base, 4)
+    a = result["anchor_cli_ask"]
+    s = result["sizes"]
+    if args.json:
+        print(json.dumps(result, indent=1))
+        return 0
+    print(f"download for one game: {s['one_game_bytes'] / 1e6:.1f} MB raw, {s['one_game_gzip'] / 1e6:.1f} MB gzip "
+          f"(goal ≤ {DOWNLOAD_GOAL / 1e6:.0f} MB: {'met' if s['one_game_bytes'] <= DOWNLOAD_GOAL else 'not met raw'}"
+          f"{', met compressed' if s['one_game_gzip'] <= DOWNLOAD_GOAL else ''}); all games {s['site_bytes'] / 1e6:.1f} MB")
+    print(f"snapshot of grm: {s['snapshot_bytes'] / 1e3:.0f} kB (goal ≤ 1 MB: {'met' if s['snapshot_bytes'] <= SNAPSHOT_GOAL else 'not met'})")
+    print(f"build: {result['build_with']:.1f} s with, {result['build_without']:.1f} s without "
+          f"({result['build_with'] / result['build_without']:.2f}x)")
+    print(f"anchor: rulesdsl ask --no-cache in a fresh process {a:.2f} s")
+    for key in ("desktop", "throttled_4x"):
+        if key in result:
+            t = result[key]
+            print(f"{key}: first answer {t['first']:.1f} s ({t['first'] / a:.1f}x the anchor), next {t['next']:.2f} s "
+                  f"({t['next'] / a:.2f}x)" + (f"; goals first ≤ {FIRST_GOAL:.0f} s: "
+                                                f"{'met' if t['first'] <= FIRST_GOAL else 'not met'}, next ≤ 1 s: "
+                                                f"{'met' if t['next'] <= NEXT_GOAL else 'not met'}" if key != "desktop" else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,305 @@
+"""What `rulesdsl wiki build` ships so that a reader's browser can answer a new question: the
+Pyodide runtime (CPython 3.14 compiled to WebAssembly), the wheels of rulesdsl and of its
+run-time dependencies, and each game's knowledge base as a snapshot (browser.py loads it).
+
+Everything is a file of the site (`assets/ask/`): nothing is fetched from another host when a
+reader asks. The runtime and the wheels are gathered at build time with the ordinary clients
+(`npm pack`, `pip download`), at the versions pinned here and checked against the digests pinned
+here, and kept in the user's private cache folder (rulesdsl/cache.py), where every file is checked
+against its pinned digest again before it is used: nothing on disk is trusted. A build that cannot
+get them builds the site without the feature and says why (`Bundle.missing`).
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import io
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from ..base import cache
+
+# ----------------------------------------------------------------------------- the pins
+
+PYODIDE_VERSION = "314.0.8"          # CPython 3.14
+PYODIDE_INTEGRITY = ("sha512-74Wq1kXOC+CCEzAfxuRAO701nAcCMLjf8NrwvWpu8S41dVMXwXmLQ05dYB+F4e46"
+                     "AdnGo0oq7YHSVUpHsoarLQ==")          # the npm registry's dist.integrity
+PYODIDE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
+                 "python_stdlib.zip", "pyodide-lock.json")
+PYTHON = "3.14"
+PLATFORM = "pyemscripten_2026_0_wasm32"
+# the run-time dependencies as wheels: requirement -> (file, sha256); pydantic-core is built for
+# Pyodide's platform, the others are pure Python
+WHEELS = {
+    "lark==1.3.1": ("lark-1.3.1-py3-none-any.whl",
+                    "c629b661023a014c37da873b4ff58a817398d12635d3bbb2c5a03be7fe5d1e12"),
+    "pydantic==2.14.4": ("pydantic-2.14.4-py3-none-any.whl",
+                         "653a2ad9f6d8858529c77c72717d0ea991d6c6837fe683246b2f4b2bbfc3fadc"),
+    "pydantic-core==2.50.5": ("pydantic_core-2.50.5-cp314-cp314-pyemscripten_2026_0_wasm32.whl",
+                              "b2910ec0fa5aeb9bef70156f2b79f4783978fdcfaa7b2f1b5d1814458d2e79a1"),
+    "typing-extensions==4.16.0": ("typing_extensions-4.16.0-py3-none-any.whl",
+                                  "481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8"),
+    "annotated-types==0.8.0": ("annotated_types-0.8.0-py3-none-any.whl",
+                               "f072f4d804ea359e4eaf198b1af7a8b0943881a87f31bb764f8bf219bb9419e0"),
+    "typing-inspection==0.4.5": ("typing_inspection-0.4.5-py3-none-any.whl",
+                                 "bc210535442b39e1bf2805e0c7a17dfd6a4ace760c84c7f7d16245d23a6b1c39"),
+}
+ASSETS = "assets/ask"                 # where the site keeps it all
+PACKAGE = Path(__file__).resolve().parent.parent
+# modules the browser never runs (the build's, the command line's, the tests')
+NOT_SHIPPED = ("cli/", "regress/fuzzing.py", "regress/pytest_plugin.py", "wiki/plugin.py", "wiki/hook.py",
+               "wiki/testing.py", "wiki/search.py", "wiki/lexer.py", "wiki/ask_bundle.py")
+ENV_OFF = "RULESDSL_WIKI_NO_ASK"      # set to build without the feature
+
+
+class Unavailable(Exception):
+    """The runtime cannot be gathered (its message says why)."""
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+# ----------------------------------------------------------------------------- gathering
+
+def runtime_dir() -> Path:
+    """Where the gathered runtime is kept: the user's private cache folder."""
+    try:
+        base = cache.base_dir()
+    except cache.Unavailable as e:
+        raise Unavailable(f"no private cache folder to keep the browser runtime in: {e}") from None
+    folder = base / "ask-runtime"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    return folder
+
+
+def _verified(path: Path, digest: str) -> Optional[bytes]:
+    """The bytes of `path` if they have the pinned digest, else None (and the file is removed:
+    it is ours, in our private folder, and is fetched again)."""
+    try:
+        data = cache._read_private(path, 64 << 20)
+    except cache.Unavailable as e:
+        raise Unavailable(str(e)) from None
+    if data is None:
+        return None
+    if sha256(data) != digest:
+        cache.note(f"{path.name} does not have its pinned digest; fetching it again")
+        with contextlib.suppress(OSError):
+            path.unlink()
+        return None
+    return data
+
+
+def _run(cmd: list[str], cwd: Path) -> None:
+    try:
+        proc = subprocess.run(cmd, cwd=str(cwd), capture_output=True, text=True, timeout=600)
+    except FileNotFoundError:
+        raise Unavailable(f"{cmd[0]} is not installed") from None
+    except subprocess.TimeoutExpired:
+        raise Unavailable(f"{' '.join(cmd[:3])} took more than 10 minutes") from None
+    if proc.returncode != 0:
+        last = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+        raise Unavailable(f"{' '.join(cmd[:3])} failed: {' / '.join(last)}")
+
+
+def _pyodide(folder: Path) -> dict[str, bytes]:
+    """The Pyodide core files, from the pinned npm package (fetched with `npm pack` if the kept
+    copy is missing or does not match the pinned integrity)."""
+    tgz = folder / f"pyodide-{PYODIDE_VERSION}.tgz"
+    algo, _, want = PYODIDE_INTEGRITY.partition("-")
+    data = cache._read_private(tgz, 64 << 20) if tgz.exists() else None
+    if data is None or base64.b64encode(hashlib.new(algo, data).digest()).decode() != want:
+        with tempfile.TemporaryDirectory(dir=folder) as tmp:
+            _run(["npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--silent", "--pack-destination", tmp], Path(tmp))
+            got = Path(tmp) / tgz.name
+            data = got.read_bytes() if got.is_file() else b""
+            if base64.b64encode(hashlib.new(algo, data).digest()).decode() != want:
+                raise Unavailable(f"npm's pyodide@{PYODIDE_VERSION} does not match its pinned integrity")
+            os.replace(got, tgz)
+    out = {}
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+        for name in PYODIDE_FILES:
+            member = tar.getmember(f"package/{name}")
+            if not member.isfile():
+                raise Unavailable(f"pyodide's package/{name} is not a file")
+            out[name] = tar.extractfile(member).read()
+    return out
+
+
+def _wheels(folder: Path) -> dict[str, bytes]:
+    """The pinned wheels, fetched with `pip download` where the kept copy is missing or wrong."""
+    out: dict[str, bytes] = {}
+    missing = []
+    for req, (name, digest) in WHEELS.items():
+        data = _verified(folder / name, digest)
+        if data is None:
+            missing.append(req)
+        else:
+            out[name] = data
+    if missing:
+        pip = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+               "--disable-pip-version-check"]
+        native = [r for r in missing if r.startswith("pydantic-core")]
+        pure = [r for r in missing if r not in native]
+        with tempfile.TemporaryDirectory(dir=folder) as tmp:
+            if pure:
+                _run(pip + ["--dest", tmp, *pure], Path(tmp))
+            if native:
+                _run(pip + ["--dest", tmp, "--platform", PLATFORM, "--python-version", PYTHON,
+                            "--implementation", "cp", "--abi", "cp" + PYTHON.replace(".", ""), *native], Path(tmp))
+            for req in missing:
+                name, digest = WHEELS[req]
+                got = Path(tmp) / name
+                data = got.read_bytes() if got.is_file() else b""
+                if sha256(data) != digest:
+                    raise Unavailable(f"pip's {name} is missing or does not match its pinned digest")
+                os.replace(got, folder / name)
+                out[name] = data
+    return out
+
+
+def rulesdsl_wheel() -> tuple[str, bytes]:
+    """A wheel of this package's code as it is now (its .py and .lark files, without the
+    build's, the command line's and the tests' own modules), built byte for byte the same from
+    the same code."""
+    from .. import __version__
+    name = f"rulesdsl-{__version__}"
+    files = []
+    for rel, full in cache.walk(PACKAGE, (".py", ".lark")):
+        if not rel.startswith(NOT_SHIPPED):
+            files.append((f"rulesdsl/{rel}", Path(full).read_bytes()))
+    info = f"{name}.dist-info"
+    files.append((f"{info}/METADATA", f"Metadata-Version: 2.1\nName: rulesdsl\nVersion: {__version__}\n".encode()))
+    files.append((f"{info}/WHEEL", b"Wheel-Version: 1.0\nGenerator: rulesdsl wiki\nRoot-Is-Purelib: true\nTag: py3-none-any\n"))
+    record = "".join(f"{p},sha256={base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b'=').decode()},{len(d)}\n"
+                     for p, d in files) + f"{info}/RECORD,,\n"
+    files.append((f"{info}/RECORD", record.encode()))
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        for p, d in files:
+            zi = zipfile.ZipInfo(p, date_time=(1980, 1, 1, 0, 0, 0))
+            zi.compress_type = zipfile.ZIP_DEFLATED
+            zi.external_attr = 0o644 << 16
+            z.writestr(zi, d)
+    return f"{name}-py3-none-any.whl", buf.getvalue()
+
+
+# ----------------------------------------------------------------------------- the bundle
+
+@dataclass
+class Bundle:
+    """What the site ships for the ask feature, or why it does not (`missing`)."""
+
+    missing: Optional[str] = None
+    files: dict[str, bytes] = field(default_factory=dict)    # path under ASSETS -> bytes
+    manifest: dict = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)      # scenario id -> its DSL text
+
+    @property
+    def available(self) -> bool:
+        return self.missing is None
+
+
+def gather() -> dict[str, bytes]:
+    """The runtime's files (path under ASSETS -> bytes); Unavailable when they cannot be had."""
+    folder = runtime_dir()
+    files = {f"pyodide-{PYODIDE_VERSION}/{n}": d for n, d in _pyodide(folder).items()}
+    files.update({f"wheels/{n}": d for n, d in _wheels(folder).items()})
+    name, data = rulesdsl_wheel()
+    files[f"wheels/{name}"] = data
+    return files
+
+
+def game_documents(kb, game: str) -> list:
+    """The parsed documents of the knowledge base that declare something of `game`."""
+    def of(d) -> Optional[str]:
+        g = getattr(d, "game", None)
+        if type(d).__name__ == "Game":
+            return d.id
+        return g or (d.id.split("/", 1)[0] if isinstance(getattr(d, "id", None), str) else None)
+    return [doc for doc in kb.documents if any(of(d) == game for d in doc.decls)]
+
+
+def game_files(kb, game: str) -> tuple[bytes, bytes]:
+    """One game's knowledge base for the browser: the snapshot of its documents with every worked
+    question reduced to its id (loader.outline), and its source documents ({path: text} JSON)."""
+    from ..kb.loader import outline
+    from ..lang.snapshot import dumps
+    docs = game_documents(kb, game)
+    snap = dumps([tuple(d.path for d in docs), tuple(map(outline, docs))])
+    sources = {}
+    for d in kb.games[game].documents.values():
+        path = Path(d.path)
+        with contextlib.suppress(ValueError):
+            sources[path.resolve().relative_to(Path(kb.root).resolve()).as_posix()] = path.read_text(encoding="utf-8")
+    return snap, json.dumps(sources, ensure_ascii=False).encode("utf-8")
+
+
+def build(wiki) -> Bundle:
+    """The bundle for the wiki `wiki` (site.Wiki), or one saying why there is none."""
+    if os.environ.get(ENV_OFF, "").strip() not in ("", "0"):
+        return Bundle(missing=f"{ENV_OFF} is set")
+    try:
+        files = gather()
+    except (Unavailable, OSError) as e:
+        return Bundle(missing=str(e))
+    from .ask_page import lexer_table
+    kb = wiki.kb
+    games = {}
+    for g in wiki.games:
+        from ..engine.registry import engine_for
+        if engine_for(g) is None:
+            continue
+        snap, sources = game_files(kb, g)
+        files[f"games/{g}/snapshot.json"] = snap
+        files[f"games/{g}/sources.json"] = sources
+        games[g] = {"snapshot": f"games/{g}/snapshot.json", "sources": f"games/{g}/sources.json"}
+    manifest = {
+        "format": 1,
+        "pyodide": {"version": PYODIDE_VERSION, "python": PYTHON, "dir": f"pyodide-{PYODIDE_VERSION}/",
+                    "integrity": PYODIDE_INTEGRITY},
+        "wheels": sorted(n for n in files if n.startswith("wheels/")),
+        "versions": {req.split("==")[0]: req.split("==")[1] for req in WHEELS},
+        "games": games,
+        "dirUrls": bool(wiki.dir_urls),
+        "lexer": lexer_table(),
+        "files": {n: {"sha256": sha256(d), "bytes": len(d)} for n, d in sorted(files.items())},
+    }
+    texts = {}
+    for sid, info in kb.scenarios.items():
+        if info.game in games:
+            text = wiki.sources.block(info.scenario.loc)
+            if text:
+                texts[sid] = text + "\n"
+    return Bundle(files=files, manifest=manifest, texts=texts)
+
+
+def write(bundle: Bundle, site: Path) -> None:
+    """Write the bundle's files into the built site (only ever into its own folder there)."""
+    if not bundle.available:
+        return
+    top = Path(site) / ASSETS
+    if top.exists() and not top.is_dir():
+        raise OSError(f"{top} is not a folder")
+    for name, data in bundle.files.items():
+        dest = top / name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(data)
+    (top / "manifest.json").write_text(json.dumps(bundle.manifest, ensure_ascii=False, indent=1), encoding="utf-8")
+
+
+def total_bytes(bundle: Bundle, game: Optional[str] = None) -> int:
+    """The bytes a reader downloads to ask about one game (all games' when `game` is None)."""
+    return sum(len(d) for n, d in bundle.files.items()
+               if not n.startswith("games/") or game is None or n.startswith(f"games/{game}/"))
+

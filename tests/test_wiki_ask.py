@@ -1,0 +1,278 @@
+"""Asking in the reader's browser: the wiki ships the interpreter (Pyodide and the wheels, gathered
+with npm and pip at build time; rulesdsl/wiki/ask_bundle.py), and a page answers a changed or new
+question with rulesdsl/wiki/browser.py.
+
+The bundled knowledge base is built once for this module. The runtime is gathered into the test
+run's private cache (tests/conftest.py), so a run downloads it once (≈16 MB from npm and PyPI).
+A test skips, with the reason, only where a tool is absent (npm, node, chromium, Playwright);
+under CI (CI=true) the browser tests must run.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mkdocs")
+pytest.importorskip("material")
+
+from rulesdsl.wiki import ask_bundle  # noqa: E402
+from rulesdsl.wiki.testing import HOSTILE, IMG, REPO, XSS, build_site, serve  # noqa: E402
+
+NODE_TEST = REPO / "tests" / "node" / "ask_questions.mjs"
+PER_GAME = 8          # worked questions asked of each game in the runtime (4 games: 32)
+browser = pytest.mark.browser
+
+
+def _need(tool: str) -> str:
+    exe = shutil.which(tool)
+    if exe is None:
+        reason = f"{tool} is not installed"
+        if os.environ.get("CI"):
+            pytest.fail(f"must run in CI: {reason}")
+        pytest.skip(reason)
+    return exe
+
+
+@pytest.fixture(scope="module")
+def ask_site(tmp_path_factory) -> Path:
+    _need("npm")
+    out = tmp_path_factory.mktemp("ask") / "site"
+    result = build_site(REPO, out)
+    assert result.returncode == 0, result.output
+    assert "built without 「この質問を変えて聞く」" not in result.output, result.output
+    assert (out / ask_bundle.ASSETS / "manifest.json").is_file()
+    return out
+
+
+def editor_questions(site: Path) -> list[dict]:
+    """The question on each Q&A page's editor, as the page carries it: {id, game, text, page}."""
+    out = []
+    for p in sorted(site.glob("*/qa/**/*.html")):
+        m = re.search(r'<div class="rd-ask" data-rd-ask="scenario" data-game="([^"]+)".*?<textarea[^>]*>(.*?)</textarea>',
+                      p.read_text(encoding="utf-8"), re.S)
+        if m:
+            text = html.unescape(m.group(2))
+            out.append({"id": re.match(r"\s*scenario\s+(\S+)", text).group(1), "game": m.group(1), "text": text,
+                        "page": p.relative_to(site).as_posix()})
+    return out
+
+
+def cli_json(*args: str) -> dict:
+    proc = subprocess.run([sys.executable, "-m", "rulesdsl", "--root", str(REPO), "ask", *args, "--json"],
+                          capture_output=True, text=True, cwd=str(REPO))
+    return json.loads(proc.stdout)
+
+
+def same_but_place(browser_json, cli, offsets: set) -> list[str]:
+    """Where the two answers differ, except that a place in the reader's text (質問.rules:L:C)
+    stands for the same column of the knowledge base's file, one line offset for the whole."""
+    diffs = []
+
+    def walk(a, b, path):
+        if isinstance(a, dict) and isinstance(b, dict):
+            for k in a.keys() | b.keys():
+                walk(a.get(k), b.get(k), f"{path}.{k}")
+        elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+            for i, (x, y) in enumerate(zip(a, b)):
+                walk(x, y, f"{path}[{i}]")
+        elif isinstance(a, str) and a.startswith("質問.rules:") and isinstance(b, str):
+            _, la, ca = a.rsplit(":", 2)
+            _, lb, cb = b.rsplit(":", 2)
+            offsets.add(int(lb) - int(la))
+            if ca != cb:
+                diffs.append(f"{path}: {a} / {b}")
+        elif a != b:
+            diffs.append(f"{path}: {str(a)[:80]} / {str(b)[:80]}")
+
+    walk(browser_json, cli, "")
+    return diffs
+
+
+def test_the_runtime_is_gathered_at_the_pinned_versions_and_recorded_in_the_site(ask_site):
+    manifest = json.loads((ask_site / ask_bundle.ASSETS / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["pyodide"]["version"] == ask_bundle.PYODIDE_VERSION
+    assert manifest["versions"]["pydantic-core"] == "2.50.5"
+    for name, meta in manifest["files"].items():
+        data = (ask_site / ask_bundle.ASSETS / name).read_bytes()
+        assert ask_bundle.sha256(data) == meta["sha256"], name
+    pinned = {f: d for f, d in ask_bundle.WHEELS.values()}
+    for w in manifest["wheels"]:
+        name = w.split("/", 1)[1]
+        if name in pinned:
+            assert manifest["files"][w]["sha256"] == pinned[name]
+    assert sum(m["bytes"] for n, m in manifest["files"].items() if n.startswith("games/grm/")) <= 1_000_000
+    page = (ask_site / "grm" / "ask.html").read_text(encoding="utf-8")
+    assert f"Pyodide {ask_bundle.PYODIDE_VERSION}" in page and "pydantic 2.14.4" in page
+
+
+def test_a_kept_runtime_file_that_does_not_match_its_pin_is_fetched_again(ask_site):
+    folder = ask_bundle.runtime_dir()
+    name, digest = ask_bundle.WHEELS["annotated-types==0.8.0"]
+    (folder / name).write_bytes(b"not the wheel")
+    files = ask_bundle.gather()
+    assert ask_bundle.sha256(files[f"wheels/{name}"]) == digest
+    assert ask_bundle.sha256((folder / name).read_bytes()) == digest
+
+
+def test_a_site_built_without_the_runtime_says_so_on_the_console_and_on_its_pages(tmp_path):
+    out = tmp_path / "site"
+    result = build_site(REPO, out, extra_env={ask_bundle.ENV_OFF: "1"})
+    assert result.returncode == 0, result.output
+    assert "built without 「この質問を変えて聞く」" in result.output
+    page = (out / "grm" / "qa" / "stack-flips-top-only.html").read_text(encoding="utf-8")
+    assert "この質問を変えて聞く：利用できません" in page and ask_bundle.ENV_OFF in page
+    assert not (out / ask_bundle.ASSETS).exists()
+
+
+def test_the_runtime_answers_worked_questions_of_every_game_as_rulesdsl_ask_json_does(ask_site):
+    node = _need("node")
+    by_game: dict[str, list] = {}
+    for q in editor_questions(ask_site):
+        by_game.setdefault(q["game"], []).append(q)
+    assert set(by_game) == {"grm", "thgm", "royal", "pm"}
+    asked = []
+    for qs in by_game.values():
+        step = max(1, len(qs) // PER_GAME)
+        asked += qs[::step][:PER_GAME]
+    assert len(asked) >= 30
+    proc = subprocess.run([node, str(NODE_TEST), str(ask_site)], input=json.dumps(asked), capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    got = json.loads(proc.stdout)
+    assert got["version"] == ask_bundle.PYODIDE_VERSION
+    for q in asked:
+        mine = got["answers"][q["id"]]
+        assert not mine["errors"], (q["id"], mine["errors"])
+        offsets: set = set()
+        diffs = same_but_place(mine["json"], cli_json(q["id"]), offsets)
+        assert not diffs, (q["id"], diffs)
+        assert len(offsets) <= 1, (q["id"], offsets)
+        assert 'class="rd-answer' in mine["html"]
+
+
+# ----------------------------------------------------------------------------- in chromium
+
+@pytest.fixture(scope="module")
+def ask_url(ask_site):
+    with serve(ask_site) as base:
+        yield base
+
+
+@pytest.fixture
+def tab(chromium):
+    context = chromium.new_context()
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    yield page
+    context.close()
+
+
+def answered(page, box=".rd-ask"):
+    """Press 「答える」 and wait until the answer (or the errors) is on the page."""
+    page.evaluate(f"document.querySelector('{box}').dataset.state = ''")
+    page.locator(f"{box} .rd-ask-go").click()
+    page.locator(f"{box}[data-state=done]").wait_for(state="attached", timeout=180_000)
+
+
+def set_text(page, text: str) -> None:
+    page.locator(".rd-editor-text").fill(text)
+
+
+def renamed(text: str, sid: str) -> str:
+    return re.sub(r"^(\s*scenario\s+)\S+", rf"\g<1>{sid}", text, count=1)
+
+
+def cli_sentences(tmp_path, text: str) -> list[str]:
+    f = tmp_path / "q.rules"
+    f.write_text(renamed(text, "grm/test/browser-check"), encoding="utf-8")
+    return cli_json(str(f))["answers"][0]["answer"]
+
+
+@browser
+def test_a_reader_changes_a_weight_on_a_qa_page_and_gets_the_changed_answer(tab, ask_url, tmp_path):
+    tab.goto(ask_url + "grm/qa/stack-flips-top-only.html")
+    before = tab.locator(".rd-answer .rd-sentence").first.inner_text()
+    tab.locator(".rd-ask-open summary").click()
+    area = tab.locator(".rd-editor-text")
+    text = area.input_value()
+    assert 'card "重い" {\n    weight 60kg' in text or 'card "重い" { weight 60kg }' in text
+    changed = text.replace("weight 60kg", "weight 40kg")
+    set_text(tab, changed)
+    answered(tab)
+    shown = tab.locator(".rd-ask-answer .rd-answer .rd-sentence").all_inner_texts()
+    expected = cli_sentences(tmp_path, changed)
+    assert shown == expected and before not in shown
+    assert tab.locator(".rd-ask-answer .rd-trace a").count() > 0      # citations link to the rules
+    assert tab.errors == []
+
+
+@browser
+def test_a_located_error_marks_its_line_and_column_with_the_hint(tab, ask_url):
+    tab.goto(ask_url + "grm/qa/stack-flips-top-only.html")
+    tab.locator(".rd-ask-open summary").click()
+    text = tab.locator(".rd-editor-text").input_value()
+    set_text(tab, text.replace("as of 2026-09-01", "as of 2026-09-01 confirmd"))
+    answered(tab)
+    error = tab.locator(".rd-ask-error p").first.inner_text()
+    line = text.splitlines().index("  as of 2026-09-01") + 1
+    assert error.startswith(f"{line}行")
+    assert tab.locator(".rd-editor-hl mark.rd-ask-mark").count() == 1
+    assert tab.locator(".rd-ask-answer").inner_html() == ""
+
+
+@browser
+def test_the_board_builder_writes_a_question_the_interpreter_answers(tab, ask_url, tmp_path):
+    tab.goto(ask_url + "grm/ask.html")
+    tab.locator('.rd-bb-cell[data-cell="b2"]').click()
+    tab.locator(".rd-bb-weight").fill("30")
+    tab.locator(".rd-bb-put").click()
+    tab.locator(".rd-bb-weight").fill("45")
+    tab.locator(".rd-bb-put").click()                       # stacked on the 30 kg card
+    tab.locator(".rd-bb-pplayer").select_option("P2")
+    tab.locator(".rd-bb-pweight").fill("60")
+    tab.locator(".rd-bb-target").select_option("c2")
+    tab.locator(".rd-bb-write").click()
+    text = tab.locator(".rd-editor-text").input_value()
+    assert "stack b2 P1" in text and "play P2" in text
+    answered(tab)
+    assert tab.locator(".rd-ask-errors").inner_text() == ""
+    assert tab.locator(".rd-ask-answer .rd-answer .rd-sentence").all_inner_texts() == cli_sentences(tmp_path, text)
+    assert tab.locator(".rd-ask-answer .rd-board").count() >= 2
+
+
+@browser
+def test_what_the_reader_types_and_what_the_answer_prints_stay_text(tab, ask_url):
+    tab.goto(ask_url + "grm/ask.html")
+    question = (f'scenario grm/new/hostile "{XSS}" {{\n  question "{HOSTILE}"\n  as of 2026-09-01\n'
+                f'  card "{IMG}" {{ weight 30kg }}\n  card "{XSS}" {{ weight 60kg }}\n  turn P2\n'
+                f'  field b2 P1 "{IMG}" up\n  hand P2 "{XSS}"\n  play P2 "{XSS}" c2\n'
+                f'  answer "{HOSTILE}"\n  expect face b2 down\n}}\n')
+    set_text(tab, question)
+    answered(tab)
+    assert tab.evaluate("window.__xss") is None
+    shown = tab.locator(".rd-ask-answer").inner_text()
+    assert HOSTILE in shown and XSS in tab.locator(".rd-ask-answer .rd-board").first.inner_text()
+    set_text(tab, question.replace("as of", f"{IMG} as of"))      # an error that quotes the text
+    answered(tab)
+    assert tab.evaluate("window.__xss") is None
+    assert "<img" in tab.locator(".rd-ask-errors").inner_text()
+    assert tab.locator(".rd-ask-errors img, .rd-editor-hl img, .rd-ask-answer img").count() == 0
+
+
+@browser
+def test_opened_from_a_folder_the_page_says_to_serve_the_site(tab, ask_site):
+    tab.goto((ask_site / "grm" / "ask.html").resolve().as_uri())
+    note = tab.locator(".rd-ask-file")
+    note.wait_for(state="visible")
+    assert "rulesdsl wiki serve" in note.inner_text()
+    assert tab.locator(".rd-ask-go").is_disabled()
