@@ -162,13 +162,16 @@ def _load(root: Path, paths: list[Path], names: list[str], use_cache: bool,
 
 
 def from_documents(root: Path, documents: list[Document], files: Optional[list[str]] = None,
-                   scenarios: Optional[Callable[[Scenario], bool]] = None) -> KnowledgeBase:
-    """A knowledge base built from already parsed documents (e.g. with one ruling left out);
-    with `scenarios`, only the scenarios it accepts are validated (as in `load`)."""
+                   scenarios: Optional[Callable[[Scenario], bool]] = None,
+                   previous: Optional[KnowledgeBase] = None) -> KnowledgeBase:
+    """A knowledge base built from already parsed documents (e.g. with one ruling left out, or
+    an editor's unsaved text in place of a file); with `scenarios`, only the scenarios it
+    accepts are validated (as in `load`); `previous`, one built before from mostly the same
+    documents, lends the scenarios it validated (see _Builder)."""
     kb = KnowledgeBase(root=Path(root))
     kb.documents = list(documents)
     kb.files = list(files or [d.path for d in documents])
-    _Builder(kb, wanted=scenarios).build()
+    _Builder(kb, previous, wanted=scenarios).build()
     return kb
 
 
@@ -229,10 +232,12 @@ class _Builder:
                 for s in rev.settings:
                     kb.settings_index.setdefault((r.game, s.point), []).append((r.id, rev, s))
                     kb.settings_by_card.setdefault((r.game, s.point, s.card), []).append((r.id, rev, s))
-        # A scenario's validation depends on the games, cards, rule sections and rulings only
-        # (the "frame"): when those are the very objects a previous build had (a resident
-        # process answering a judge's new scenario file), its validated scenarios are reused.
-        kb._frame = tuple(id(d) for d in (*games, *sections, *cards, *rulings))
+        # A scenario's validation depends only on the games and cards and on which rule sections
+        # and rulings exist (the "frame"): when a previous build had the same (a resident process
+        # answering a judge's new scenario file, an editor changing a ruling's text), its
+        # validated scenarios are reused. Unchanged declarations are the very same objects, so
+        # comparing frames compares only what was parsed again.
+        kb._frame = (tuple(games), tuple(cards), tuple(s.id for s in sections), tuple(r.id for r in rulings))
         reuse = self.previous._built if self.previous is not None and self.previous._frame == kb._frame else {}
         all_scenarios = [(s, None, None) for s in scenarios] + nested
         for s, owner, rev in all_scenarios:
