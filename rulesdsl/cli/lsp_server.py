@@ -181,6 +181,8 @@ class RulesServer(LanguageServer):
     # -- what the cursor is on ---------------------------------------------------------------
     def at(self, uri: str, pos: T.Position) -> tuple[Optional[Session], Optional[Target], object, list[str], str]:
         path = self.path_of(uri)
+        if not _is_rules(path):              # a client may send any plain text file
+            return None, None, None, [], path
         self.sync(uri)
         session = self.session_for(path)
         kb = session.navigable()
@@ -286,6 +288,8 @@ def build(root: Optional[Path] = None, use_cache: bool = True, debounce: float =
         uri = params.text_document.uri
         ls.sync(uri)
         path = ls.path_of(uri)
+        if not _is_rules(path):
+            return T.CompletionList(is_incomplete=False, items=[])
         session = ls.session_for(path)
         kb = session.navigable()
         lines = ls.texts.lines(path)
@@ -303,7 +307,9 @@ def build(root: Optional[Path] = None, use_cache: bool = True, debounce: float =
         doc = ls.workspace.get_text_document(uri)
         text = doc.source
         path = ls.path_of(uri)
-        name = ls.session_for(path).name(path) if _is_rules(path) else path
+        if not _is_rules(path):
+            return []
+        name = ls.session_for(path).name(path)
         formatted = await asyncio.get_running_loop().run_in_executor(ls.helper, _format, text, name)
         if formatted is None or formatted == text:
             return []
@@ -318,6 +324,8 @@ def build(root: Optional[Path] = None, use_cache: bool = True, debounce: float =
         uri = params.text_document.uri
         ls.sync(uri)
         path = ls.path_of(uri)
+        if not _is_rules(path):
+            return []
         session = ls.session_for(path)
         kb = session.navigable()
         lines = ls.texts.lines(path)

@@ -232,12 +232,14 @@ class _Builder:
                 for s in rev.settings:
                     kb.settings_index.setdefault((r.game, s.point), []).append((r.id, rev, s))
                     kb.settings_by_card.setdefault((r.game, s.point, s.card), []).append((r.id, rev, s))
-        # A scenario's validation depends only on the games and cards and on which rule sections
-        # and rulings exist (the "frame"): when a previous build had the same (a resident process
-        # answering a judge's new scenario file, an editor changing a ruling's text), its
-        # validated scenarios are reused. Unchanged declarations are the very same objects, so
-        # comparing frames compares only what was parsed again.
-        kb._frame = (tuple(games), tuple(cards), tuple(s.id for s in sections), tuple(r.id for r in rulings))
+        # A scenario's validation depends only on the games' vocabularies and statements, the
+        # cards, and which rule sections and rulings exist (the "frame"): when a previous build
+        # had the same (a resident process answering a judge's new scenario file, an editor
+        # changing a ruling's or a game's text), its validated scenarios are reused. Unchanged
+        # declarations are the very same objects, so comparing frames compares only what was
+        # parsed again.
+        kb._frame = (tuple((g.id, g.vocabulary, g.clauses) for g in games), tuple(cards),
+                     tuple(s.id for s in sections), tuple(r.id for r in rulings))
         reuse = self.previous._built if self.previous is not None and self.previous._frame == kb._frame else {}
         all_scenarios = [(s, None, None) for s in scenarios] + nested
         for s, owner, rev in all_scenarios:
