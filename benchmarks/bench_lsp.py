@@ -100,7 +100,7 @@ def anchors(root: Path, files: list[str]) -> dict:
         subprocess.run([sys.executable, "-c", "pass"], check=True)
     python = (time.perf_counter() - started) / 5
     sys.path.insert(0, str(REPO))
-    from rulesdsl.commands.check import check_paths
+    from rulesdsl.cli.check import check_paths
     check_paths(root, [])                           # warm the caches
     checks = {}
     for rel in files:
