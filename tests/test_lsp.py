@@ -323,3 +323,20 @@ async def test_a_huge_file_keeps_the_server_answering_while_it_is_checked(kb_roo
         # answered while the ten megabytes were still being checked
         assert huge not in client.diagnostics
         assert "{cell}は{face}" in hover.contents.value and "a1" in [i.label for i in completion.items]
+
+
+async def test_a_judges_file_outside_the_knowledge_base_is_checked_and_answered_with_it(tmp_path):
+    question = (REPO / "examples/judge-question.rules").read_text(encoding="utf-8")
+    path = tmp_path / "q.rules"
+    path.write_text(question, encoding="utf-8")
+    typo = question.replace('  play P2 "重い" c2', '  pley P2 "重い" c2')
+    async with server(REPO) as client:
+        uri = open_doc(client, path, typo)
+        found = await until(client, lambda p: p.get(uri))
+        (d,) = found[uri]
+        assert d.message == '"pley" is not a scenario statement of grm\nhint: did you mean "play"?'
+        change(client, uri, question, 2)
+        await until(client, lambda p: len(p[uri]) == 0)
+        result = await client.workspace_execute_command_async(T.ExecuteCommandParams(
+            command="rulesdsl.ask", arguments=[uri, "grm/judge/stack"]))
+    assert result["summary"].startswith("答え: ") and "《上》" in result["summary"]

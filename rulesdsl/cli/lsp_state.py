@@ -421,7 +421,7 @@ def hover_text(kb: KnowledgeBase, t: Target, today: Optional[_dt.date] = None) -
         sig = " ".join((f"[{p.name}:{'|'.join(p.types)}]" if p.optional else
                         f"{p.name}:{'|'.join(p.types)}{'…' if p.many else ''}") for p in e.params)
         add(f"**{e.kind}** `{e.name}`" + (f" — {e.label}" if e.label else ""))
-        add(f"\n`{e.name} {sig}`".rstrip("` ") + "`")
+        add(f"\n`{(e.name + ' ' + sig).strip()}`")
         if e.body:
             add(f"\nits block holds {e.body} statements")
     elif t.kind == "enum":
