@@ -190,6 +190,14 @@ async def test_hover_shows_earlier_revisions_a_section_quote_a_point_value_and_a
         n = line_of(lines, "set battle.zero_weight")
         hover = await client.text_document_hover_async(T.HoverParams(**at(uri, lines, n, "battle.zero_weight", 3)))
         assert "value today" in hover.contents.value and "`battle_occurs`" in hover.contents.value
+        # a point the sources leave open: its readings and its gap ruling
+        game = REPO / "rulings/grm/game.rules"
+        game_lines = game.read_text(encoding="utf-8").split("\n")
+        game_uri = open_doc(client, game, "\n".join(game_lines))
+        n = line_of(game_lines, "point stack.cell_limit_count")
+        hover = await client.text_document_hover_async(T.HoverParams(**at(game_uri, game_lines, n, "stack.cell_limit_count", 3)))
+        assert "unsettled" in hover.contents.value and "`grm/gap/cell-limit`" in hover.contents.value
+        assert "readings: `cards_in_cell`, `stacked_cards`" in hover.contents.value
         # a card: what the source does not give
         n = line_of(lines, "refs grm/stack/definition No.142")
         hover = await client.text_document_hover_async(T.HoverParams(**at(uri, lines, n, "No.142", 2)))
