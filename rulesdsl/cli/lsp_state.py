@@ -149,7 +149,8 @@ class Session:
                                    for n, t in own.items()))
             if self._built_from == key and self.current is not None:
                 return self.current
-            parsed = {n: self.parse(n, t) for n, t in own.items()}
+            with no_gc():        # parsing and building make many objects and no cycles
+                parsed = {n: self.parse(n, t) for n, t in own.items()}
             for name in list(self._parsed):
                 if name not in parsed:
                     del self._parsed[name]
@@ -160,7 +161,7 @@ class Session:
                 doc = parsed[n][0] if n in parsed else by_name.get(n)
                 if doc is not None:
                     docs.append(doc)
-            with no_gc():        # building makes many objects and no cycles
+            with no_gc():
                 kb = from_documents(self.root, docs, names, previous=self.current or disk)
             # what loading said about the files not open (a syntax error, an unreadable file),
             # and what parsing said about the buffers
