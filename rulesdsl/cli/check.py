@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Optional
 
 from ..base.cache import find_root
 from ..kb.build import load, names_of
@@ -24,11 +25,17 @@ def check_paths(root: Path, paths: list[Path], use_cache: bool = True):
     """Load the knowledge base plus `paths` and return (kb, findings), the findings limited to
     `paths` when any are given."""
     kb = load(root, extra=paths, use_cache=use_cache)
+    return kb, findings_of(kb, names_of(kb, paths) if paths else None)
+
+
+def findings_of(kb, files: Optional[set[str]] = None) -> list:
+    """Every finding about a loaded knowledge base (loading, validation, lints), limited to
+    the files named `files` when given (those without a place are kept); sorted. `rulesdsl
+    lsp` reports these for the file being edited."""
     findings = list(kb.diagnostics) + run_checks(kb)
-    if paths:
-        wanted = names_of(kb, paths)
-        findings = [d for d in findings if d.loc is None or d.loc.file in wanted]
-    return kb, sorted(findings, key=lambda d: d.sort_key())
+    if files is not None:
+        findings = [d for d in findings if d.loc is None or d.loc.file in files]
+    return sorted(findings, key=lambda d: d.sort_key())
 
 
 @command("check", "Parse, validate and lint the knowledge base (exit 0 clean, 1 findings, 2 unusable input).",

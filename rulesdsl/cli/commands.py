@@ -9,7 +9,7 @@ from typing import Optional
 
 # command -> module, in the order `rulesdsl --help` lists them
 MODULES = {"ask": "ask", "check": "check", "deck": "deck", "fmt": "fmt", "test": "regression",
-           "impact": "regression", "timeline": "regression", "show": "show", "serve": "serve", "wiki": "wiki"}
+           "impact": "regression", "timeline": "regression", "show": "show", "serve": "serve", "lsp": "lsp", "wiki": "wiki"}
 
 
 def register(command: Optional[str] = None) -> None:

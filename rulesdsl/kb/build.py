@@ -162,13 +162,16 @@ def _load(root: Path, paths: list[Path], names: list[str], use_cache: bool,
 
 
 def from_documents(root: Path, documents: list[Document], files: Optional[list[str]] = None,
-                   scenarios: Optional[Callable[[Scenario], bool]] = None) -> KnowledgeBase:
-    """A knowledge base built from already parsed documents (e.g. with one ruling left out);
-    with `scenarios`, only the scenarios it accepts are validated (as in `load`)."""
+                   scenarios: Optional[Callable[[Scenario], bool]] = None,
+                   previous: Optional[KnowledgeBase] = None) -> KnowledgeBase:
+    """A knowledge base built from already parsed documents (e.g. with one ruling left out, or
+    an editor's unsaved text in place of a file); with `scenarios`, only the scenarios it
+    accepts are validated (as in `load`); `previous`, one built before from mostly the same
+    documents, lends the scenarios it validated (see _Builder)."""
     kb = KnowledgeBase(root=Path(root))
     kb.documents = list(documents)
     kb.files = list(files or [d.path for d in documents])
-    _Builder(kb, wanted=scenarios).build()
+    _Builder(kb, previous, wanted=scenarios).build()
     return kb
 
 
@@ -229,18 +232,32 @@ class _Builder:
                 for s in rev.settings:
                     kb.settings_index.setdefault((r.game, s.point), []).append((r.id, rev, s))
                     kb.settings_by_card.setdefault((r.game, s.point, s.card), []).append((r.id, rev, s))
-        # A scenario's validation depends on the games, cards, rule sections and rulings only
-        # (the "frame"): when those are the very objects a previous build had (a resident
-        # process answering a judge's new scenario file), its validated scenarios are reused.
-        kb._frame = tuple(id(d) for d in (*games, *sections, *cards, *rulings))
-        reuse = self.previous._built if self.previous is not None and self.previous._frame == kb._frame else {}
+        # A scenario's validation depends only on the games' vocabularies and statements, which
+        # cards exist under which codes and names, which rule sections and rulings exist (the
+        # "frame"), and the cards it completes (`assume card No.034 { … }`): when a previous
+        # build had the same (a resident process answering a judge's new scenario file, an
+        # editor changing a ruling's, a game's or a card's text), its validated scenarios are
+        # reused. Unchanged declarations are the very same objects, so comparing frames compares
+        # only what was parsed again.
+        kb._frame = (tuple((g.id, g.vocabulary, g.clauses) for g in games),
+                     tuple((c.game, c.code, c.name) for c in cards),
+                     tuple(s.id for s in sections), tuple(r.id for r in rulings))
+        same = self.previous is not None and self.previous._frame == kb._frame
+        reuse = self.previous._built if same else {}
+        before_cards = self.previous.cards if same else {}
+
+        def completes_same_cards(s: Scenario) -> bool:
+            keys = [(s.game, c.code) for c in s.cards]
+            return all((kb.cards[k].card if k in kb.cards else None) is
+                       (before_cards[k].card if k in before_cards else None) for k in keys)
         all_scenarios = [(s, None, None) for s in scenarios] + nested
         for s, owner, rev in all_scenarios:
             if self.check_game_prefix(s.id, s.loc, "scenario") and self.register("scenario", s.id, s.loc):
                 if self.wanted is not None and not self.wanted(s):
                     continue
                 done = reuse.get(id(s))
-                if done is not None and done[0] is s and done[1] == owner and done[2] is rev:
+                if done is not None and done[0] is s and done[1] == owner and done[2] is rev \
+                        and completes_same_cards(s):
                     info, found = done[3], done[4]
                     self.diag.extend(found)
                 else:

@@ -67,14 +67,19 @@ def read_file(path: Path, shown: str, limit: Optional[int] = None) -> bytes:
         raise DslError([Diagnostic(code="io", loc=Loc(shown, 1, 1), fatal=True,
                                    message=f"{shown} is {e}, not a .rules file; it was not read")]) from None
     except files.TooLarge as e:
-        line = e.data.count(b"\n", 0, limit) + 1
-        col = limit - (e.data.rfind(b"\n", 0, limit) + 1) + 1
-        raise DslError([Diagnostic(
-            code="file-size", loc=Loc(shown, line, col), fatal=True,
-            message=f"{shown} is larger than {limit // (1024 * 1024)} MB; it was not read",
-            hint="split it into several files (the limit guards against reading a device or a runaway file)")]) from None
+        raise DslError([too_large(shown, e.data, limit)]) from None
     except OSError as e:
         raise DslError([file_problem(path, shown, e)]) from None
+
+
+def too_large(shown: str, data: bytes, limit: int = MAX_FILE_BYTES) -> Diagnostic:
+    """The finding for a file past `limit` bytes, located where the limit falls."""
+    line = data.count(b"\n", 0, limit) + 1
+    col = limit - (data.rfind(b"\n", 0, limit) + 1) + 1
+    return Diagnostic(
+        code="file-size", loc=Loc(shown, line, col), fatal=True,
+        message=f"{shown} is larger than {limit // (1024 * 1024)} MB; it was not read",
+        hint="split it into several files (the limit guards against reading a device or a runaway file)")
 
 
 def decode(data: bytes, file: str) -> str:

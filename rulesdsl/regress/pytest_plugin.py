@@ -84,6 +84,9 @@ class ScenarioItem(pytest.Item):
         super().__init__(**kwargs)
         self.scenario_id = scenario_id
         self.add_marker(pytest.mark.scenario)
+        # a scenario takes no fixtures; pytest-lsp's plugin (installed with the test extra) fails
+        # every item that lacks this attribute, which pytest's own test functions have
+        self.funcargs: dict = {}
 
     def runtest(self):
         kb = _session_kb(self.config)
