@@ -87,6 +87,13 @@ class Answer:
     readings: Optional[Any] = None      # the answers under other readings (see engine.readings)
     gaps: list[dict] = field(default_factory=list)             # gaps of the sources noted (no status)
     odds: Optional[Odds] = None         # with chance (or a probability expectation): see chance.summarize
+    touched: list[dict] = field(default_factory=list)          # weak reliances consulted that decide nothing
+    derived: list[str] = field(default_factory=list)           # the sentences as written from the run alone
+    # for engine.deciding: the rule points each citation came through, the citations made
+    # directly, and the statuses of what is not a caution (confirmed, retracted)
+    relies: dict[tuple, set[str]] = field(default_factory=dict, repr=False)
+    direct: set[tuple] = field(default_factory=set, repr=False)
+    firm: list[Status] = field(default_factory=list, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -128,7 +135,7 @@ class Answer:
             "status_words": status_words(self), "authority": self.authority,
             "cautions": [c.as_dict() for c in self.cautions], "fuzzy": self.fuzzy,
             "illegal": self.illegal, "choosers": self.choosers, "assumptions": self.assumptions,
-            "gaps": self.gaps,
+            "gaps": self.gaps, "touched": self.touched,
             "readings": readings_json(self),
             "expectations": [{
                 "text": e.text, "modality": e.modality, "ok": e.ok, "applies": e.applies,
@@ -199,6 +206,9 @@ def readings_json(a: "Answer") -> Optional[dict]:
     if a.readings is not None:
         out["same"] = a.readings.same
         out["exhaustive"] = a.readings.exhaustive
+        out["deciding"] = sorted(a.readings.deciding)
+        out["tried"] = [{"key": k, "kind": p.get("kind", "unsettled"), "readings": list(p["readings"])}
+                        for k, p in sorted(a.readings.points.items())]
         out["answers"] = [{"reading": r, "answer": x.sentences, "ok": x.ok, "status": x.status.value}
                           for r, x in a.readings.answers]
         out["errors"] = [{"reading": r, "error": m} for r, m in a.readings.errors]

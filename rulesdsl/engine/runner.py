@@ -14,6 +14,7 @@ from ..lang.model import Status, weakest
 from .answer import Answer, Branch, ExpectationResult
 from .chance import ChanceLimit, is_chance, odds_text, summarize
 from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, StepLimit, explore
+from .deciding import settle
 from .registry import engine_for
 from .trace import Cite, Step
 
@@ -22,9 +23,12 @@ _CAUTION = (Status.unconfirmed, Status.unofficial, Status.provisional)
 
 def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = None,
            tournament: Optional[bool] = None, bounds: Optional[Bounds] = None,
-           point_cache: Optional[dict] = None, reading: Optional[dict[str, str]] = None) -> Answer:
-    """Answer one scenario (under `reading`, values for unsettled rule points, if given).
-    Raises EngineError for a question the engine cannot answer."""
+           point_cache: Optional[dict] = None, reading: Optional[dict[str, str]] = None,
+           settled: bool = True) -> Answer:
+    """Answer one scenario (under `reading`, other values for rule points, if given). Without a
+    reading (and unless `settled` is false) the answer is tried under the other values of the
+    points it consulted that are not confirmed, and its status counts only those that decide it
+    (engine.deciding). Raises EngineError for a question the engine cannot answer."""
     sc = info.scenario
     game = info.game
     engine = engine_for(game)
@@ -114,14 +118,23 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
 
     cites: dict[tuple, Cite] = {}
     gaps: dict[str, Cite] = {}
+    assumed: dict[str, None] = dict.fromkeys(info.assumptions)
     for b in branches:
         for s in b.steps:
             for c in s.cites:
                 if c.kind == "gap":
                     gaps.setdefault(c.ref, c)
+                elif c.kind == "assumption":   # 仮定: listed with the answer, no status of the rules
+                    assumed.setdefault(f"{c.note}（{c.ref}）")
                 else:
                     cites.setdefault(c.key(), c)
     statuses = [c.status for c in cites.values()]
+    relies: dict[tuple, set[str]] = {}
+    direct: set[tuple] = set()
+    for ctx in contexts:
+        direct |= ctx.direct
+        for k, via in ctx.point_cites.items():
+            relies.setdefault(k, set()).update(via)
     cautions = sorted((c for c in cites.values() if c.status in _CAUTION),
                       key=lambda c: (-c.status.rank, c.ref))
     points: dict[str, dict] = {}
@@ -154,6 +167,7 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
             b.steps.insert(0, Step(f"季節で日付が示された裁定の始まる日は、季節を{label}で読んで決める",
                                    (cite,), "rule"))
         statuses.append(Status.unconfirmed)
+        relies.setdefault(cite.key(), set()).add(SEASON_POINT)
         cautions = sorted([*cautions, cite], key=lambda c: (-c.status.rank, c.ref))
         rulings.add(f"{decl.unsettled}@undated")
     illegal = None
@@ -168,10 +182,18 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         fuzzy=sorted(fuzzy_notes), points=dict(sorted(points.items())), sections=sorted(sections),
         cards=sorted(cards), rulings=sorted(rulings), choosers=_choosers(kb, contexts), illegal=illegal,
         unsettled=dict(sorted(unsettled.items())), reading=dict(reading or {}),
-        assumptions=list(info.assumptions), authority=_authority(kb, game, cites.values()),
-        gaps=[c.as_dict() for c in gaps.values()], odds=odds)
+        assumptions=list(assumed), authority=_authority(kb, game, cites.values()),
+        gaps=[c.as_dict() for c in gaps.values()], odds=odds, relies=relies, direct=direct,
+        firm=[x for x in statuses if x not in _CAUTION])
     from .sentences import answer_sentences
     a.sentences = engine.answer_sentences(a) or answer_sentences(kb, a, info)
+    a.derived = a.sentences if not info.scenario.answer else \
+        (engine.answer_sentences(a) or answer_sentences(kb, a, info, own=False))
+    if settled and not reading:
+        def under(r: dict[str, str]) -> Answer:
+            return answer(kb, info, as_of=as_of, tournament=tournament, bounds=bounds,
+                          point_cache=point_cache, reading=r)
+        settle(kb, a, under)
     return a
 
 
