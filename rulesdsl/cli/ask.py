@@ -118,14 +118,38 @@ _STATUS_JA = {Status.provisional: "暫定", Status.unofficial: "非公式", Stat
 
 
 def readings_summary(a: Answer, kb: Optional[KnowledgeBase]) -> Optional[str]:
-    """Whether another reading of an unsettled rule point would change this answer (computed)."""
+    """Whether another value of a point the answer consulted that is not confirmed would change
+    it (computed), and how: every combination, or each point varied alone."""
     r = a.readings
     if r is None or len(r.answers) + len(r.errors) <= 1:
         return None
+    how = "全ての組み合わせ" if r.exhaustive else "組み合わせが多いため一点ずつ"
     if r.same:
-        return f"どの読みでも答えは同じ（資料が定めていない点 {len(r.points)} 件の読み {len(r.answers)} 通りで確認）"
-    return (f"読みによって答えが変わる: 資料が定めていない点 {len(r.points)} 件の読み {len(r.answers)} 通りのうち、"
+        return f"どの読みでも答えは同じ（確定していない点 {len(r.points)} 件の読み {len(r.answers)} 通りで確認、{how}）"
+    return (f"読みによって答えが変わる: 確定していない点 {len(r.points)} 件の読み {len(r.answers)} 通り（{how}）のうち、"
             f"{len(r.groups())} 通りの答えがある（--readings で各読みの答え）")
+
+
+def touched_lines(a: Answer, kb: Optional[KnowledgeBase]) -> list[str]:
+    """「資料が定めていない点（…）に触れるが、どの読みでも答えは同じ」: what the answer consulted
+    that is not confirmed and decides nothing, so weakens nothing."""
+    out = []
+    for t in a.touched:
+        names = "、".join(_point_label(kb, a.game, p["key"]) for p in t["points"])
+        if all(p["kind"] == "unsettled" for p in t["points"]):
+            out.append(f"資料が定めていない点（{names}）に触れるが、どの読みでも答えは同じ")
+        else:
+            word = STATUS_WORDS.get(Status(t["status"]), t["status"])
+            out.append(f"{word}の{t['ref']}が定める点（{names}）に触れるが、ほかの値でも答えは同じ")
+    return out
+
+
+def _point_label(kb: Optional[KnowledgeBase], game: str, key: str) -> str:
+    from ..engine.deciding import split_key
+    name, card = split_key(key)
+    decl = kb.games[game].points.get(name) if kb is not None else None
+    label = decl.label if decl is not None and decl.label else name
+    return label + (f"（{card}）" if card else "")
 
 
 def render_answer(a: Answer, traces: str = "first", kb: Optional[KnowledgeBase] = None,
@@ -141,6 +165,8 @@ def render_answer(a: Answer, traces: str = "first", kb: Optional[KnowledgeBase] 
     summary = readings_summary(a, kb)
     if summary:
         add(f"読み: {summary}")
+    for line in touched_lines(a, kb):
+        add(f"読み: {line}")
     for f in a.fuzzy:
         add(f"日付: {f}")
     for x in a.assumptions:

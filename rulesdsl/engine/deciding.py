@@ -76,8 +76,9 @@ def open_points(kb: "KnowledgeBase", a: "Answer") -> dict[str, dict]:
     """The points an answer consulted whose value is not confirmed, with the values to try
     (the one in force first): an unsettled point's readings; a ruled point's other values."""
     out: dict[str, dict] = {}
-    for key, p in a.unsettled.items():
-        out[key] = {**p, "kind": "unsettled"}
+    for key, p in a.unsettled.items():   # the value in force first (an unconfirmed ruling may set another than the default)
+        values = [p["value"]] + [v for v in p["readings"] if v != p["value"]]
+        out[key] = {**p, "readings": values, "kind": "unsettled"}
     decls = kb.games[a.game].points
     for key, v in a.points.items():
         if key in out or Status(v["status"]) not in _WEAK:

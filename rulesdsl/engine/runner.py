@@ -190,9 +190,9 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     a.derived = a.sentences if not info.scenario.answer else \
         (engine.answer_sentences(a) or answer_sentences(kb, a, info, own=False))
     if settled and not reading:
-        def under(r: dict[str, str]) -> Answer:
+        def under(r: dict[str, str]) -> Answer:   # the point cache holds values before any reading: shared
             return answer(kb, info, as_of=as_of, tournament=tournament, bounds=bounds,
-                          point_cache=point_cache, reading=r)
+                          point_cache=cache, reading=r)
         settle(kb, a, under)
     return a
 
@@ -233,21 +233,21 @@ SEASON_POINT = "dates.season"
 
 def _season_reading(kb: KnowledgeBase, game: str, day: _dt.date, rulings: set[str],
                     points: set[str]) -> Optional[dict]:
-    """The season reading as an unsettled point of this answer, when the answer rests on a
-    revision dated to a season whose first day, under some reading, falls after `day` and,
-    under another, on or before it."""
+    """The season reading as an unsettled point of this answer, when a revision of the game is
+    dated to a season whose first day, under some reading, falls after `day` and, under
+    another, on or before it."""
     decl = kb.games[game].points.get(SEASON_POINT)
     if decl is None or decl.unsettled is None:
         return None
-    consulted = {r.split("@", 1)[0] for r in rulings}
+    # on a day some reading of a season puts inside and another outside it, the answer is tried
+    # under each reading whether or not it consulted that season's ruling: a revision coming
+    # into force can change what the run meets (engine.deciding then says whether it decides)
     for rid, rev in kb.season_revisions(game):
         first, last = rev.date.starts()
         if not first <= day < last:
             continue
-        ruling = kb.rulings[rid]
-        if rid in consulted or any(s.point in points for x in ruling.revisions for s in x.settings):
-            return {"point": SEASON_POINT, "card": None, "value": kb.calendar or decl.readings[0],
-                    "gap": decl.unsettled, "readings": list(decl.readings), "status": "unconfirmed"}
+        return {"point": SEASON_POINT, "card": None, "value": kb.calendar or decl.readings[0],
+                "gap": decl.unsettled, "readings": list(decl.readings), "status": "unconfirmed"}
     return None
 
 
