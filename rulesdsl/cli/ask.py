@@ -114,7 +114,7 @@ def run(args, out: Output) -> int:
 
 # ----------------------------------------------------------------------------- text
 
-_STATUS_JA = {Status.provisional: "暫定", Status.unofficial: "非公式", Status.unconfirmed: "※未確定"}
+_STATUS_JA = {s: STATUS_WORDS[s] for s in (Status.provisional, Status.unofficial, Status.unconfirmed)}
 
 
 def readings_summary(a: Answer, kb: Optional[KnowledgeBase]) -> Optional[str]:
@@ -179,7 +179,7 @@ def render_answer(a: Answer, traces: str = "first", kb: Optional[KnowledgeBase] 
         add("!" * 78)
         add(f"!! この答えは確定していない裁定・解釈に依拠している（最も弱い根拠: {STATUS_WORDS[a.status]}）")
         for c in a.cautions:
-            add(f"!!   {STATUS_WORDS.get(c.status, c.status.value):<5} {c.ref}  — {STATUS_MEANING[c.status]}")
+            add(f"!!   {STATUS_WORDS.get(c.status, c.status.value)}  {c.ref}  — {STATUS_MEANING[c.status]}")
             if c.note:
                 add(f"!!         {c.note}")
         add("!" * 78)

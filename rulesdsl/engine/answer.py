@@ -54,6 +54,7 @@ class ExpectationResult:
     probability: Optional[str] = None   # the bound of a probability expectation (`>= 1/2`)
     statement: Optional[str] = None     # its text without the bound
     odds: Optional[list] = None         # with chance: per plan, the exact probability it holds
+    about_status: bool = False          # `expect status …`: of the answer's status, not of the game
 
     def __post_init__(self) -> None:
         if self.evaluated < 0:
@@ -140,7 +141,7 @@ class Answer:
             "expectations": [{
                 "text": e.text, "modality": e.modality, "ok": e.ok, "applies": e.applies,
                 "holds_in": e.holds_in, "branches": e.branches, "evaluated": e.evaluated,
-                "found": e.found, "loc": e.loc,
+                "found": e.found, "loc": e.loc, **({"status": True} if e.about_status else {}),
                 **({"probability": e.probability} if e.probability else {}),
                 **({"odds": e.odds} if e.odds is not None else {})}
                 for e in self.expectations],
@@ -168,32 +169,32 @@ def status_words(a: Answer) -> str:
 
 
 # The order of weakness an answer's status follows, strongest first (model.Status.rank), and the
-# words the sources themselves use for each status (000: 確認済み・統一裁定 / 暫定裁定 /
-# ※暫定ルール・非公式 / ※未確定).
+# words the sources themselves use for each status (000: 確認済み・統一裁定 / 2026年8月暫定裁定 /
+# ※暫定ルール・非公式 / ※未確定). 確定: the source states it, or marks it 確認済み or 統一裁定.
 STATUS_WORDS = {
     Status.confirmed: "確定",
-    Status.provisional: "暫定",
-    Status.unofficial: "非公式",
+    Status.provisional: "暫定裁定",
+    Status.unofficial: "※暫定ルール・非公式",
     Status.unconfirmed: "※未確定",
     Status.retracted: "撤回",
 }
 
 
 STATUS_MEANING = {
-    Status.confirmed: "資料が確認済みの裁定・規定として述べる",
-    Status.provisional: "資料が公式の暫定裁定として述べる",
-    Status.unofficial: "資料自身が暫定ルール・非公式とする",
+    Status.confirmed: "資料が定める（「確認済み」「統一裁定」を含む）",
+    Status.provisional: "資料が「暫定裁定」とする",
+    Status.unofficial: "資料自身が「※暫定ルール・非公式」とする",
     Status.unconfirmed: "資料に定めがなく、この知識ベースの読み",
     Status.retracted: "撤回された",
 }
 
 
 def status_line(a: "Answer") -> str:
-    """「非公式・※未確定（…）」: every status weaker than confirmed that the answer relies on, the
-    weakest first, in the sources' words; 確定 alone when there is none. Qualified by what the
-    sources are (「出典: ファンwikiのまとめ。公式ルールではない」)."""
+    """「※未確定、※暫定ルール・非公式（…）」: every status weaker than confirmed that decides the
+    answer, the weakest first, in the sources' words; 確定 alone when there is none. Qualified by
+    what the sources are (「出典: ファンwikiのまとめ。公式ルールではない」)."""
     seen = sorted({c.status for c in a.cautions}, key=lambda s: -s.rank)
-    words = "・".join(STATUS_WORDS[s] for s in seen) if seen else STATUS_WORDS[Status.confirmed]
+    words = "、".join(STATUS_WORDS[s] for s in seen) if seen else STATUS_WORDS[Status.confirmed]
     if a.authority:
         words += f"（出典: {'／'.join(a.authority)}）"
     return words

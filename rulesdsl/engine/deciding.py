@@ -61,7 +61,8 @@ class Readings:
 def answer_key(a: "Answer") -> tuple:
     """What an answer says, to compare answers under two readings: its sentences (as written
     from the run, not the scenario's own wording), whether its expectations hold, its outcomes."""
-    return (tuple(a.derived or a.sentences), a.ok, tuple(sorted(a.outcomes)))
+    ok = all(e.ok for e in a.expectations if e.applies and not e.about_status)
+    return (tuple(a.derived or a.sentences), ok, tuple(sorted(a.outcomes)))
 
 
 def split_key(key: str) -> tuple[str, Optional[str]]:
