@@ -21,7 +21,7 @@ from ..engine.registry import engine_for
 from ..engine.runner import answer
 from ..kb.build import load, refuse_folder
 from ..kb.knowledge import KnowledgeBase
-from ..kb.lint import run_checks
+from ..kb.verdict import file_findings, findings
 from ..kb.loader import display_path
 from ..lang.diagnostics import Diagnostic, DslError
 from ..lang.model import Status
@@ -63,6 +63,25 @@ def scenarios_of(kb: KnowledgeBase, target: str) -> list:
 
 @command("ask", "Answer a judge's scenario: verdict, statuses relied on, board, trace, choices.", configure)
 def run(args, out: Output) -> int:
+    try:
+        return _run(args, out)
+    except DslError as e:
+        if not args.json:
+            raise
+        return _refused(args, out, e.diagnostics, exit_code([d for d in e.diagnostics if d.fatal]) or 2)
+
+
+def _refused(args, out: Output, diagnostics: list[Diagnostic], code: int) -> int:
+    """A file refused while loading: its located errors (on stderr), and with --json the same
+    errors on stdout as `{"ok": false, "answers": [], "errors": […]}`."""
+    if args.json:
+        print(dump_json({"ok": False, "answers": [], "errors": [
+            (f"{d.loc}: " if d.loc else "") + f"error[{d.code}]: {d.message}" for d in diagnostics]}))
+    out.diagnostics(diagnostics)
+    return code
+
+
+def _run(args, out: Output) -> int:
     root = (args.root or find_root()).resolve()
     target = Path(args.file)
     refuse_folder(target)
@@ -72,20 +91,18 @@ def run(args, out: Output) -> int:
     wanted = (lambda s: s.loc.file == shown) if extra else (lambda s: s.id == args.file)
     kb = load(root, extra=extra, use_cache=not args.no_cache, scenarios=wanted)
     as_of = parse_as_of(args.as_of)
-    relevant = [d for d in kb.diagnostics + run_checks(kb)
-                if d.loc is None or not extra or d.loc.file == display_path(target, kb.root)]
+    # one verdict per file (kb/verdict): what check reports in the file refuses its scenarios
+    relevant = [d for d in findings(kb) if d.loc is None or not extra or d.loc.file == display_path(target, kb.root)]
     fatal = [d for d in kb.diagnostics if d.fatal]
     if fatal or (extra and relevant):
-        out.diagnostics(fatal or relevant)
-        return exit_code(fatal) if fatal else 2
+        return _refused(args, out, fatal or relevant, exit_code(fatal) if fatal else 2)
     if not extra and args.file in kb.scenarios:
         # a scenario of the knowledge base asked by id: a line of it that did not validate would
         # otherwise be dropped silently, and the answer would be to another question
         own = kb.scenarios[args.file].scenario.loc.file
-        broken = [d for d in kb.diagnostics if d.loc is not None and d.loc.file == own]
+        broken = file_findings(kb, [own])
         if broken:
-            out.diagnostics(broken)
-            return 2
+            return _refused(args, out, broken, 2)
     answers: list[Answer] = []
     errors: list[Diagnostic] = []
     for info in scenarios_of(kb, args.file):

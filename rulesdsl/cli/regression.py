@@ -18,6 +18,7 @@ from ..engine.registry import engine_for
 from ..kb.build import from_documents, load
 from ..kb.knowledge import KnowledgeBase
 from ..kb.loader import display_path
+from ..kb.verdict import refused
 from ..lang.diagnostics import Diagnostic, DslError
 from ..lang.model import Status
 from ..regress.failures import describe_failure, pinned_failures
@@ -87,8 +88,17 @@ def run_test(args, out: Output) -> int:
     progress = Progress()
     cache: dict = {}
     memo = _memo(kb, not args.no_cache)
+    refused_files = refused(kb)
     for n, info in enumerate(infos, 1):
         progress(n, len(infos))
+        refusal = refused_files.get(str(info.scenario.loc.file))
+        if refusal:   # one verdict per file (kb/verdict): what check and ask refuse, test refuses
+            d = refusal[0]
+            failures.append(f"{info.game}:{info.id}: error\n  {d.loc}: error[{d.code}]: {d.message}"
+                            + (f"\n  hint: {d.hint}" if d.hint else ""))
+            results.append({"scenario": info.id, "game": info.game, "result": "error", "message": d.message,
+                            "loc": str(d.loc)})
+            continue
         if engine_for(info.game) is None:
             skipped += 1
             results.append({"scenario": info.id, "game": info.game, "result": "skipped",

@@ -194,17 +194,22 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
             return answer(kb, info, as_of=as_of, tournament=tournament, bounds=bounds,
                           point_cache=cache, reading=r)
         settle(kb, a, under)
-        a.expectations += [status_expectation(e, a) for e in sc.status_expects]
+        asked = sc.as_of.start() if sc.as_of else None
+        a.expectations += [status_expectation(e, a, asked) for e in sc.status_expects]
     return a
 
 
-def status_expectation(e, a: Answer) -> ExpectationResult:
+def status_expectation(e, a: Answer, asked: Optional[_dt.date] = None) -> ExpectationResult:
     """`expect status [at_least] S`: the answer's status (after the test of what decides it) is S,
-    or S or stronger."""
+    or S or stronger. A status is the status of the answer on a day: without `from`/`until` it
+    is checked on the scenario's own date (`as of`), not on the other days a timeline visits."""
     from .answer import STATUS_WORDS
     day = a.as_of
-    applies = (e.valid_from is None or e.valid_from.start() <= day) and \
-              (e.valid_until is None or day <= e.valid_until.end())
+    if e.valid_from is None and e.valid_until is None:
+        applies = asked is None or day == asked
+    else:
+        applies = (e.valid_from is None or e.valid_from.start() <= day) and \
+                  (e.valid_until is None or day <= e.valid_until.end())
     ok = a.status.rank <= e.status.rank if e.at_least else a.status is e.status
     word = STATUS_WORDS[e.status] + ("以上" if e.at_least else "")
     return ExpectationResult(text=f"答えの状態は{word}", modality="always", ok=ok, applies=applies,
