@@ -111,7 +111,7 @@ class Context:
         # made directly (a ruling that sets no point): the answer's status counts the first only
         # where a point decides the answer (see engine.deciding), the second always
         self.point_cites: dict[tuple, set[str]] = {}
-        self.direct: set[tuple] = set()
+        self.direct: dict[tuple, Cite] = {}
         self.depth = 0
         self._cache = point_cache if point_cache is not None else {}
 
@@ -136,7 +136,7 @@ class Context:
         self.rulings.add(f"{rid}@{rev.date_label}")
         cite = Cite("ruling", f"{rid}@{rev.date_label}", rev.status, rev.source.raw if rev.source else None,
                     rev.reason)
-        self.direct.add(cite.key())
+        self.direct[cite.key()] = cite
         return cite
 
     def assume(self, rid: str, text: str) -> Cite:

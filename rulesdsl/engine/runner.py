@@ -132,7 +132,13 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     relies: dict[tuple, set[str]] = {}
     direct: set[tuple] = set()
     for ctx in contexts:
-        direct |= ctx.direct
+        # a ruling the engine relied on directly counts whether or not a step of the trace shows
+        # it (an expectation checked against a value the reading gives, say)
+        for k, c in ctx.direct.items():
+            direct.add(k)
+            if k not in cites:
+                cites[k] = c
+                statuses.append(c.status)
         for k, via in ctx.point_cites.items():
             relies.setdefault(k, set()).update(via)
     cautions = sorted((c for c in cites.values() if c.status in _CAUTION),
