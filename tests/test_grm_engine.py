@@ -471,6 +471,6 @@ def test_the_headline_carries_the_sources_own_status_word_not_a_gap_stacked_on_i
     monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "cache"))
     code, out, _ = run_cli("--root", REPO, "ask", "grm/qa/effects-simultaneous-triggers-turn-player-first")
     second = out.splitlines()[1]
-    assert second.startswith("根拠: 非公式（出典: ファンwikiのまとめ。公式ルールではない）"), second
+    assert second.startswith("根拠: ※暫定ルール・非公式（出典: ファンwikiのまとめ。公式ルールではない）"), second
     assert "※未確定" not in second
     assert "資料の欠落: grm/gap/trigger-order-unofficial" in out

@@ -139,21 +139,8 @@ def test_a_bound_the_source_allows_is_not_an_exclusion():
 
 # --------------------------------------------------------------------------- expect status
 
-JUDGE = """\
-scenario grm/judge/status "状態" {
-  as of 2026-09-01
-  card "土台" { weight 30kg }
-  card "上" { weight 45kg }
-  card "重い" { weight 60kg }
-  field b2 P1 "土台" up
-  stack b2 P1 "上" up
-  hand P2 "重い"
-  turn P2
-  play P2 "重い" c2
-  expect card_face b2 "上" down
-  EXPECT
-}
-"""
+# the judge's question of examples/, with one more expectation in place of EXPECT
+JUDGE = (REPO / "examples/judge-question.rules").read_text(encoding="utf-8").rstrip().removesuffix("}") + "  EXPECT\n}\n"
 
 
 @pytest.mark.parametrize("line, code", [
@@ -179,7 +166,7 @@ def test_expect_status_retracted_is_a_located_error(ask):
 def test_expect_status_round_trips_through_the_formatter():
     from rulesdsl.lang.fmt import format_text
     text = JUDGE.replace("EXPECT", "expect status at_least provisional")
-    assert format_text(text) == text
+    assert format_text(text) == text and "  expect status at_least provisional\n}" in text
 
 
 def test_a_status_change_is_a_change_for_impact(tmp_path, run_cli, monkeypatch):

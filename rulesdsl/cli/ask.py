@@ -288,7 +288,12 @@ def render_readings(a: Answer, kb: KnowledgeBase) -> str:
     for reading, message in r.errors:
         lines.append(f"  答えられない読み: {reading_words(kb, a.game, reading, r.points)} — {message}")
     for key, p in r.points.items():
-        lines.append(f"  資料に定めのない点: {key}（記録: {p['gap']}）")
+        decides = "答えを左右する" if key in r.deciding else "答えを左右しない"
+        if p.get("kind", "unsettled") == "unsettled":
+            lines.append(f"  資料に定めのない点: {key}（記録: {p['gap']}）— {decides}")
+        else:
+            word = STATUS_WORDS.get(Status(p["status"]), p["status"])
+            lines.append(f"  {word}が定める点: {key}（{p.get('from')}、ほかの値も試した）— {decides}")
     if not r.exhaustive:
         lines.append("  （組み合わせが多いため、各点を一つずつ変えて答えた）")
     return "\n".join(lines)
