@@ -14,8 +14,8 @@ from __future__ import annotations
 import pytest
 
 from rulesdsl.engine.deciding import answer_key
-from rulesdsl.regress.dependencies import dependency_violations
 from rulesdsl.engine.runner import answer
+from rulesdsl.regress.dependencies import dependency_violations
 
 
 def _sample(kb) -> list[str]:

@@ -21,8 +21,8 @@ from ..engine.registry import engine_for
 from ..engine.runner import answer
 from ..kb.build import load, refuse_folder
 from ..kb.knowledge import KnowledgeBase
-from ..kb.verdict import file_findings, findings
 from ..kb.loader import display_path
+from ..kb.verdict import file_findings, findings
 from ..lang.diagnostics import Diagnostic, DslError
 from ..lang.model import Status
 from .main import EXIT_FINDINGS, EXIT_OK, Output, command, dump_json, exit_code

@@ -35,7 +35,7 @@ _WEAK = (Status.provisional, Status.unofficial, Status.unconfirmed)
 class Readings:
     """The answers under each value of the points an answer consulted that are not confirmed."""
 
-    points: dict[str, dict]                        # key -> {"point", "card", "gap", "readings", "status", "kind"}
+    points: dict[str, dict]          # key -> {"point", "card", "gap", "readings", "status", "kind"}
     answers: list[tuple[dict[str, str], "Answer"]] = field(default_factory=list)  # reading -> answer
     exhaustive: bool = True                        # False: too many combinations, varied one at a time
     errors: list[tuple[dict[str, str], str]] = field(default_factory=list)  # readings it cannot answer under
@@ -77,7 +77,8 @@ def open_points(kb: "KnowledgeBase", a: "Answer") -> dict[str, dict]:
     """The points an answer consulted whose value is not confirmed, with the values to try
     (the one in force first): an unsettled point's readings; a ruled point's other values."""
     out: dict[str, dict] = {}
-    for key, p in a.unsettled.items():   # the value in force first (an unconfirmed ruling may set another than the default)
+    # the value in force first (an unconfirmed ruling may set another than the default)
+    for key, p in a.unsettled.items():
         values = [p["value"]] + [v for v in p["readings"] if v != p["value"]]
         out[key] = {**p, "readings": values, "kind": "unsettled"}
     decls = kb.games[a.game].points

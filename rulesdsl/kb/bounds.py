@@ -17,13 +17,16 @@ from typing import Iterator, Optional
 from ..lang.diagnostics import Diagnostic
 from .knowledge import KnowledgeBase
 
+# what follows the number in a sentence that forbids: 「…にすることはできません」「…にはできない」「…は不可」
+_FORBIDS = (r"\s*(?:枚|個|人|点|回|D|kg)?(?:を)?{}(?:に(?:する|は)?|と|て|る)?(?:こと|は)?(?:は)?"
+            r"(?:できな|できませ|なら|なりませ|不可|禁止)")
 # (pattern, test of a value v against the bound n that says v is excluded)
-_BOUNDS = (
-    (re.compile(r"(\d+)\s*以下(?:に(?:する|は)?|と)?(?:こと|は)?(?:は)?(?:できな|できませ|なら|なりませ|不可|禁止)"), lambda v, n: v <= n),
-    (re.compile(r"(\d+)\s*未満(?:に(?:する|は)?|と)?(?:こと|は)?(?:は)?(?:できな|できませ|なら|なりませ|不可|禁止)"), lambda v, n: v < n),
-    (re.compile(r"(\d+)\s*以上(?:に(?:する|は)?|と)?(?:こと|は)?(?:は)?(?:できな|できませ|なら|なりませ|不可|禁止)"), lambda v, n: v >= n),
-    (re.compile(r"(\d+)\s*(?:を)?超え(?:て|る)?(?:こと|は)?(?:は)?(?:できな|できませ|なら|なりませ|不可|禁止)"), lambda v, n: v > n),
-)
+_BOUNDS = tuple((re.compile(r"(\d+)" + _FORBIDS.format(word)), test) for word, test in (
+    ("以下", lambda v, n: v <= n),
+    ("未満", lambda v, n: v < n),
+    ("以上", lambda v, n: v >= n),
+    ("超え", lambda v, n: v > n),
+))
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _NUMERALS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "zero": 0}
 
@@ -55,9 +58,9 @@ def _sentences(kb: KnowledgeBase, game: str, point) -> list[tuple[str, str]]:
     """(where, text) of what the source says about the point."""
     out = []
     for sec in kb.sections.values():
-        if sec.game == game and (point.name in sec.defines or (point.default and point.default.section == sec.id)):
-            if sec.text is not None and sec.text.value:
-                out.append((sec.id, sec.text.value))
+        gives = point.name in sec.defines or (point.default and point.default.section == sec.id)
+        if sec.game == game and gives and sec.text is not None and sec.text.value:
+            out.append((sec.id, sec.text.value))
     ruling = kb.rulings.get(point.unsettled) if point.unsettled else None
     for rev in ruling.revisions if ruling else ():
         for q in rev.quotes:
@@ -79,7 +82,7 @@ def excluded_readings(kb: KnowledgeBase) -> Iterator[Diagnostic]:
                     if excluded(number, bound):
                         yield Diagnostic(
                             code="reading-excluded", loc=v.loc, width=max(len(v.name), 1),
-                            message=f"the value {v.name} of {point.name} is not a reading: the source excludes it "
-                                    f"(「{sentence}」, {where})",
+                            message=f"the value {v.name} of {point.name} is not a reading: the source "
+                                    f"excludes it (「{sentence}」, {where})",
                             hint="remove the value; a point whose source settles it is not unsettled")
                         break

@@ -50,7 +50,8 @@ def dependency_violations(kb: KnowledgeBase, info: ScenarioInfo, count: list | N
             continue
         dep = base.points.get(point) or base.unsettled.get(point)
         if dep is None:
-            out.append(f"{info.id}: {point} = {value} changes the answer, but the answer does not depend on {point}")
+            out.append(f"{info.id}: {point} = {value} changes the answer, "
+                       f"but the answer does not depend on {point}")
             continue
         status = Status(dep["status"])
         if status.rank > base.status.rank:
