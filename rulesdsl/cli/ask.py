@@ -37,7 +37,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--trace", choices=("first", "all", "none"), default="first",
                    help="traces to print: of one branch per outcome (default), of every branch, or none")
     p.add_argument("--readings", action="store_true",
-                   help="answer under each reading of the rule points the sources leave unsettled")
+                   help="answer under each value of the points the answer consulted that are not confirmed")
     p.add_argument("--max-branches", type=int, metavar="N", default=Bounds.max_branches,
                    help=f"stop exploring past N branches of choices and chance (default {Bounds.max_branches})")
     p.add_argument("--max-outcomes", type=int, metavar="N", default=Bounds.max_outcomes,
@@ -92,7 +92,8 @@ def _run(args, out: Output) -> int:
     kb = load(root, extra=extra, use_cache=not args.no_cache, scenarios=wanted)
     as_of = parse_as_of(args.as_of)
     # one verdict per file (kb/verdict): what check reports in the file refuses its scenarios
-    relevant = [d for d in findings(kb) if d.loc is None or not extra or d.loc.file == display_path(target, kb.root)]
+    found = findings(kb)
+    relevant = [d for d in found if d.loc is None or not extra or d.loc.file == display_path(target, kb.root)]
     fatal = [d for d in kb.diagnostics if d.fatal]
     if fatal or (extra and relevant):
         return _refused(args, out, fatal or relevant, exit_code(fatal) if fatal else 2)
@@ -100,7 +101,7 @@ def _run(args, out: Output) -> int:
         # a scenario of the knowledge base asked by id: a line of it that did not validate would
         # otherwise be dropped silently, and the answer would be to another question
         own = kb.scenarios[args.file].scenario.loc.file
-        broken = file_findings(kb, [own])
+        broken = file_findings(kb, [own], found)
         if broken:
             return _refused(args, out, broken, 2)
     answers: list[Answer] = []

@@ -7,33 +7,30 @@ them, `ask` and `test` refuse to answer its scenarios, and the pytest plugin fai
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Optional
 
 from ..lang.diagnostics import Diagnostic
 from .knowledge import KnowledgeBase
 
 
 def findings(kb: KnowledgeBase) -> list[Diagnostic]:
-    """Every diagnostic of loading and checking the knowledge base (computed once per kb)."""
-    found = getattr(kb, "_verdict_findings", None)
-    if found is None:
-        from .lint import run_checks
-        found = list(kb.diagnostics) + run_checks(kb)
-        try:
-            kb._verdict_findings = found
-        except AttributeError:   # a knowledge base that keeps no attributes: computed each time
-            pass
-    return found
+    """Every diagnostic of loading and checking the knowledge base (computed afresh: a knowledge
+    base an editor keeps may change its diagnostics in place)."""
+    from .lint import run_checks
+    return list(kb.diagnostics) + run_checks(kb)
 
 
 def _inside(file: str, paths: Iterable[str]) -> bool:
     return any(file == p or file.startswith(p.rstrip("/") + "/") for p in paths)
 
 
-def file_findings(kb: KnowledgeBase, paths: Iterable[str]) -> list[Diagnostic]:
-    """The findings located in these files or folders (paths as the knowledge base shows them)."""
+def file_findings(kb: KnowledgeBase, paths: Iterable[str], found: Optional[list[Diagnostic]] = None
+                  ) -> list[Diagnostic]:
+    """The findings located in these files or folders (paths as the knowledge base shows them);
+    `found`: the knowledge base's findings, if already computed."""
     paths = list(paths)
-    return [d for d in findings(kb) if d.loc is not None and _inside(str(d.loc.file), paths)]
+    return [d for d in (findings(kb) if found is None else found)
+            if d.loc is not None and _inside(str(d.loc.file), paths)]
 
 
 def refused(kb: KnowledgeBase) -> dict[str, list[Diagnostic]]:
