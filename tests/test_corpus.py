@@ -38,7 +38,6 @@ def test_all_four_games_are_declared_with_their_source_document(kb):
 SEED_GAPS = [
     ("grm", "自己対象不可とされているカードは以下の通り"),
     ("grm", "ターンプレイヤー側の誘発効果を先に解決する"),
-    ("thgm", "強さを１以下にすることはできません"),
     ("royal", "ソウルスキルをキャストオフする場合のみ"),
     ("royal", "ガーディアンカードをスキルゾーンに出す事"),
     ("royal", "ブラックゾーン"),

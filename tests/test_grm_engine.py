@@ -233,7 +233,7 @@ def test_json_answer_follows_the_documented_schema(ask):
     a = data["answers"][0]
     assert set(a) == {"scenario", "title", "question", "answer", "game", "as_of", "mode", "verdict", "ok",
                       "status", "status_words", "authority", "cautions", "fuzzy", "illegal", "choosers",
-                      "assumptions", "gaps", "readings", "expectations", "outcomes", "branches", "depends_on"}
+                      "assumptions", "gaps", "touched", "readings", "expectations", "outcomes", "branches", "depends_on"}
     assert a["answer"] == ["b2の《土台》は表向き。", "《上》は墓地にある。"]
     b = a["branches"][0]
     assert set(b) == {"choices", "outcome", "illegal", "before", "after", "trace"}
@@ -376,17 +376,23 @@ def test_moving_a_stack_is_a_reading_and_the_other_reading_is_shown(corpus):
     assert no142["readings"] is None or not no142["readings"]["points"]   # its ruling settles it
 
 
-def test_a_nullified_trigger_before_the_summer_ruling_rests_on_the_unconfirmed_classification(corpus):
+def test_a_nullified_trigger_before_the_summer_ruling_touches_the_unconfirmed_classification_without_resting_on_it(corpus):
+    # the trigger is nullified under either scope of nullification, so the classification read
+    # before the summer ruling decides nothing: the answer is as strong as the unofficial order
     sid = "grm/qa/effects-simultaneous-triggers-turn-player-first"
     before = _answer(corpus, sid, "--as-of", "2026-05-15")
     after = _answer(corpus, sid)
     assert before["depends_on"]["points"]["effects.nullify_scope"]["value"] == "by_kind"
-    assert before["status"] == "unconfirmed"
+    assert before["status"] == "unofficial"
+    assert "effects.nullify_scope" not in before["readings"]["deciding"]
+    assert "triggers.simultaneous_order" in before["readings"]["deciding"]
+    assert any(p["key"] == "effects.nullify_scope" for t in before["touched"] for p in t["points"])
     assert after["depends_on"]["points"]["effects.nullify_scope"]["status"] == "confirmed"
     code, out, _ = corpus("timeline", sid)
     first = out.splitlines()[1]
-    assert first.startswith("  from the beginning until 2026-") and ": unconfirmed" in first
-    assert "rests on effects.nullify_scope = by_kind (unconfirmed, grm/effects/classification@undated)" in out
+    assert first.startswith("  from the beginning until 2026-") and ": unofficial" in first
+    assert "touches effects.nullify_scope = by_kind (unconfirmed, grm/effects/classification@undated)" in out
+    assert "rests on triggers.simultaneous_order = active_player_first (unofficial" in out
 
 
 def test_start_game_includes_the_first_draw_and_says_so(corpus, ask):
@@ -465,6 +471,6 @@ def test_the_headline_carries_the_sources_own_status_word_not_a_gap_stacked_on_i
     monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "cache"))
     code, out, _ = run_cli("--root", REPO, "ask", "grm/qa/effects-simultaneous-triggers-turn-player-first")
     second = out.splitlines()[1]
-    assert second.startswith("根拠: 非公式（出典: ファンwikiのまとめ。公式ルールではない）"), second
+    assert second.startswith("根拠: ※暫定ルール・非公式（出典: ファンwikiのまとめ。公式ルールではない）"), second
     assert "※未確定" not in second
     assert "資料の欠落: grm/gap/trigger-order-unofficial" in out

@@ -296,10 +296,10 @@ def test_home_changelog_review_gaps_and_glossary_are_filled_from_the_knowledge_b
     assert "既定値" in block and "battle_occurs (unconfirmed" not in block      # the reason, in Japanese
     review = page(bundled_site, "review.html").split("<article", 1)[1]
     positions = [review.index(f'id="review-{s}"') for s in ("provisional", "unofficial", "unconfirmed")]
-    assert positions == sorted(positions)                  # 暫定, 非公式, then ※未確定
+    assert positions == sorted(positions)                  # 暫定裁定, ※暫定ルール・非公式, then ※未確定
     jump = review.split('<ul class="rd-jump">', 1)[1].split("</ul>", 1)[0]
     assert jump.count('href="#review-') == 3 and "件" in jump
-    for word in ("※未確定", "暫定", "非公式"):
+    for word in ("※未確定", "暫定裁定", "※暫定ルール・非公式"):   # the sources' own words
         assert re.search(f'<h2 id="[^"]*">{re.escape(word)} <small', review), word
     assert "自己対象不可とされるカードの一覧が空" in page(bundled_site, "grm/gaps.html")
     glossary = page(bundled_site, "grm/glossary.html").split("<article", 1)[1]

@@ -21,8 +21,8 @@ from ..engine.registry import engine_for
 from ..engine.runner import answer
 from ..kb.build import load, refuse_folder
 from ..kb.knowledge import KnowledgeBase
-from ..kb.lint import run_checks
 from ..kb.loader import display_path
+from ..kb.verdict import file_findings, findings
 from ..lang.diagnostics import Diagnostic, DslError
 from ..lang.model import Status
 from .main import EXIT_FINDINGS, EXIT_OK, Output, command, dump_json, exit_code
@@ -37,7 +37,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--trace", choices=("first", "all", "none"), default="first",
                    help="traces to print: of one branch per outcome (default), of every branch, or none")
     p.add_argument("--readings", action="store_true",
-                   help="answer under each reading of the rule points the sources leave unsettled")
+                   help="answer under each value of the points the answer consulted that are not confirmed")
     p.add_argument("--max-branches", type=int, metavar="N", default=Bounds.max_branches,
                    help=f"stop exploring past N branches of choices and chance (default {Bounds.max_branches})")
     p.add_argument("--max-outcomes", type=int, metavar="N", default=Bounds.max_outcomes,
@@ -63,6 +63,25 @@ def scenarios_of(kb: KnowledgeBase, target: str) -> list:
 
 @command("ask", "Answer a judge's scenario: verdict, statuses relied on, board, trace, choices.", configure)
 def run(args, out: Output) -> int:
+    try:
+        return _run(args, out)
+    except DslError as e:
+        if not args.json:
+            raise
+        return _refused(args, out, e.diagnostics, exit_code([d for d in e.diagnostics if d.fatal]) or 2)
+
+
+def _refused(args, out: Output, diagnostics: list[Diagnostic], code: int) -> int:
+    """A file refused while loading: its located errors (on stderr), and with --json the same
+    errors on stdout as `{"ok": false, "answers": [], "errors": […]}`."""
+    if args.json:
+        print(dump_json({"ok": False, "answers": [], "errors": [
+            (f"{d.loc}: " if d.loc else "") + f"error[{d.code}]: {d.message}" for d in diagnostics]}))
+    out.diagnostics(diagnostics)
+    return code
+
+
+def _run(args, out: Output) -> int:
     root = (args.root or find_root()).resolve()
     target = Path(args.file)
     refuse_folder(target)
@@ -72,20 +91,19 @@ def run(args, out: Output) -> int:
     wanted = (lambda s: s.loc.file == shown) if extra else (lambda s: s.id == args.file)
     kb = load(root, extra=extra, use_cache=not args.no_cache, scenarios=wanted)
     as_of = parse_as_of(args.as_of)
-    relevant = [d for d in kb.diagnostics + run_checks(kb)
-                if d.loc is None or not extra or d.loc.file == display_path(target, kb.root)]
+    # one verdict per file (kb/verdict): what check reports in the file refuses its scenarios
+    found = findings(kb)
+    relevant = [d for d in found if d.loc is None or not extra or d.loc.file == display_path(target, kb.root)]
     fatal = [d for d in kb.diagnostics if d.fatal]
     if fatal or (extra and relevant):
-        out.diagnostics(fatal or relevant)
-        return exit_code(fatal) if fatal else 2
+        return _refused(args, out, fatal or relevant, exit_code(fatal) if fatal else 2)
     if not extra and args.file in kb.scenarios:
         # a scenario of the knowledge base asked by id: a line of it that did not validate would
         # otherwise be dropped silently, and the answer would be to another question
         own = kb.scenarios[args.file].scenario.loc.file
-        broken = [d for d in kb.diagnostics if d.loc is not None and d.loc.file == own]
+        broken = file_findings(kb, [own], found)
         if broken:
-            out.diagnostics(broken)
-            return 2
+            return _refused(args, out, broken, 2)
     answers: list[Answer] = []
     errors: list[Diagnostic] = []
     for info in scenarios_of(kb, args.file):
@@ -114,18 +132,42 @@ def run(args, out: Output) -> int:
 
 # ----------------------------------------------------------------------------- text
 
-_STATUS_JA = {Status.provisional: "暫定", Status.unofficial: "非公式", Status.unconfirmed: "※未確定"}
+_STATUS_JA = {s: STATUS_WORDS[s] for s in (Status.provisional, Status.unofficial, Status.unconfirmed)}
 
 
 def readings_summary(a: Answer, kb: Optional[KnowledgeBase]) -> Optional[str]:
-    """Whether another reading of an unsettled rule point would change this answer (computed)."""
+    """Whether another value of a point the answer consulted that is not confirmed would change
+    it (computed), and how: every combination, or each point varied alone."""
     r = a.readings
     if r is None or len(r.answers) + len(r.errors) <= 1:
         return None
+    how = "全ての組み合わせ" if r.exhaustive else "組み合わせが多いため一点ずつ"
     if r.same:
-        return f"どの読みでも答えは同じ（資料が定めていない点 {len(r.points)} 件の読み {len(r.answers)} 通りで確認）"
-    return (f"読みによって答えが変わる: 資料が定めていない点 {len(r.points)} 件の読み {len(r.answers)} 通りのうち、"
+        return f"どの読みでも答えは同じ（確定していない点 {len(r.points)} 件の読み {len(r.answers)} 通りで確認、{how}）"
+    return (f"読みによって答えが変わる: 確定していない点 {len(r.points)} 件の読み {len(r.answers)} 通り（{how}）のうち、"
             f"{len(r.groups())} 通りの答えがある（--readings で各読みの答え）")
+
+
+def touched_lines(a: Answer, kb: Optional[KnowledgeBase]) -> list[str]:
+    """「資料が定めていない点（…）に触れるが、どの読みでも答えは同じ」: what the answer consulted
+    that is not confirmed and decides nothing, so weakens nothing."""
+    out = []
+    for t in a.touched:
+        names = "、".join(_point_label(kb, a.game, p["key"]) for p in t["points"])
+        if all(p["kind"] == "unsettled" for p in t["points"]):
+            out.append(f"資料が定めていない点（{names}）に触れるが、どの読みでも答えは同じ")
+        else:
+            word = STATUS_WORDS.get(Status(t["status"]), t["status"])
+            out.append(f"{word}の{t['ref']}が定める点（{names}）に触れるが、ほかの値でも答えは同じ")
+    return out
+
+
+def _point_label(kb: Optional[KnowledgeBase], game: str, key: str) -> str:
+    from ..engine.deciding import split_key
+    name, card = split_key(key)
+    decl = kb.games[game].points.get(name) if kb is not None else None
+    label = decl.label if decl is not None and decl.label else name
+    return label + (f"（{card}）" if card else "")
 
 
 def render_answer(a: Answer, traces: str = "first", kb: Optional[KnowledgeBase] = None,
@@ -141,6 +183,8 @@ def render_answer(a: Answer, traces: str = "first", kb: Optional[KnowledgeBase] 
     summary = readings_summary(a, kb)
     if summary:
         add(f"読み: {summary}")
+    for line in touched_lines(a, kb):
+        add(f"読み: {line}")
     for f in a.fuzzy:
         add(f"日付: {f}")
     for x in a.assumptions:
@@ -153,7 +197,7 @@ def render_answer(a: Answer, traces: str = "first", kb: Optional[KnowledgeBase] 
         add("!" * 78)
         add(f"!! この答えは確定していない裁定・解釈に依拠している（最も弱い根拠: {STATUS_WORDS[a.status]}）")
         for c in a.cautions:
-            add(f"!!   {STATUS_WORDS.get(c.status, c.status.value):<5} {c.ref}  — {STATUS_MEANING[c.status]}")
+            add(f"!!   {STATUS_WORDS.get(c.status, c.status.value)}  {c.ref}  — {STATUS_MEANING[c.status]}")
             if c.note:
                 add(f"!!         {c.note}")
         add("!" * 78)
@@ -245,7 +289,12 @@ def render_readings(a: Answer, kb: KnowledgeBase) -> str:
     for reading, message in r.errors:
         lines.append(f"  答えられない読み: {reading_words(kb, a.game, reading, r.points)} — {message}")
     for key, p in r.points.items():
-        lines.append(f"  資料に定めのない点: {key}（記録: {p['gap']}）")
+        decides = "答えを左右する" if key in r.deciding else "答えを左右しない"
+        if p.get("kind", "unsettled") == "unsettled":
+            lines.append(f"  資料に定めのない点: {key}（記録: {p['gap']}）— {decides}")
+        else:
+            word = STATUS_WORDS.get(Status(p["status"]), p["status"])
+            lines.append(f"  {word}が定める点: {key}（{p.get('from')}、ほかの値も試した）— {decides}")
     if not r.exhaustive:
         lines.append("  （組み合わせが多いため、各点を一つずつ変えて答えた）")
     return "\n".join(lines)

@@ -27,8 +27,17 @@ from ..kb.build import check_root
 from ..lang.diagnostics import Diagnostic
 from ..lang.model import Loc
 from .lsp_complete import complete
-from .lsp_state import (Session, Target, Texts, hover_text, id_span, references, scenario_at, split_lines,
-                         target_at)
+from .lsp_state import (
+    Session,
+    Target,
+    Texts,
+    hover_text,
+    id_span,
+    references,
+    scenario_at,
+    split_lines,
+    target_at,
+)
 
 ASK = "rulesdsl.ask"
 ANSWER_TITLE = "この質問に答える"
@@ -367,6 +376,7 @@ def _answer(session: Session, buffers: dict[str, str], scenario: str) -> dict:
     from ..engine.context import EngineError
     from ..engine.readings import try_readings
     from ..engine.runner import answer
+    from ..kb.verdict import file_findings
     from .ask import render_answer
     kb = session.view(buffers)
     info = kb.scenarios.get(scenario)
@@ -375,7 +385,7 @@ def _answer(session: Session, buffers: dict[str, str], scenario: str) -> dict:
     # as `ask ID` does: a line of the file that did not validate would be dropped silently,
     # and the answer would be to another question
     own = info.scenario.loc.file
-    broken = [d for d in kb.diagnostics if d.loc is not None and d.loc.file == own]
+    broken = file_findings(kb, [own])   # one verdict per file, as check, ask and test give it
     if broken:
         return {"error": f"{scenario}: 答えられない — {broken[0].loc}: {broken[0].message}"}
     try:

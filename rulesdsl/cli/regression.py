@@ -18,6 +18,7 @@ from ..engine.registry import engine_for
 from ..kb.build import from_documents, load
 from ..kb.knowledge import KnowledgeBase
 from ..kb.loader import display_path
+from ..kb.verdict import refused
 from ..lang.diagnostics import Diagnostic, DslError
 from ..lang.model import Status
 from ..regress.failures import describe_failure, pinned_failures
@@ -87,8 +88,17 @@ def run_test(args, out: Output) -> int:
     progress = Progress()
     cache: dict = {}
     memo = _memo(kb, not args.no_cache)
+    refused_files = refused(kb)
     for n, info in enumerate(infos, 1):
         progress(n, len(infos))
+        refusal = refused_files.get(str(info.scenario.loc.file))
+        if refusal:   # one verdict per file (kb/verdict): what check and ask refuse, test refuses
+            d = refusal[0]
+            failures.append(f"{info.game}:{info.id}: error\n  {d.loc}: error[{d.code}]: {d.message}"
+                            + (f"\n  hint: {d.hint}" if d.hint else ""))
+            results.append({"scenario": info.id, "game": info.game, "result": "error", "message": d.message,
+                            "loc": str(d.loc)})
+            continue
         if engine_for(info.game) is None:
             skipped += 1
             results.append({"scenario": info.id, "game": info.game, "result": "skipped",
@@ -243,10 +253,15 @@ def _ok(v) -> str:
 
 # ----------------------------------------------------------------------------- timeline
 
-def _rests_on(d) -> str:
+def _rests_on(d, answer=None) -> str:
+    """「rests on P = v (status, where)」, or 「touches …」 for a point that is not confirmed and
+    decides nothing (every other value of it gives the same answer)."""
     point = d.key[0] if d.key[1] is None else f"card({d.key[1]}).{d.key[0]}"
     where = d.found[2] + "@" + d.found[3] if d.found[2] else "default"
-    return f"{point} = {d.found[0]} ({d.found[1]}, {where})"
+    r = answer.readings if answer is not None else None
+    if r is not None and point in r.points and point not in r.deciding:
+        return f"touches {point} = {d.found[0]} ({d.found[1]}, {where}); every other value gives the same answer"
+    return f"rests on {point} = {d.found[0]} ({d.found[1]}, {where})"
 
 
 def configure_timeline(p: argparse.ArgumentParser) -> None:
@@ -280,7 +295,7 @@ def run_timeline(args, out: Output) -> int:
             "fuzzy": p.answer.fuzzy if p.answer else [],
             "readings": readings_json(p.answer) if p.answer else None,
             "odds": p.answer.odds.as_dict() if p.answer and p.answer.odds and p.answer.odds.chance_points else None,
-            "rests_on": [_rests_on(d) for d in p.record.points()]} for p in periods]})
+            "rests_on": [_rests_on(d, p.answer) for d in p.record.points()]} for p in periods]})
     if args.json:
         print(dump_json(data))
         return EXIT_OK
@@ -299,6 +314,6 @@ def run_timeline(args, out: Output) -> int:
                 print("      readings: " + ("どの読みでも答えは同じ" if r["same"] else
                                             "読みによって答えが変わる（ask --readings --as-of で各読みの答え）"))
             for r in p["rests_on"]:
-                print(f"      rests on {r}")
+                print(f"      {r}")
         print()
     return EXIT_OK

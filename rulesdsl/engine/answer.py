@@ -54,6 +54,7 @@ class ExpectationResult:
     probability: Optional[str] = None   # the bound of a probability expectation (`>= 1/2`)
     statement: Optional[str] = None     # its text without the bound
     odds: Optional[list] = None         # with chance: per plan, the exact probability it holds
+    about_status: bool = False          # `expect status …`: of the answer's status, not of the game
 
     def __post_init__(self) -> None:
         if self.evaluated < 0:
@@ -87,6 +88,13 @@ class Answer:
     readings: Optional[Any] = None      # the answers under other readings (see engine.readings)
     gaps: list[dict] = field(default_factory=list)             # gaps of the sources noted (no status)
     odds: Optional[Odds] = None         # with chance (or a probability expectation): see chance.summarize
+    touched: list[dict] = field(default_factory=list)          # weak reliances consulted that decide nothing
+    derived: list[str] = field(default_factory=list)           # the sentences as written from the run alone
+    # for engine.deciding: the rule points each citation came through, the citations made
+    # directly, and the statuses of what is not a caution (confirmed, retracted)
+    relies: dict[tuple, set[str]] = field(default_factory=dict, repr=False)
+    direct: set[tuple] = field(default_factory=set, repr=False)
+    firm: list[Status] = field(default_factory=list, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -100,7 +108,9 @@ class Answer:
         return groups
 
     def verdict(self) -> str:
-        applicable = [e for e in self.expectations if e.applies]
+        # a status expectation is counted only when it fails: it is checked on the scenario's own
+        # date, and a verdict that changed with the day it is computed on would split timelines
+        applicable = [e for e in self.expectations if e.applies and (not e.about_status or not e.ok)]
         failed = [e for e in applicable if not e.ok]
         outcomes = self.outcomes
         if self.odds is not None and self.odds.chance_points and len(self.odds.plans) == 1:
@@ -128,12 +138,12 @@ class Answer:
             "status_words": status_words(self), "authority": self.authority,
             "cautions": [c.as_dict() for c in self.cautions], "fuzzy": self.fuzzy,
             "illegal": self.illegal, "choosers": self.choosers, "assumptions": self.assumptions,
-            "gaps": self.gaps,
+            "gaps": self.gaps, "touched": self.touched,
             "readings": readings_json(self),
             "expectations": [{
                 "text": e.text, "modality": e.modality, "ok": e.ok, "applies": e.applies,
                 "holds_in": e.holds_in, "branches": e.branches, "evaluated": e.evaluated,
-                "found": e.found, "loc": e.loc,
+                "found": e.found, "loc": e.loc, **({"status": True} if e.about_status else {}),
                 **({"probability": e.probability} if e.probability else {}),
                 **({"odds": e.odds} if e.odds is not None else {})}
                 for e in self.expectations],
@@ -161,32 +171,32 @@ def status_words(a: Answer) -> str:
 
 
 # The order of weakness an answer's status follows, strongest first (model.Status.rank), and the
-# words the sources themselves use for each status (000: 確認済み・統一裁定 / 暫定裁定 /
-# ※暫定ルール・非公式 / ※未確定).
+# words the sources themselves use for each status (000: 確認済み・統一裁定 / 2026年8月暫定裁定 /
+# ※暫定ルール・非公式 / ※未確定). 確定: the source states it, or marks it 確認済み or 統一裁定.
 STATUS_WORDS = {
     Status.confirmed: "確定",
-    Status.provisional: "暫定",
-    Status.unofficial: "非公式",
+    Status.provisional: "暫定裁定",
+    Status.unofficial: "※暫定ルール・非公式",
     Status.unconfirmed: "※未確定",
     Status.retracted: "撤回",
 }
 
 
 STATUS_MEANING = {
-    Status.confirmed: "資料が確認済みの裁定・規定として述べる",
-    Status.provisional: "資料が公式の暫定裁定として述べる",
-    Status.unofficial: "資料自身が暫定ルール・非公式とする",
+    Status.confirmed: "資料が定める（「確認済み」「統一裁定」を含む）",
+    Status.provisional: "資料が「暫定裁定」とする",
+    Status.unofficial: "資料自身が「※暫定ルール・非公式」とする",
     Status.unconfirmed: "資料に定めがなく、この知識ベースの読み",
     Status.retracted: "撤回された",
 }
 
 
 def status_line(a: "Answer") -> str:
-    """「非公式・※未確定（…）」: every status weaker than confirmed that the answer relies on, the
-    weakest first, in the sources' words; 確定 alone when there is none. Qualified by what the
-    sources are (「出典: ファンwikiのまとめ。公式ルールではない」)."""
+    """「※未確定、※暫定ルール・非公式（…）」: every status weaker than confirmed that decides the
+    answer, the weakest first, in the sources' words; 確定 alone when there is none. Qualified by
+    what the sources are (「出典: ファンwikiのまとめ。公式ルールではない」)."""
     seen = sorted({c.status for c in a.cautions}, key=lambda s: -s.rank)
-    words = "・".join(STATUS_WORDS[s] for s in seen) if seen else STATUS_WORDS[Status.confirmed]
+    words = "、".join(STATUS_WORDS[s] for s in seen) if seen else STATUS_WORDS[Status.confirmed]
     if a.authority:
         words += f"（出典: {'／'.join(a.authority)}）"
     return words
@@ -199,6 +209,9 @@ def readings_json(a: "Answer") -> Optional[dict]:
     if a.readings is not None:
         out["same"] = a.readings.same
         out["exhaustive"] = a.readings.exhaustive
+        out["deciding"] = sorted(a.readings.deciding)
+        out["tried"] = [{"key": k, "kind": p.get("kind", "unsettled"), "readings": list(p["readings"])}
+                        for k, p in sorted(a.readings.points.items())]
         out["answers"] = [{"reading": r, "answer": x.sentences, "ok": x.ok, "status": x.status.value}
                           for r, x in a.readings.answers]
         out["errors"] = [{"reading": r, "error": m} for r, m in a.readings.errors]

@@ -107,6 +107,11 @@ class Context:
         self.sections: set[str] = set()
         self.cards: set[str] = set()
         self.rulings: set[str] = set()
+        # which rule points each citation of a point's provenance came from, and the citations
+        # made directly (a ruling that sets no point): the answer's status counts the first only
+        # where a point decides the answer (see engine.deciding), the second always
+        self.point_cites: dict[tuple, set[str]] = {}
+        self.direct: dict[tuple, Cite] = {}
         self.depth = 0
         self._cache = point_cache if point_cache is not None else {}
 
@@ -129,8 +134,21 @@ class Context:
         if rev is None:
             raise EngineError(f"the interpreter relies on ruling {rid}, which is not in force on {self.day}")
         self.rulings.add(f"{rid}@{rev.date_label}")
-        return Cite("ruling", f"{rid}@{rev.date_label}", rev.status, rev.source.raw if rev.source else None,
+        cite = Cite("ruling", f"{rid}@{rev.date_label}", rev.status, rev.source.raw if rev.source else None,
                     rev.reason)
+        self.direct[cite.key()] = cite
+        return cite
+
+    def assume(self, rid: str, text: str) -> Cite:
+        """A fact the question takes as given where the sources give none (a known card's effects
+        or range not in the source, taken as none or the normal one), under the convention ruling
+        `rid` records: listed with the answer as its 仮定, never a status of the rules."""
+        rev = self.kb.in_force(rid, self.day)
+        if rev is None:
+            raise EngineError(f"the interpreter relies on ruling {rid}, which is not in force on {self.day}")
+        self.rulings.add(f"{rid}@{rev.date_label}")
+        return Cite("assumption", f"{rid}@{rev.date_label}", rev.status,
+                    rev.source.raw if rev.source else None, text)
 
     def gap(self, rid: str) -> Cite:
         """A citation of a gap ruling that only records what the sources leave out or where
@@ -161,8 +179,9 @@ class Context:
         if resolved is None:
             resolved = self.kb.value(self.game, name, card=card, as_of=self.day)
             self._cache[key] = resolved
-        if resolved.unsettled and self.readings:
-            wanted = self.readings.get(f"card({card}).{name}" if card else name)
+        pkey = f"card({card}).{name}" if card else name
+        if self.readings:   # answering under another value of the point (a reading, or a test of what decides)
+            wanted = self.readings.get(pkey)
             if wanted is not None and wanted != resolved.value:
                 resolved = resolved.model_copy(update={"value": wanted, "fuzzy": None})
         self.points[(name, card)] = resolved
@@ -174,6 +193,7 @@ class Context:
                 self.sections.add(resolved.section)
             cite = Cite("section", resolved.section or name, resolved.status, resolved.source,
                         resolved.reason if resolved.status is Status.unconfirmed else resolved.fuzzy)
+        self.point_cites.setdefault(cite.key(), set()).add(pkey)
         return resolved.value, cite
 
     # -- choices ------------------------------------------------------------------------

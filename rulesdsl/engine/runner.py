@@ -14,6 +14,7 @@ from ..lang.model import Status, weakest
 from .answer import Answer, Branch, ExpectationResult
 from .chance import ChanceLimit, is_chance, odds_text, summarize
 from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, StepLimit, explore
+from .deciding import settle
 from .registry import engine_for
 from .trace import Cite, Step
 
@@ -22,9 +23,12 @@ _CAUTION = (Status.unconfirmed, Status.unofficial, Status.provisional)
 
 def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = None,
            tournament: Optional[bool] = None, bounds: Optional[Bounds] = None,
-           point_cache: Optional[dict] = None, reading: Optional[dict[str, str]] = None) -> Answer:
-    """Answer one scenario (under `reading`, values for unsettled rule points, if given).
-    Raises EngineError for a question the engine cannot answer."""
+           point_cache: Optional[dict] = None, reading: Optional[dict[str, str]] = None,
+           settled: bool = True) -> Answer:
+    """Answer one scenario (under `reading`, other values for rule points, if given). Without a
+    reading (and unless `settled` is false) the answer is tried under the other values of the
+    points it consulted that are not confirmed, and its status counts only those that decide it
+    (engine.deciding). Raises EngineError for a question the engine cannot answer."""
     sc = info.scenario
     game = info.game
     engine = engine_for(game)
@@ -114,14 +118,29 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
 
     cites: dict[tuple, Cite] = {}
     gaps: dict[str, Cite] = {}
+    assumed: dict[str, None] = dict.fromkeys(info.assumptions)
     for b in branches:
         for s in b.steps:
             for c in s.cites:
                 if c.kind == "gap":
                     gaps.setdefault(c.ref, c)
+                elif c.kind == "assumption":   # 仮定: listed with the answer, no status of the rules
+                    assumed.setdefault(f"{c.note}（{c.ref}）")
                 else:
                     cites.setdefault(c.key(), c)
     statuses = [c.status for c in cites.values()]
+    relies: dict[tuple, set[str]] = {}
+    direct: set[tuple] = set()
+    for ctx in contexts:
+        # a ruling the engine relied on directly counts whether or not a step of the trace shows
+        # it (an expectation checked against a value the reading gives, say)
+        for k, c in ctx.direct.items():
+            direct.add(k)
+            if k not in cites:
+                cites[k] = c
+                statuses.append(c.status)
+        for k, via in ctx.point_cites.items():
+            relies.setdefault(k, set()).update(via)
     cautions = sorted((c for c in cites.values() if c.status in _CAUTION),
                       key=lambda c: (-c.status.rank, c.ref))
     points: dict[str, dict] = {}
@@ -154,6 +173,7 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
             b.steps.insert(0, Step(f"季節で日付が示された裁定の始まる日は、季節を{label}で読んで決める",
                                    (cite,), "rule"))
         statuses.append(Status.unconfirmed)
+        relies.setdefault(cite.key(), set()).add(SEASON_POINT)
         cautions = sorted([*cautions, cite], key=lambda c: (-c.status.rank, c.ref))
         rulings.add(f"{decl.unsettled}@undated")
     illegal = None
@@ -168,11 +188,39 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         fuzzy=sorted(fuzzy_notes), points=dict(sorted(points.items())), sections=sorted(sections),
         cards=sorted(cards), rulings=sorted(rulings), choosers=_choosers(kb, contexts), illegal=illegal,
         unsettled=dict(sorted(unsettled.items())), reading=dict(reading or {}),
-        assumptions=list(info.assumptions), authority=_authority(kb, game, cites.values()),
-        gaps=[c.as_dict() for c in gaps.values()], odds=odds)
+        assumptions=list(assumed), authority=_authority(kb, game, cites.values()),
+        gaps=[c.as_dict() for c in gaps.values()], odds=odds, relies=relies, direct=direct,
+        firm=[x for x in statuses if x not in _CAUTION])
     from .sentences import answer_sentences
     a.sentences = engine.answer_sentences(a) or answer_sentences(kb, a, info)
+    a.derived = a.sentences if not info.scenario.answer else \
+        (engine.answer_sentences(a) or answer_sentences(kb, a, info, own=False))
+    if settled and not reading:
+        def under(r: dict[str, str]) -> Answer:   # the point cache holds values before any reading: shared
+            return answer(kb, info, as_of=as_of, tournament=tournament, bounds=bounds,
+                          point_cache=cache, reading=r)
+        settle(kb, a, under)
+        asked = sc.as_of.start() if sc.as_of else None
+        a.expectations += [status_expectation(e, a, asked) for e in sc.status_expects]
     return a
+
+
+def status_expectation(e, a: Answer, asked: Optional[_dt.date] = None) -> ExpectationResult:
+    """`expect status [at_least] S`: the answer's status (after the test of what decides it) is S,
+    or S or stronger. A status is the status of the answer on a day: without `from`/`until` it
+    is checked on the scenario's own date (`as of`), not on the other days a timeline visits."""
+    from .answer import STATUS_WORDS
+    day = a.as_of
+    if e.valid_from is None and e.valid_until is None:
+        applies = asked is None or day == asked
+    else:
+        applies = (e.valid_from is None or e.valid_from.start() <= day) and \
+                  (e.valid_until is None or day <= e.valid_until.end())
+    ok = a.status.rank <= e.status.rank if e.at_least else a.status is e.status
+    word = STATUS_WORDS[e.status] + ("以上" if e.at_least else "")
+    return ExpectationResult(text=f"答えの状態は{word}", modality="always", ok=ok, applies=applies,
+                             holds_in=int(ok), branches=1, found=[] if ok else [f"状態は{STATUS_WORDS[a.status]}"],
+                             loc=str(e.loc), about_status=True)
 
 
 def probability_expectation(e, modality: str, per_plan: list) -> tuple[bool, list[str]]:
@@ -211,21 +259,21 @@ SEASON_POINT = "dates.season"
 
 def _season_reading(kb: KnowledgeBase, game: str, day: _dt.date, rulings: set[str],
                     points: set[str]) -> Optional[dict]:
-    """The season reading as an unsettled point of this answer, when the answer rests on a
-    revision dated to a season whose first day, under some reading, falls after `day` and,
-    under another, on or before it."""
+    """The season reading as an unsettled point of this answer, when a revision of the game is
+    dated to a season whose first day, under some reading, falls after `day` and, under
+    another, on or before it."""
     decl = kb.games[game].points.get(SEASON_POINT)
     if decl is None or decl.unsettled is None:
         return None
-    consulted = {r.split("@", 1)[0] for r in rulings}
+    # on a day some reading of a season puts inside and another outside it, the answer is tried
+    # under each reading whether or not it consulted that season's ruling: a revision coming
+    # into force can change what the run meets (engine.deciding then says whether it decides)
     for rid, rev in kb.season_revisions(game):
         first, last = rev.date.starts()
         if not first <= day < last:
             continue
-        ruling = kb.rulings[rid]
-        if rid in consulted or any(s.point in points for x in ruling.revisions for s in x.settings):
-            return {"point": SEASON_POINT, "card": None, "value": kb.calendar or decl.readings[0],
-                    "gap": decl.unsettled, "readings": list(decl.readings), "status": "unconfirmed"}
+        return {"point": SEASON_POINT, "card": None, "value": kb.calendar or decl.readings[0],
+                "gap": decl.unsettled, "readings": list(decl.readings), "status": "unconfirmed"}
     return None
 
 

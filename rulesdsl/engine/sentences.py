@@ -49,7 +49,9 @@ def _path_words(branch) -> str:
                     for c in branch.choices)
 
 
-def answer_sentences(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo") -> list[str]:
+def answer_sentences(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", own: bool = True) -> list[str]:
+    """The answer in sentences; with `own` false, written from the run alone, never in the
+    scenario's own `answer` words (to compare the answers under two readings)."""
     out: list[str] = []
 
     def add(sentence: str) -> None:
@@ -68,7 +70,7 @@ def answer_sentences(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo") -> 
     for sentence in chance_sentences(a.odds):   # exact odds where the dice are not fixed
         add(sentence)
     applicable = [e for e in a.expectations if e.applies and e.evaluated]
-    if info.scenario.answer and applicable and all(e.ok for e in applicable) and not a.reading:
+    if own and info.scenario.answer and applicable and all(e.ok for e in applicable) and not a.reading:
         add(_end(info.scenario.answer))
     else:
         for e in applicable:

@@ -14,8 +14,8 @@ from ..lang.model import Status
 
 class Cite:
     """What decided a step: `section` (a rule section id), `ruling` (id@revision, via a rule
-    point), `card` (a card's printed fact or effect) or `scenario` (a hypothetical given by
-    the question)."""
+    point), `card` (a card's printed fact or effect), `scenario` (a hypothetical given by
+    the question) or `assumption` (a fact the sources do not give, taken as given: 仮定)."""
 
     __slots__ = ("kind", "ref", "status", "source", "note")
 
@@ -29,6 +29,8 @@ class Cite:
     def label(self) -> str:
         if self.kind in ("card", "scenario"):
             return self.ref
+        if self.kind == "assumption":
+            return f"仮定: {self.ref}"
         return f"{self.ref} [{self.status.value}]"
 
     def as_dict(self) -> dict:

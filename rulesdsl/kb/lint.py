@@ -472,3 +472,10 @@ def answerable(kb: KnowledgeBase) -> Iterator[Diagnostic]:
         if sc.question and not sc.expects and not sc.answer:
             yield _d("answer", sc.loc, f"scenario {sc.id} asks a question but states no expectation or answer",
                      "add `expect …` lines (the answer is written from them) or `answer \"…\"`")
+
+
+@check("reading-excluded")
+def _reading_excluded(kb: KnowledgeBase) -> Iterator[Diagnostic]:
+    """A rule point's value that the source's own words exclude (a numeric bound): kb/bounds.py."""
+    from .bounds import excluded_readings
+    yield from excluded_readings(kb)

@@ -38,6 +38,7 @@ from .model import (
     Section,
     Setting,
     Status,
+    StatusExpectation,
     Text,
 )
 
@@ -373,7 +374,8 @@ class _Builder(Transformer):
         kw, sid, title, *items = c
         fields = self.collect("scenario", (self._wrap(i) for i in items), {
             "source": "one", "notes": "many", "question": "one", "answer": "one", "as_of": "one",
-            "mode": "one", "pins": "many", "cards": "many", "clauses": "many", "expects": "many"})
+            "mode": "one", "pins": "many", "cards": "many", "clauses": "many", "expects": "many",
+            "status_expects": "many"})
         for key in ("as_of", "mode", "answer"):
             if key in fields:
                 fields[key], fields[key + "_loc"] = fields[key]
@@ -433,6 +435,17 @@ class _Builder(Transformer):
         return _Stmt("expects", Expectation.model_construct(
             modality=modality, probability=probability, form=str(form), args=tuple(self.atom(a) for a in args),
             valid_from=period.start, valid_until=period.end, loc=self.loc(kw)), self.loc(kw))
+
+    def expect_status(self, c):
+        kw, _, *rest = c
+        period = rest.pop() if rest and isinstance(rest[-1], _Period) else _Period(None, None)
+        stmt = rest.pop()
+        if stmt.value is Status.retracted:
+            self.error(kw, "an answer's status is never retracted",
+                       "expect status confirmed, provisional, unofficial or unconfirmed")
+        return _Stmt("status_expects", StatusExpectation.model_construct(
+            status=stmt.value, at_least=bool(rest), valid_from=period.start, valid_until=period.end,
+            loc=self.loc(kw)), self.loc(kw))
 
     # -- decks --------------------------------------------------------------------------
     def deck(self, c):

@@ -48,7 +48,7 @@ class Status(str, Enum):
     """How far a ruling revision can be relied on, strongest first."""
 
     confirmed = "confirmed"        # 公式裁定 / 確認済み / 統一裁定
-    provisional = "provisional"    # 公式の暫定裁定
+    provisional = "provisional"    # the source's 暫定裁定
     unofficial = "unofficial"      # 暫定ルール・非公式: a community convention
     unconfirmed = "unconfirmed"    # ※未確定: this knowledge base's own interpretation
     retracted = "retracted"        # withdrawn
@@ -65,7 +65,7 @@ class Status(str, Enum):
 
 _STATUS_RANK = {Status.confirmed: 0, Status.provisional: 1, Status.unofficial: 2,
                 Status.unconfirmed: 3, Status.retracted: 4}
-_STATUS_JA = {Status.confirmed: "確定", Status.provisional: "暫定", Status.unofficial: "非公式",
+_STATUS_JA = {Status.confirmed: "確定", Status.provisional: "暫定裁定", Status.unofficial: "※暫定ルール・非公式",
               Status.unconfirmed: "※未確定", Status.retracted: "撤回"}
 
 
@@ -356,6 +356,17 @@ class Expectation(Node):
     loc: Loc
 
 
+class StatusExpectation(Node):
+    """`expect status confirmed` (exactly), `expect status at_least provisional` (that or
+    stronger): the status of the answer, after the test of what decides it."""
+
+    status: Status
+    at_least: bool = False
+    valid_from: Optional[PartialDate] = None
+    valid_until: Optional[PartialDate] = None
+    loc: Loc
+
+
 class Scenario(Node):
     id: str
     title: str
@@ -372,6 +383,7 @@ class Scenario(Node):
     cards: tuple[Card, ...] = ()
     clauses: tuple[Clause, ...] = ()
     expects: tuple[Expectation, ...] = ()
+    status_expects: tuple[StatusExpectation, ...] = ()
     loc: Loc
 
     @property

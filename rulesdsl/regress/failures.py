@@ -17,7 +17,7 @@ def describe_failure(a: Answer) -> str:
     lines = [f"scenario {a.scenario} 《{a.title}》 as of {a.as_of.isoformat()} ({a.mode}): {a.verdict()}"]
     broken_branch: Optional[int] = None
     for i, e in enumerate(a.expectations):
-        if e.applies and not e.ok and e.modality != "possible" and broken_branch is None:
+        if e.applies and not e.ok and e.modality != "possible" and broken_branch is None and not e.about_status:
             want = e.modality == "always"
             broken_branch = next((n for n, b in enumerate(a.branches)
                                   if b.results[i] is not None and b.results[i][0] != want), None)

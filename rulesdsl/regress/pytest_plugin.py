@@ -19,6 +19,7 @@ from ..engine.runner import answer
 from ..kb.build import load
 from ..kb.knowledge import KnowledgeBase
 from ..kb.loader import display_path
+from ..kb.verdict import file_findings
 from .failures import describe_failure, pinned_failures
 
 SCENARIO_DIRS = (*KB_DIRS, "tests")
@@ -55,7 +56,7 @@ class RulesFile(pytest.File):
     def collect(self):
         kb = _session_kb(self.config)
         shown = display_path(self.path, kb.root)
-        problems = [d for d in kb.diagnostics if d.loc is not None and d.loc.file == shown]
+        problems = file_findings(kb, [shown])   # one verdict per file, as check, ask and test give it
         if problems:
             from ..lang.diagnostics import Sources, render
             sources = Sources()

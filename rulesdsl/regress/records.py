@@ -100,7 +100,9 @@ def verdict_of(a: Answer) -> str:
     if a.odds is not None and a.odds.chance_points:   # the exact distribution, plan by plan
         outcomes = " | ".join((f"{p.label}: " if len(a.odds.plans) > 1 else "") +
                               ", ".join(f"{o} {pr}" for o, pr in sorted(p.outcomes)) for p in a.odds.plans)
-    checks = "; ".join(f"{'✓' if e.ok else '✗'} {e.text}" for e in a.expectations if e.applies)
+    # a status expectation is checked on the scenario's own date only: listed when it fails
+    checks = "; ".join(f"{'✓' if e.ok else '✗'} {e.text}" for e in a.expectations
+                       if e.applies and (not e.about_status or not e.ok))
     return f"{outcomes}" + (f" [{checks}]" if checks else "")
 
 

@@ -145,9 +145,9 @@ def readings_line(a) -> str:
     if r is None or len(r.answers) <= 1:
         return ""
     if r.same:
-        return (f'<p class="rd-readings rd-readings-same">資料が定めていない点{len(r.points)}件のどの読みでも、'
-                f"答えは同じです（{len(r.answers)}通りの読みで計算）。</p>")
-    return (f'<p class="rd-readings rd-readings-differ"><strong>読みによって答えが変わります</strong>：資料が定めていない点'
+        return (f'<p class="rd-readings rd-readings-same">確定していない点{len(r.points)}件に触れますが、どの読みでも'
+                f"答えは同じです（{len(r.answers)}通りの読みで計算）。この答えの状態は下げません。</p>")
+    return (f'<p class="rd-readings rd-readings-differ"><strong>読みによって答えが変わります</strong>：確定していない点'
             f'{len(r.points)}件の読み{len(r.answers)}通りで、答えは{len(r.groups())}通り（<a href="#読みごとの答え">読みごとの答え</a>）。</p>')
 
 
@@ -289,7 +289,8 @@ def answer_box(ctx: Ctx, a) -> None:
     day = f"{a.as_of.year}年{a.as_of.month}月{a.as_of.day}日"
     doc.add(f'<div class="rd-answer rd-answer-{a.status.value}"><span class="rd-label">答え</span>{sentences}'
             f'<p class="rd-answer-meta">{status_html(a)} <span class="rd-asof">{day}時点</span>'
-            f'の裁定で、インタプリタがビルド時に計算した答えです。</p>{readings_line(a)}</div>\n')
+            f'の裁定で、インタプリタがビルド時に計算した答えです。</p>{readings_line(a)}'
+            + "".join(f'<p class="rd-assumption">仮定: {esc(x)}</p>' for x in a.assumptions) + '</div>\n')
     if not a.ok:
         doc.note("インタプリタが計算した答えが、場面に書かれた期待と一致しません（✗の項目）。"
                  "場面か、インタプリタか、裁定のどれかを直す必要があります。", "danger",

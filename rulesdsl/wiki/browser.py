@@ -53,7 +53,7 @@ class Session:
         from ..engine.readings import try_readings
         from ..engine.runner import answer
         from ..kb.build import from_documents
-        from ..kb.lint import run_checks
+        from ..kb.verdict import file_findings
         from ..lang.parser import parse_text
 
         try:
@@ -63,7 +63,7 @@ class Session:
         asked = {s.id for s in _scenarios(doc)}
         docs = [_without(d, asked) for d in self.documents] + [doc]
         kb = from_documents(self.root, docs, scenarios=lambda s: s.loc is not None and s.loc.file == EDITED)
-        mine = [d for d in kb.diagnostics + run_checks(kb) if d.loc is not None and d.loc.file == EDITED]
+        mine = file_findings(kb, [EDITED])   # one verdict per file, as check, ask and test give it
         fatal = [d for d in kb.diagnostics if d.fatal]
         if fatal or mine:
             return self._failed(fatal or mine, text)

@@ -127,8 +127,8 @@ def changelog_year(w: Wiki, doc: Doc, year: int) -> None:
 def review_page(w: Wiki, doc: Doc) -> None:
     ctx = Ctx(w, doc)
     kb = w.kb
-    doc.p("確定していない項目の一覧です。暫定は公式の暫定裁定、非公式はコミュニティの取り決め、"
-          "※未確定はこのwiki自身の解釈です。状態は今日時点のものです。")
+    doc.p("確定していない項目の一覧です。暫定裁定は資料が「暫定裁定」とするもの、※暫定ルール・非公式は"
+          "資料自身がそう書いているもの、※未確定はこのwiki自身の解釈です。状態は今日時点のものです。")
     rulings = defaultdict(list)
     for r in kb.rulings.values():
         rev, state = w.current(r)

@@ -44,15 +44,15 @@ _CODE = re.compile(r'<div class="language-rules highlight">.*?</code></pre></div
 
 STATUS_JA = {
     Status.confirmed: "確定",
-    Status.provisional: "暫定",
-    Status.unofficial: "非公式",
+    Status.provisional: "暫定裁定",
+    Status.unofficial: "※暫定ルール・非公式",
     Status.unconfirmed: "※未確定",
     Status.retracted: "撤回",
 }
 STATUS_HELP = {
-    Status.confirmed: "公式裁定・確認済み・統一裁定",
-    Status.provisional: "公式の暫定裁定",
-    Status.unofficial: "暫定ルール・非公式（コミュニティの取り決め）",
+    Status.confirmed: "資料が定める（確認済み・統一裁定を含む）",
+    Status.provisional: "資料が「暫定裁定」とするもの",
+    Status.unofficial: "資料自身が「※暫定ルール・非公式」とするもの",
     Status.unconfirmed: "このwikiの解釈（資料の裏付けなし）",
     Status.retracted: "撤回された裁定",
 }

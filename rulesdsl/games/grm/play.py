@@ -222,8 +222,9 @@ def play(ctx: Context, st: State, player: str, card: Card, cell: str, on_stack: 
                                 ctx.section("grm/ex/limit"))
     elif card.fact("ex") is UNKNOWN and not card.hypothetical and not st.ex_unlimited \
             and ex_cards(ctx, st, player, quiet=True):
-        ctx.step(f"{card.label}のEXマークの有無は資料にない: EXカードでないものとして扱う",
-                 ctx.section("grm/ex/limit"), ctx.section("grm/card/ex-mark"), ctx.ruling("grm/reading/unknown-ex"))
+        said = f"{card.label}のEXマークの有無は資料にない: EXカードでないものとして扱う"
+        ctx.step(said, ctx.section("grm/ex/limit"), ctx.section("grm/card/ex-mark"),
+                 ctx.assume("grm/reading/unknown-ex", said))
 
     if st.played_this_turn:  # begin() let a second play through: it is an extra play
         st.extra_plays -= 1
@@ -290,8 +291,8 @@ def unknown_text(ctx: Context, card: Card) -> None:
     """A known card whose effects the sources do not give is treated as having none, and the
     answer says so."""
     if not card.hypothetical and card.fact("has_effect") is UNKNOWN and not card.info.effects:
-        ctx.step(f"{card.code}{card.label}の効果は資料にない: 効果を持たないものとして扱う",
-                 ctx.section("grm/card/effect"), ctx.ruling("grm/reading/unknown-effects"))
+        said = f"{card.code}{card.label}の効果は資料にない: 効果を持たないものとして扱う"
+        ctx.step(said, ctx.section("grm/card/effect"), ctx.assume("grm/reading/unknown-effects", said))
 
 
 def _w(card: Card) -> str:
@@ -306,8 +307,8 @@ def in_range(ctx: Context, st: State, card: Card, cell: str) -> list[str]:
     if rng is UNKNOWN:
         rng = "orthogonal"  # a hypothetical card the scenario gave no range has the normal one
         if not card.hypothetical:
-            ctx.step(f"{card.label}のバトル範囲は資料にない: 通常の範囲（上下左右）とする",
-                     ctx.section("grm/battle/range"), ctx.ruling("grm/reading/unknown-range"))
+            said = f"{card.label}のバトル範囲は資料にない: 通常の範囲（上下左右）とする"
+            ctx.step(said, ctx.section("grm/battle/range"), ctx.assume("grm/reading/unknown-range", said))
     opponents = [c for c in neighbours(cell) if st.cells[c] and st.top(c).owner != card.owner]
     pool = neighbours(cell, diagonal=rng == "all8") if rng != "own_side" else []
     hidden = [c for c in pool if len(st.cells[c]) > 1 and st.top(c).owner == card.owner

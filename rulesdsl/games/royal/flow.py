@@ -10,7 +10,7 @@ from .guardians import block_choice, mandatory_attack
 from .points import reading
 from .royals import clear_check
 from .state import LIFE, PHASE_JA, PHASE_SECTION, State, other
-from .victory import life_zero, lose, win
+from .victory import check_now, life_zero, lose, win
 
 OPENING_HAND = 5
 HAND_TARGET = 7
@@ -229,9 +229,15 @@ def soul(ctx: Context, st: State, p: str) -> None:
 
 
 def judge(ctx: Context, st: State, p: str) -> None:
+    # victory is checked here: when the other player meets a condition (a life of 0 reached
+    # before this phase, five royals), whether that already decided the game is victory.timing
+    timing, timing_cite = reading(ctx, st.readings, "victory.timing")
+    check_now(ctx, st, (other(p),))
+    if st.result:
+        return
     five = len(st.faced_up_royals(p)) >= 5
     zero, zero_cite = life_zero(ctx, st, p)
-    cites = [ctx.section("royal/phase/judge")]
+    cites = [ctx.section("royal/phase/judge"), timing_cite]
     if five and zero:
         result, cite = reading(ctx, st.readings, "judge.both_conditions")
         ctx.step(f"{p}のロイヤルカードは5枚公開されており、ライフポイントは{st.life[p]}", *cites, zero_cite, cite)

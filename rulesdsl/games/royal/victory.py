@@ -22,11 +22,12 @@ def life_zero(ctx: Context, st: State, p: str):
     return (life <= 0 if how == "zero_or_less" else life == 0), cite
 
 
-def check_now(ctx: Context, st: State) -> None:
-    """After life or royal cards change: is the game decided now, or at the judge phase?"""
+def check_now(ctx: Context, st: State, players: tuple[str, ...] = ()) -> None:
+    """After life or royal cards change, and at a judge phase for the other player: is the game
+    decided now, or at that player's own judge phase (victory.timing)?"""
     if st.result:
         return
-    for p in players_in_order(st):
+    for p in players or players_in_order(st):
         five = len(st.faced_up_royals(p)) >= 5
         # whether a life below 0 counts as 0 is a reading (life.zero)
         zero, zero_cite = life_zero(ctx, st, p) if st.life[p] <= 0 else (False, None)

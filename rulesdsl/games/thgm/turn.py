@@ -33,8 +33,10 @@ def check_arrangement(ctx: Context, st: State, side: Side, act: str = "placement
     """前列・後列の配置ルール: a back-row character only behind a front-row one; six at most."""
     lonely = sorted(c for c in side.back if c not in side.front)
     if lonely:
+        # the diagrams illustrate the rule of thgm/placement/rows, which decides: their reading
+        # is shown with the answer, not relied on
         ctx.step("配置の例（ＮＧ）はどれも、前列のいない場所の後ろに後列キャラがいる",
-                 ctx.section("thgm/placement/ng-examples"), ctx.ruling("thgm/gap/placement-diagrams"))
+                 ctx.section("thgm/placement/ng-examples"), ctx.gap("thgm/gap/placement-diagrams"))
         raise illegal(st, act, f"{side.player}の後列・左から{'・'.join(map(str, lonely))}番目のキャラの前に前列キャラが"
                                "いない: 後列には前列がいる場所の後ろにしか置けない",
                       ctx.section("thgm/placement/rows"), ctx.section("thgm/placement/ng-examples"))
@@ -47,7 +49,7 @@ def arrangement_ok(ctx: Context, st: State, side: Side) -> None:
     fronts, backs = len(side.front), len(side.back)
     ctx.step(f"{side.player}の配置: 前列{fronts}人・後列{backs}人。後列のキャラはどれも前列キャラの後ろにいる",
              ctx.section("thgm/placement/rows"), ctx.section("thgm/placement/ok-examples"),
-             ctx.ruling("thgm/gap/placement-diagrams"))
+             ctx.gap("thgm/gap/placement-diagrams"))
 
 
 # ----------------------------------------------------------------------------- seats and dealing

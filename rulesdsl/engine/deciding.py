@@ -1,0 +1,219 @@
+"""What decides an answer: the rule points whose other values would change it.
+
+An answer's status is the weakest status among what *decides* it. A rule point decides an
+answer when another admissible value of it gives another answer: for a point the sources leave
+open (`unsettled`) its readings; for a point a ruling sets (or a default gives) with a status
+weaker than confirmed, its other declared values, among them the value it had before its first
+revision. `settle` answers the scenario again under those values — every combination up to
+`MAX_READINGS`, else each point varied alone (the answer says which was done) — and keeps among
+the answer's cautions only the citations of points that decide it and the citations the engine
+made directly (a ruling that sets no point has no other value to try, so it is taken to decide).
+The others are listed as touched (「…に触れるが、どの読みでも答えは同じ」) and weaken nothing.
+
+Game-neutral, and below the runner: the runner passes a function that answers under a reading.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Optional
+
+from ..lang.model import Status, weakest
+from .context import EngineError
+from .trace import Cite
+
+if TYPE_CHECKING:
+    from ..kb.knowledge import KnowledgeBase
+    from .answer import Answer
+
+MAX_READINGS = 64
+_WEAK = (Status.provisional, Status.unofficial, Status.unconfirmed)
+
+
+@dataclass
+class Readings:
+    """The answers under each value of the points an answer consulted that are not confirmed."""
+
+    points: dict[str, dict]          # key -> {"point", "card", "gap", "readings", "status", "kind"}
+    answers: list[tuple[dict[str, str], "Answer"]] = field(default_factory=list)  # reading -> answer
+    exhaustive: bool = True                        # False: too many combinations, varied one at a time
+    errors: list[tuple[dict[str, str], str]] = field(default_factory=list)  # readings it cannot answer under
+    deciding: set[str] = field(default_factory=set)   # the points whose value changes the answer
+
+    @property
+    def same(self) -> bool:
+        keys = {answer_key(a) for _, a in self.answers}
+        return len(keys) <= 1 and not self.errors
+
+    def groups(self) -> list[tuple[list[dict[str, str]], "Answer"]]:
+        """Readings grouped by the answer they give, the default reading's group first."""
+        out: dict[tuple, tuple[list, "Answer"]] = {}
+        for reading, a in self.answers:
+            out.setdefault(answer_key(a), ([], a))[0].append(reading)
+        return list(out.values())
+
+    def unsettled(self) -> dict[str, dict]:
+        """The points the sources leave open (their values are readings)."""
+        return {k: p for k, p in self.points.items() if p.get("kind", "unsettled") == "unsettled"}
+
+
+def answer_key(a: "Answer") -> tuple:
+    """What an answer says, to compare answers under two readings: its sentences (as written
+    from the run, not the scenario's own wording), whether its expectations hold, its outcomes."""
+    ok = all(e.ok for e in a.expectations if e.applies and not e.about_status)
+    return (tuple(a.derived or a.sentences), ok, tuple(sorted(a.outcomes)))
+
+
+def split_key(key: str) -> tuple[str, Optional[str]]:
+    """「card(No.142).stack_scope」 -> ("stack_scope", "No.142")."""
+    if key.startswith("card(") and ")." in key:
+        card, name = key[5:].split(").", 1)
+        return name, card
+    return key, None
+
+
+def open_points(kb: "KnowledgeBase", a: "Answer") -> dict[str, dict]:
+    """The points an answer consulted whose value is not confirmed, with the values to try
+    (the one in force first): an unsettled point's readings; a ruled point's other values."""
+    out: dict[str, dict] = {}
+    # the value in force first (an unconfirmed ruling may set another than the default)
+    for key, p in a.unsettled.items():
+        values = [p["value"]] + [v for v in p["readings"] if v != p["value"]]
+        out[key] = {**p, "readings": values, "kind": "unsettled"}
+    decls = kb.games[a.game].points
+    for key, v in a.points.items():
+        if key in out or Status(v["status"]) not in _WEAK:
+            continue
+        name, card = split_key(key)
+        decl = decls.get(name)
+        if decl is None:
+            continue
+        values = [v["value"]] + [x.name for x in decl.values if x.name != v["value"]]
+        if len(values) < 2:
+            continue
+        out[key] = {"point": name, "card": card, "value": v["value"], "gap": decl.unsettled,
+                    "readings": values, "status": v["status"], "from": v["from"], "kind": "ruled"}
+    return out
+
+
+def search(kb: "KnowledgeBase", base: "Answer", run: Callable[[dict[str, str]], "Answer"],
+           limit: int = MAX_READINGS) -> Readings:
+    """The answer under every combination of other values of its open points (a value may lead
+    the run to other open points, which are then tried too); which points decide it."""
+    points = open_points(kb, base)
+    result = Readings(points=points, answers=[({}, base)])
+    if not points:
+        return result
+    done: dict[tuple, "Answer"] = {(): base}
+    failed: dict[tuple, str] = {}
+    while True:
+        combos, exhaustive = _combinations(points, limit)
+        grew = False
+        for combo in combos:
+            key = tuple(sorted(combo.items()))
+            if key in done or key in failed:
+                continue
+            try:
+                a = run(combo)
+            except EngineError as e:   # this reading leads where the engine cannot answer: say so
+                failed[key] = e.message.splitlines()[0]
+                continue
+            done[key] = a
+            for k, v in open_points(kb, a).items():
+                if k not in points:
+                    points[k] = v
+                    grew = True
+        if not grew or len(done) > limit * 4:
+            break
+    result.exhaustive = exhaustive
+    wanted = {tuple(sorted(c.items())) for c in _combinations(points, limit)[0]}
+    result.answers = [({}, base)] + [(dict(k), a) for k, a in done.items() if k and k in wanted]
+    result.errors = [(dict(k), m) for k, m in failed.items() if k in wanted]
+    # a point the answer did not consult decides, at most, an answer under another reading
+    consulted = set(base.points) | set(base.unsettled)
+    result.deciding = {k for k in _deciding(points, done, failed, exhaustive) if k in consulted}
+    return result
+
+
+def _deciding(points: dict[str, dict], done: dict[tuple, "Answer"], failed: dict[tuple, str],
+              exhaustive: bool) -> set[str]:
+    """A point decides when two readings that differ in it alone give different answers (or one
+    of them cannot be answered). Varied one at a time, each reading is compared with the default."""
+    keys = {k: answer_key(a) for k, a in done.items()}
+
+    def outcome(k: tuple):
+        return keys[k] if k in keys else (("error",) if k in failed else None)
+
+    out: set[str] = set()
+    for combo in (list(keys) + list(failed)) if exhaustive else [()]:
+        here, mine = dict(combo), outcome(combo)
+        for name, p in points.items():
+            if name in out:
+                continue
+            for value in (None, *p["readings"][1:]):
+                other = dict(here)
+                if value is None:
+                    other.pop(name, None)
+                else:
+                    other[name] = value
+                okey = tuple(sorted(other.items()))
+                theirs = outcome(okey) if okey != combo else None
+                if theirs is not None and theirs != mine:
+                    out.add(name)
+                    break
+    return out
+
+
+def _combinations(points: dict[str, dict], limit: int) -> tuple[list[dict[str, str]], bool]:
+    """Every combination of non-default values (as overrides), or each point varied alone."""
+    keys = sorted(points)
+    choices = [[None] + list(points[k]["readings"][1:]) for k in keys]
+    total = 1
+    for c in choices:
+        total *= len(c)
+    if total <= limit:
+        out = []
+        for values in itertools.product(*choices):
+            combo = {k: v for k, v in zip(keys, values) if v is not None}
+            if combo:
+                out.append(combo)
+        return out, True
+    return [{k: v} for k, c in zip(keys, choices) for v in c[1:]], False
+
+
+def settle(kb: "KnowledgeBase", a: "Answer", run: Callable[[dict[str, str]], "Answer"],
+           limit: int = MAX_READINGS) -> "Answer":
+    """Test what decides `a`, then keep as its cautions (and count for its status) only what does;
+    what it touches without deciding goes to `a.touched`."""
+    r = search(kb, a, run, limit)
+    a.readings = r
+    keep, touched = [], []
+    for c in a.cautions:
+        via = a.relies.get(c.key())
+        if via is None or c.key() in a.direct or via & r.deciding:
+            keep.append(c)
+        else:
+            touched.append((c, sorted(via)))
+    # a deciding point counts even where no step of the trace happened to cite it
+    cited = {k for c in keep for k in a.relies.get(c.key(), ())}
+    for key in sorted(r.deciding - cited):
+        v = a.points.get(key) or a.unsettled.get(key)
+        if v is None or Status(v["status"]) not in _WEAK:
+            continue
+        ref = v.get("from") or f"{v.get('gap')}@undated"
+        c = Cite("ruling" if "@" in ref else "section", ref, Status(v["status"]), v.get("source"),
+                 f"答えを左右する点 {key} の値")
+        if c.key() not in {x.key() for x in keep}:
+            keep.append(c)
+    keep.sort(key=lambda c: (-c.status.rank, c.ref))
+    a.cautions = keep
+    a.status = weakest([*a.firm, *(c.status for c in keep)])
+    a.touched = [{**c.as_dict(), "points": [_touched_point(r, k) for k in via]} for c, via in touched]
+    return a
+
+
+def _touched_point(r: Readings, key: str) -> dict:
+    p = r.points.get(key, {})
+    return {"key": key, "kind": p.get("kind", "unsettled"), "readings": list(p.get("readings", ())),
+            "gap": p.get("gap")}
