@@ -310,19 +310,22 @@ def citations(kb: KnowledgeBase) -> Iterator[Diagnostic]:
             continue
         if not doc.has_heading(cite.heading):
             close = doc.close_headings(cite.heading)
-            yield _d("citation", cite.loc, f'{cite.document} has no heading "{cite.heading}"',
+            yield _d("citation", cite.loc,
+                     f'"{cite.heading}" is a line of {cite.document} but not a heading' if doc.is_line(cite.heading)
+                     else f'{cite.document} has no heading "{cite.heading}"',
                      ("did you mean " + " or ".join(f'"{c}"' for c in close) + "?") if close else
-                     "cite a line of the document that heads the passage")
+                     "cite the heading the passage stands under")
             continue
         for text, loc, must in texts:
             if text and must and not doc.find(text, cite.heading):
-                anywhere = doc.find(text)
+                under = doc.heading_of(text)
                 yield _d("citation", loc,
-                         f'this text is not in {cite.document} under "{cite.heading}"' if anywhere else
-                         f"this text does not occur in {cite.document}",
-                         "cite the heading the text appears under" if anywhere else
-                         "quote the source exactly (layout and wiki markup aside); the knowledge base's own "
-                         "words belong in an unconfirmed revision with a reason")
+                         f'this text is not in {cite.document} under "{cite.heading}"' if under else
+                         f"this text does not occur in {cite.document} as written",
+                         f'it stands under "{under}"; cite that heading' if under else
+                         "quote the source exactly and contiguously (layout and wiki markup aside), marking "
+                         "each omission 「…」; the knowledge base's own words belong in an unconfirmed "
+                         "revision with a reason")
 
 
 # ----------------------------------------------------------------------------- cards and scenarios
