@@ -23,8 +23,11 @@ def configure(p: argparse.ArgumentParser) -> None:
 def check_paths(root: Path, paths: list[Path], use_cache: bool = True):
     """Load the knowledge base plus `paths` and return (kb, findings), the findings limited to
     `paths` when any are given."""
+    from ..engine.verdicts import answer_findings
     kb = load(root, extra=paths, use_cache=use_cache)
     findings = list(kb.diagnostics) + run_checks(kb)
+    if not any(d.fatal for d in kb.diagnostics):
+        findings += answer_findings(kb)     # a scenario's own answer against the engine's result
     if paths:
         wanted = names_of(kb, paths)
         findings = [d for d in findings if d.loc is None or d.loc.file in wanted]
