@@ -87,14 +87,21 @@ def contradictions(answer_text: str, a: "Answer") -> Iterator[str]:
         said = claims(clause)
         if not said:
             continue
-        names = subjects(clause)
-        relevant = [f for f in found if names & f[0]] or found
+        # a clause's verdict is said of each subject it names (「《上》も《土台》も裏向き」)
+        groups = [[f for f in found if name in f[0]] for name in sorted(subjects(clause))]
+        groups = [g for g in groups if g] or [found]
+        problem = None
         for claim in said:
-            verdicts = [(_agrees(claim, f[2]), f[1]) for f in relevant]
-            verdicts = [(v, s) for v, s in verdicts if v is not None]
-            if verdicts and not any(v for v, _ in verdicts):
-                yield f"「{clause}」 — the engine finds 「{verdicts[0][1]}」"
+            for relevant in groups:
+                verdicts = [(_agrees(claim, f[2]), f[1]) for f in relevant]
+                verdicts = [(v, st) for v, st in verdicts if v is not None]
+                if verdicts and not any(v for v, _ in verdicts):
+                    problem = f"「{clause}」 — the engine finds 「{verdicts[0][1]}」"
+                    break
+            if problem:
                 break
+        if problem:
+            yield problem
 
 
 def agrees(answer_text: str, a: "Answer") -> bool:

@@ -23,10 +23,11 @@ from .sources import SourceDocument
 
 SEASON_WORDS = {"春": "spring", "夏": "summer", "秋": "autumn", "冬": "winter"}
 
+_WHEN = r"(\d{4})年(?:(\d{1,2})月|(春|夏|秋|冬))の?"
 MARKERS = [
-    (re.compile(r"(\d{4})年(\d{1,2})月確認済み"), Status.confirmed),
-    (re.compile(r"(\d{4})年(\d{1,2})月暫定裁定"), Status.provisional),
-    (re.compile(r"(\d{4})年(春|夏|秋|冬)の統一裁定"), Status.confirmed),
+    (re.compile(_WHEN + "確認済み"), Status.confirmed),
+    (re.compile(_WHEN + "暫定裁定"), Status.provisional),
+    (re.compile(_WHEN + "統一裁定"), Status.confirmed),
     (re.compile(r"※暫定ルール・非公式"), Status.unofficial),
     (re.compile(r"※未確定(?!と)"), Status.unconfirmed),   # 「※未確定と記載されている」 names the marker
 ]
@@ -49,9 +50,9 @@ def markers_in(text: str) -> list[Marker]:
         for m in pattern.finditer(text):
             date = None
             if m.groups():
-                year, second = m.group(1), m.group(2)
-                date = PartialDate(int(year), season=SEASON_WORDS[second]) if second in SEASON_WORDS \
-                    else PartialDate(int(year), int(second))
+                year, month, season = m.group(1), m.group(2), m.group(3)
+                date = PartialDate(int(year), season=SEASON_WORDS[season]) if season \
+                    else PartialDate(int(year), int(month))
             out.append(Marker(m.group(0), status, date))
     return out
 
