@@ -275,4 +275,5 @@ def end_phase(ctx: Context, st: State, p: str) -> None:
     theirs = [c for c in st.cards(other(p), "skill_zone") if c.lasting]
     if theirs:
         ctx.step(f"{other(p)}がこのターンにキャストしたトリガースキル{'・'.join(c.label for c in theirs)}は、"
-                 f"次の{other(p)}のターンのエンドフェイズまで残る", ctx.section("royal/skill/trigger-skill-duration"))
+                 f"次の{other(p)}のターンのエンドフェイズまで残る", ctx.section("royal/skill/trigger-skill-duration"),
+                 ctx.ruling("royal/gap/end-phase-trigger-skills"))
