@@ -8,6 +8,7 @@ from pathlib import Path
 from ..base.cache import find_root
 from ..kb.build import load, names_of
 from ..kb.lint import GAP_KINDS, run_checks
+from ..regress.answers import answer_findings
 from .main import EXIT_OK, Output, command, dump_json, exit_code
 
 
@@ -23,7 +24,6 @@ def configure(p: argparse.ArgumentParser) -> None:
 def check_paths(root: Path, paths: list[Path], use_cache: bool = True):
     """Load the knowledge base plus `paths` and return (kb, findings), the findings limited to
     `paths` when any are given."""
-    from ..engine.verdicts import answer_findings
     kb = load(root, extra=paths, use_cache=use_cache)
     findings = list(kb.diagnostics) + run_checks(kb)
     if not any(d.fatal for d in kb.diagnostics):
