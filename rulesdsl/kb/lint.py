@@ -11,7 +11,7 @@ from collections import defaultdict
 from typing import Iterator, Optional
 
 from ..lang.diagnostics import Diagnostic, Related, did_you_mean
-from ..lang.model import Loc, RevRef, Status, Text
+from ..lang.model import RevRef, Status, Text
 from .checks import CHECKS, check, diag
 from .knowledge import KnowledgeBase
 from .timeline import sort_key

@@ -3,8 +3,9 @@
 how a revision that quotes it is recorded.
 
 The markers on a quote are those of the sentence it lies in (a marker written right after the
-sentence's 。 belongs to it); when that sentence carries none, a dated revision must still take
-its date from a marker of the cited section. A revision the knowledge base reads for itself
+sentence's 。 belongs to it); a marker without a date (※…) settles the status only. When the
+sentence carries none, a dated revision must still take its date from a marker of the cited
+section. A revision the knowledge base reads for itself
 (`unconfirmed`, with a reason) may quote marked text as evidence; it is not held to the marker.
 """
 
@@ -17,13 +18,13 @@ from typing import Iterator, Optional
 from ..lang.dates import PartialDate
 from ..lang.diagnostics import Diagnostic
 from ..lang.model import Status
+from .checks import check, diag
 from .knowledge import KnowledgeBase
-from .checks import check
 from .sources import SourceDocument
 
 SEASON_WORDS = {"春": "spring", "夏": "summer", "秋": "autumn", "冬": "winter"}
 
-_WHEN = r"(\d{4})年(?:(\d{1,2})月|(春|夏|秋|冬))の?"
+_WHEN = r"(\d{4})年(?:(\d{1,2})月(?:(\d{1,2})日)?|(春|夏|秋|冬))?の?"
 MARKERS = [
     (re.compile(_WHEN + "確認済み"), Status.confirmed),
     (re.compile(_WHEN + "暫定裁定"), Status.provisional),
@@ -50,9 +51,12 @@ def markers_in(text: str) -> list[Marker]:
         for m in pattern.finditer(text):
             date = None
             if m.groups():
-                year, month, season = m.group(1), m.group(2), m.group(3)
-                date = PartialDate(int(year), season=SEASON_WORDS[season]) if season \
-                    else PartialDate(int(year), int(month))
+                year, month, day, season = (m.group(i) for i in (1, 2, 3, 4))
+                try:
+                    date = PartialDate(int(year), season=SEASON_WORDS[season]) if season else \
+                        PartialDate(int(year), int(month) if month else None, int(day) if day else None)
+                except ValueError:
+                    continue    # 「2026年13月」 is no date
             out.append(Marker(m.group(0), status, date))
     return out
 
@@ -81,7 +85,7 @@ def section_markers(doc: SourceDocument, heading: str) -> list[Marker]:
 
 
 def _d(loc, message, hint=None) -> Diagnostic:
-    return Diagnostic(code="status", loc=loc, message=message, hint=hint)
+    return diag("status", loc, message, hint)
 
 
 def _label(status: Status, date: Optional[PartialDate]) -> str:
@@ -111,7 +115,8 @@ def status_words(kb: KnowledgeBase) -> Iterator[Diagnostic]:
                 if not found:
                     continue
                 marked = True
-                if not any(m.status is rev.status and m.date == rev.date for m in found):
+                # a marker without a date (※暫定ルール・非公式, ※未確定) settles the status only
+                if not any(m.status is rev.status and (m.date == rev.date or m.date is None) for m in found):
                     words = " and ".join(m.describe() for m in found)
                     yield _d(loc or rev.loc,
                              f"{ident}@{rev.date_label} is recorded {here}, but the source marks this text {words}",
