@@ -79,6 +79,8 @@ class SourceDocument:
     _line_starts: list[int] = field(default_factory=list)   # offsets in _flat of each line
     _headings: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # heading -> sections
     outline: list = field(default_factory=list)   # outline.Heading, in order
+    _lines: dict[str, list[int]] = field(default_factory=dict)    # a whole normalized line -> offsets
+    _located: dict = field(default_factory=dict)                 # (text, heading) -> locate's answer
 
     @classmethod
     def load(cls, name: str, title: str, path: Path) -> "SourceDocument":
@@ -96,6 +98,7 @@ class SourceDocument:
             if norm == previous:
                 continue    # a line repeated right after itself: a copy artefact, matched once
             previous = norm
+            doc._lines.setdefault(norm, []).append(offset)
             parts.append(norm)
             offset += len(norm)
         doc._line_starts.append(offset)
@@ -131,11 +134,21 @@ class SourceDocument:
         offsets in the flattened text, or None. The text is contiguous in the source, lines
         joined as the source joins them; an omission marked 「…」 lets the pieces around it
         stand apart, each found after the one before."""
+        key = (text, heading)
+        if key not in self._located:    # check asks for the same quote again (citation, then status)
+            self._located[key] = self._locate(text, heading)
+        return self._located[key]
+
+    def _locate(self, text: str, heading: Optional[str]) -> Optional[tuple[int, int]]:
         spans = self.sections(heading) if heading is not None else [(0, len(self._flat))]
         pieces = [normalize_text(p) for p in OMISSION.split(text)]
         pieces = [p for p in pieces if p]
         if not pieces:
             return None
+        if len(pieces) == 1 and pieces[0] in self._lines:     # a whole line: found without a scan
+            for at in self._lines[pieces[0]]:
+                if any(begin <= at and at + len(pieces[0]) <= end for begin, end in spans):
+                    return (at, at + len(pieces[0]))
         for begin, end in spans:
             position, first = begin, None
             for piece in pieces:
