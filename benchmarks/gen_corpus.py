@@ -16,7 +16,10 @@ else is generated and spread evenly over the games:
   text that occurs under them; their notes quote the document;
 * rulings under `rulings/<game>/rulings/` and gaps under `rulings/<game>/gaps/`, each with 1–4
   dated revisions (partial dates, statuses that firm up over time, retractions), citations and
-  quotes that pass the citation check, settings of the game's real rule points (a gap reads
+  quotes that pass the citation check (a confirmed, provisional or unofficial revision quotes the
+  line of the game's register, `sources/gen_register.txt`, that gives its date and status in a
+  source's words: （2027年5月確認済み）, ※暫定ルール・非公式; the register also names every
+  synthetic card by its code, which a card must be), settings of the game's real rule points (a gap reads
   only the points the declaration leaves unsettled), supersedes, refs between items;
 * scenarios under `rulings/<game>/qa/` whose set-up, actions and expectations are generated
   from the vocabulary's signatures, with hypothetical cards defined inline and now and then a
@@ -51,8 +54,8 @@ if str(REPO) not in sys.path:
 
 from rulesdsl.kb.build import load  # noqa: E402
 from rulesdsl.kb.knowledge import GameInfo
-from rulesdsl.kb.lint import _READING_WORDS as READING_WORDS  # noqa: E402
 from rulesdsl.kb.lint import GAP_KINDS, run_checks
+from rulesdsl.kb.markers import markers_in
 from rulesdsl.kb.sources import SourceDocument, normalize_line  # noqa: E402
 from rulesdsl.lang.parser import GRAMMAR  # noqa: E402
 from rulesdsl.lang.vocab import Entry, Param  # noqa: E402
@@ -265,6 +268,26 @@ class Gen:
         self.used_ids: set[str] = set()
         self.files: dict[str, str] = {}     # relative path -> text
         self.counts = defaultdict(int)
+        # per game, the lines of its register (REGISTER): what names the synthetic cards and
+        # gives the synthetic rulings their dates and statuses, in the words `check` reads
+        self.register: dict[str, dict[str, list[str]]] = defaultdict(lambda: {"cards": [], "rulings": []})
+
+    # -- the register ---------------------------------------------------------------------
+    def card_entry(self, g: "GameCtx", code: str, name: str) -> str:
+        """The register's line that names a card; the citation for it."""
+        self.register[g.id]["cards"].append(f"{code}《{name}》がある。")
+        return q(f"{REGISTER} §{REGISTER_CARDS}")
+
+    def ruling_entry(self, g: "GameCtx", ident: str, label: str, status: str, p: Passage) -> tuple[str, str]:
+        """(citation, text) of a dated, statused revision: a line of the register that says it,
+        with the source's marker for its status and date (（2027年5月確認済み）, ※暫定ルール・非公式)."""
+        frags = [f for f in p.frags if "「" not in f and "」" not in f and not markers_in(f)] or [p.heading]
+        frag = self.rng.choice(frags).rstrip("。")[:60]
+        mark = marker_words(label, status)
+        line = f"{ident}の{label}の裁定は「{frag}」による" + (f"（{mark}）。" if mark and not mark.startswith("※")
+                                                          else "。" + (mark or ""))
+        self.register[g.id]["rulings"].append(line)
+        return q(f"{REGISTER} §{REGISTER_RULINGS}"), line
 
     # -- small helpers ------------------------------------------------------------------
     def uid(self, base: str) -> str:
@@ -514,8 +537,9 @@ class Gen:
                         lines.append(f"  text {q_text(rng.choice(p.texts), '  ')}")
                     if needed.get(sid):
                         lines.append("  defines " + " ".join(needed[sid]))
-                    if rng.random() < 0.1:
-                        lines.append(f"  note {q(self.document_note(p))}")
+                    note = self.document_note(p) if rng.random() < 0.1 else None
+                    if note:
+                        lines.append(f"  note {q(note)}")
                     if rng.random() < 0.3:
                         lines.append("  refs " + " ".join(self.some_refs(g, rng.randint(1, 3), sid)))
                     if rng.random() < 0.04:
@@ -524,25 +548,24 @@ class Gen:
                             label, day = self.date_after(day, True, day + dt.timedelta(days=900))
                             p2 = rng.choice(g.src.passages)
                             status = rng.choice(("confirmed", "provisional"))
-                            lines += [f"  revision {label} {status} {{", f"    source {g.src.cite(p2)}",
-                                      f"    text {q_text(rng.choice(p2.texts), '    ')}", "  }"]
+                            cite, said = self.ruling_entry(g, sid, label, status, p2)
+                            lines += [f"  revision {label} {status} {{", f"    source {cite}",
+                                      f"    text {q(said)}", "  }"]
                     lines.append("}")
                     out.append("\n".join(lines))
                     self.counts["sections"] += 1
                 name = t if part == 0 else f"{t}-{part + 1}"
                 self.files[f"rulings/{g.id}/rules/{name}.rules"] = "\n\n".join(out) + "\n"
 
-    def document_note(self, p: Passage) -> str:
+    def document_note(self, p: Passage) -> Optional[str]:
         """A maintainer's note on a section: what the document says under its heading, quoted
-        (never with the words the fidelity lint reads as the knowledge base's own reading)."""
-        def plain(x: str) -> bool:
-            return "「" not in x and "」" not in x and not any(w in x for w in READING_WORDS)
-        frags = [f.rstrip("。") for f in p.frags if plain(f)]
-        forms = [lambda f: f"資料の要点は「{f}」。", lambda f: f"原文は「{f}」。"]
-        if plain(p.heading):
-            forms.append(lambda f: f"資料の見出し「{p.heading}」の下に「{f}」とある。")
+        (the note lint passes a note by its quotes alone); None when nothing can be quoted."""
+        frags = [f.rstrip("。") for f in p.frags if "「" not in f and "」" not in f and len(f.rstrip("。")) >= 4]
+        forms = [lambda f: f"要点は「{f}」。", lambda f: f"この節の本文に「{f}」とある。"]
+        if "「" not in p.heading and "」" not in p.heading and len(p.heading) >= 4:
+            forms.append(lambda f: f"見出し「{p.heading}」の下に「{f}」とある。")
         if not frags:
-            return "資料ではこの見出しの下に書かれている。"
+            return None
         return self.rng.choice(forms)(self.rng.choice(frags))
 
     def some_refs(self, g: GameCtx, n: int, exclude: str = "") -> list[str]:
@@ -583,7 +606,7 @@ class Gen:
             p = rng.choice(named)
             c.name = rng.choice(p.names) if p.names else p.heading
             lines = [f"card {g.id} {c.code if _is_name(c.code) else q(c.code)} {q(c.name)} {{",
-                     f"  source {g.src.cite(p)}"]
+                     f"  source {self.card_entry(g, c.code, c.name)}"]
             fact_lines, effects, printed = [], [], []
             mostly_unknown = rng.random() < 0.35
             for e in facts:
@@ -602,7 +625,7 @@ class Gen:
                 lines.append("  text unknown")
             lines += fact_lines + effects
             if rng.random() < 0.3:
-                lines.append(f"  note {q(f'資料では{p.heading}の例として名前が挙げられている。効果の詳細は資料にない。')}")
+                lines.append(f"  note {q(f'名前は{g.src.name}の{p.heading}に挙がる。効果の詳細は資料にない。')}")
             if rng.random() < 0.2:
                 lines.append("  refs " + " ".join(self.some_refs(g, rng.randint(1, 2), c.code)))
             if facts and rng.random() < 0.04:
@@ -742,15 +765,17 @@ class Gen:
             prev = start
         return revs
 
-    def retraction_note(self, g: GameCtx, keys: list[tuple]) -> str:
-        """What a maintainer notes on a retraction: the default it returns to, named, or what the
-        document shows."""
-        defaults = [(k[0], g.info.points[k[0]].default) for k in keys if g.info.points[k[0]].default]
+    def retraction_note(self, g: GameCtx, keys: list[tuple], p: Passage) -> Optional[str]:
+        """What a maintainer notes on a retraction: what the document says there, quoted (the
+        note lint passes a note by its quotes alone); None when nothing can be quoted."""
+        frags = [f.rstrip("。") for f in p.frags if "「" not in f and "」" not in f and len(f.rstrip("。")) >= 4]
+        if not frags:
+            return None
+        frag = self.rng.choice(frags)
+        defaults = [k[0] for k in keys if g.info.points[k[0]].default]
         if defaults:
-            point, d = defaults[0]
-            return f"この裁定は撤回された。以後、{point}は既定（{d.section}）に戻る。"
-        return self.rng.choice(("この裁定は撤回された（資料から削除）。",
-                                "資料の更新履歴に撤回の記載がある。以後、この件についての裁定はない。"))
+            return f"この裁定は撤回された。以後、{defaults[0]}は既定に戻る。本文は「{frag}」。"
+        return self.rng.choice((f"この裁定は撤回された。本文は「{frag}」。", f"撤回の後も本文は「{frag}」のまま。"))
 
     def render_copied(self, g: GameCtx) -> None:
         """The copied gap rulings, one file per file of the repository they come from; a `refs`
@@ -818,7 +843,7 @@ class Gen:
                 if refs:
                     lines.append("  refs " + " ".join(refs))
             if rng.random() < 0.08:
-                lines.append(f"  note {q('この裁定は資料の複数の節にまたがる。')}")
+                lines.append(f"  note {q('この裁定は複数の節にまたがる。')}")
             for i, rev in enumerate(rg.revs):
                 body = [f"    source {g.src.cite(p)}"]
                 texts = p.texts
@@ -827,12 +852,17 @@ class Gen:
                     body.append(f"    quote {q_text(rng.choice(texts), '    ')}")
                     body.append(f"    text {q(own)}")
                     body.append(f"    reason {q(reason)}")
-                else:
+                elif rev.status == "retracted":
                     body.append(f"    text {q_text(rng.choice(texts), '    ')}")
-                    if rev.status == "retracted":
-                        body.append(f"    note {q(self.retraction_note(g, keys))}")
-                if rng.random() < 0.1:
-                    body.append(f"    note {q('日付は資料の更新履歴による。')}")
+                    note = self.retraction_note(g, keys, p)
+                    if note:
+                        body.append(f"    note {q(note)}")
+                else:   # its status and date are the register's words on it
+                    cite, said = self.ruling_entry(g, rg.id, rev.label, rev.status, p)
+                    body = [f"    source {cite}", f"    text {q(said)}"]
+                    mark = marker_words(rev.label, rev.status)
+                    if mark and rng.random() < 0.1:
+                        body.append(f"    note {q(f'日付と状態は「{mark}」による。')}")
                 if rng.random() < 0.06:
                     body.append("    refs " + " ".join(self.some_refs(g, 1, rg.id)))
                 sups = list(supersede) if i == 0 else []
@@ -974,6 +1004,38 @@ def _label(day: dt.date, kind: str) -> tuple[str, dt.date]:
 
 # ----------------------------------------------------------------------------- driver
 
+REGISTER = "gen_register.txt"       # the synthetic source every game of the corpus is given
+REGISTER_CARDS = "カード一覧"
+REGISTER_RULINGS = "裁定一覧"
+_SEASON_JA = {"spring": "春", "summer": "夏", "autumn": "秋", "winter": "冬"}
+
+
+def marker_words(label: str, status: str) -> Optional[str]:
+    """The words a source puts on a ruling of that date and status (「2027年5月確認済み」,
+    「2027年夏の暫定裁定」, 「※暫定ルール・非公式」); None where a source says nothing (undated)."""
+    if status == "unofficial":
+        return "※暫定ルール・非公式"
+    if label == "undated" or status not in ("confirmed", "provisional"):
+        return None
+    parts = label.split("-")
+    when = f"{parts[0]}年"
+    if len(parts) > 1 and parts[1] in _SEASON_JA:
+        when += f"{_SEASON_JA[parts[1]]}の"
+    elif len(parts) > 1:
+        when += f"{int(parts[1])}月" + (f"{int(parts[2])}日" if len(parts) > 2 else "")
+    return when + ("確認済み" if status == "confirmed" else "暫定裁定")
+
+
+def declare_register(game_file: Path, gid: str) -> None:
+    """Declare the register as one more document of the copied game."""
+    text = game_file.read_text(encoding="utf-8")
+    m = re.search(r"^game \S+ .*\{\n", text, re.M)
+    if m is None:
+        raise CorpusError(f"{game_file}: no `game {gid} … {{` line to declare the register in")
+    line = f'  document "sources/{REGISTER}" "生成したカードと裁定の一覧（ベンチマーク用の合成資料）"\n'
+    game_file.write_text(text[:m.end()] + line + text[m.end():], encoding="utf-8")
+
+
 class CorpusError(SystemExit):
     """A game of the repository that the corpus cannot be built from: the message says why."""
 
@@ -1088,6 +1150,10 @@ def generate(out: Path, cards: int, revisions: int, scenarios: int, seed: int = 
         dest.mkdir(parents=True, exist_ok=True)
         shutil.copy2(g.dir / "game.rules", dest / "game.rules")
         shutil.copytree(g.dir / "sources", dest / "sources", dirs_exist_ok=True)
+        declare_register(dest / "game.rules", g.id)
+        reg = gen.register[g.id]
+        (dest / "sources" / REGISTER).write_text(
+            "\n".join([REGISTER_CARDS, *reg["cards"], REGISTER_RULINGS, *reg["rulings"]]) + "\n", encoding="utf-8")
     size = 0
     made: set[Path] = set()
     for rel, text in gen.files.items():

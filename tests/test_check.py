@@ -95,7 +95,7 @@ def test_each_finding_is_located_and_exits_one(kb_root, run_cli, files, expected
 
 def test_contradiction_names_both_rulings_and_both_places(kb_root, run_cli):
     other = RULING_OK.replace("tie-ruling", "tie-other").replace("= nothing", "= both_flip").replace(
-        "2026-03", "2026-05").replace("何も起きない（2026年3月確認済み）。", "何も起きない")
+        "2026-03", "2026-05").replace("何も起きない（2026年3月確認済み）。", "両方裏返る（2026年5月確認済み）。")
     write_kb(kb_root, {"rulings/mini/r.rules": RULING_OK, "rulings/mini/o.rules": other})
     code, out, _ = run_cli("--root", kb_root, "check")
     assert code == 1
@@ -106,7 +106,7 @@ def test_contradiction_names_both_rulings_and_both_places(kb_root, run_cli):
 
 def test_superseding_resolves_a_contradiction(kb_root, run_cli):
     other = RULING_OK.replace("tie-ruling", "tie-other").replace("= nothing", "= both_flip").replace(
-        "2026-03", "2026-05").replace("何も起きない（2026年3月確認済み）。", "何も起きない").replace(
+        "2026-03", "2026-05").replace("何も起きない（2026年3月確認済み）。", "両方裏返る（2026年5月確認済み）。").replace(
         "    set", "    supersedes mini/battle/tie-ruling\n    set")
     write_kb(kb_root, {"rulings/mini/r.rules": RULING_OK, "rulings/mini/o.rules": other})
     code, out, _ = run_cli("--root", kb_root, "check")
@@ -116,7 +116,7 @@ def test_superseding_resolves_a_contradiction(kb_root, run_cli):
 def test_check_paths_reports_only_those_files_and_accepts_files_outside(kb_root, run_cli, tmp_path):
     write_kb(kb_root, {"rulings/mini/r.rules": RULING_OK.replace("§バトル", "§バトルル")})
     proposal = tmp_path / "proposal.rules"
-    proposal.write_text(RULING_OK.replace("tie-ruling", "proposed").replace("2026-03", "2026-03-02"), encoding="utf-8")
+    proposal.write_text(RULING_OK.replace("tie-ruling", "proposed"), encoding="utf-8")
     code, out, _ = run_cli("--root", kb_root, "check", proposal)
     assert "rulings/mini/r.rules" not in out
     assert code == 0, out
@@ -225,7 +225,13 @@ def test_a_note_stating_a_rule_the_source_does_not_give_is_a_finding(kb_root, ru
     write_kb(kb_root, {"rulings/mini/extra.rules": section})
     code, out, _ = run_cli("--root", kb_root, "check")
     assert code == 1 and "error[note]" in out and "同じ重さなら両方とも裏返る" in out
-    for ok in ("資料には見出しがない。", "同じ重さの場合は mini/gap/tie の読みによる。", "「重いカードが勝つ。」とある。"):
+    # no word lets a note through: not 資料, nor a rule section's id
+    for bad in ("資料には見出しがない。", "資料によれば、同じ重さなら両方とも裏返る。",
+                "mini/battle によれば、同じ重さなら両方とも裏返る。"):
+        write_kb(kb_root, {"rulings/mini/extra.rules": section.replace("同じ重さなら両方とも裏返る。", bad)})
+        code, out, _ = run_cli("--root", kb_root, "check")
+        assert code == 1 and "error[note]" in out, (bad, out)
+    for ok in ("同じ重さの場合は mini/gap/tie の読みによる。", "「重いカードが勝つ。」とある。"):
         write_kb(kb_root, {"rulings/mini/extra.rules": section.replace("同じ重さなら両方とも裏返る。", ok),
                            "rulings/mini/gap.rules": GAP.replace("    set battle.tie = nothing\n", "")})
         code, out, _ = run_cli("--root", kb_root, "check")

@@ -17,7 +17,7 @@ ruling mini/battle/tie-ruling "同じ重さ" {
   }
   revision 2026-summer provisional {
     source "mini.txt §バトル"
-    text "重いカードが勝つ。"
+    text "同じ重さなら両方裏返るものとする（2026年夏暫定裁定）。"
     set battle.tie = both_flip
   }
   revision 2026-10-01 retracted {
@@ -111,7 +111,7 @@ def test_superseding_one_revision_falls_back_to_none_for_that_period(kb_root):
     ruling mini/battle/new "新" {
       revision 2026-04 confirmed {
         source "mini.txt §バトル"
-        text "重いカードが勝つ。"
+        text "重さの比べ方は変わらない（2026年4月確認済み）。"
         supersedes mini/battle/tie-ruling@2026-03
         set battle.tie = both_flip
       }

@@ -19,9 +19,10 @@ from rulesdsl.regress.records import Memo, answer_all
 
 WHAT_IF = """\
 ruling grm/whatif/whole-stack "仮: スタック全体が裏返る" {
-  revision 2026-08-15 provisional {
+  revision 2026-08-15 unconfirmed {
     source "000_a437c75d0e53c518.txt §スタックの表裏状態"
-    text "スタックを裏返す・オモテにする効果は、一番上のカードのみに作用する。"
+    text "仮の提案: スタックを裏返す・オモテにする効果は、スタック全体に作用する。"
+    reason "この裁定が出たら答えがどう変わるかを見るための仮定（資料に2026年8月15日の裁定はない）"
     set stack.flip_scope = whole_stack
   }
 }
@@ -186,7 +187,7 @@ def test_a_pinned_expectation_fails_naming_the_revision_that_flips_it(whatif, tm
     kb = load(REPO, extra=[scenario, whatif])
     [failure] = pinned_failures(kb, kb.scenarios["grm/qa/t-pinned"])
     assert failure.day.isoformat() == "2026-08-15"
-    assert "grm/whatif/whole-stack@2026-08-15 (provisional) comes into force" in failure.describe()
+    assert "grm/whatif/whole-stack@2026-08-15 (unconfirmed) comes into force" in failure.describe()
 
 
 def test_without_a_revision_the_superseded_ruling_is_back_and_the_answers_it_changed_are_listed():

@@ -9,6 +9,7 @@ from typing import Optional
 from ..base.cache import find_root
 from ..kb.build import load, names_of
 from ..kb.lint import GAP_KINDS, run_checks
+from ..regress.answers import answer_findings
 from .main import EXIT_OK, Output, command, dump_json, exit_code
 
 
@@ -33,6 +34,8 @@ def findings_of(kb, files: Optional[set[str]] = None) -> list:
     the files named `files` when given (those without a place are kept); sorted. `rulesdsl
     lsp` reports these for the file being edited."""
     findings = list(kb.diagnostics) + run_checks(kb)
+    if not any(d.fatal for d in kb.diagnostics):
+        findings += answer_findings(kb)     # a scenario's own answer against the engine's result
     if files is not None:
         findings = [d for d in findings if d.loc is None or d.loc.file in files]
     return sorted(findings, key=lambda d: d.sort_key())

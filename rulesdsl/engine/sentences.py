@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from .chance import chance_sentences, is_chance
 from .chance import expectation_sentence as chance_expectation
+from .verdicts import agrees
 
 if TYPE_CHECKING:
     from ..kb.knowledge import KnowledgeBase, ScenarioInfo
@@ -70,7 +71,8 @@ def answer_sentences(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", own
     for sentence in chance_sentences(a.odds):   # exact odds where the dice are not fixed
         add(sentence)
     applicable = [e for e in a.expectations if e.applies and e.evaluated]
-    if own and info.scenario.answer and applicable and all(e.ok for e in applicable) and not a.reading:
+    if own and info.scenario.answer and applicable and all(e.ok for e in applicable) and not a.reading \
+            and agrees(info.scenario.answer, a):   # an answer that contradicts the engine is not read out
         add(_end(info.scenario.answer))
     else:
         for e in applicable:

@@ -1,20 +1,20 @@
-"""Checks over a loaded knowledge base. Each check registers itself with `@check(code)` and
-yields located diagnostics; `run_checks` runs them all."""
+"""Checks over a loaded knowledge base: references, revisions, rule points, citations, cards,
+scenarios and notes. Each check registers itself with `@check(code)` (checks.py) and yields
+located diagnostics; `run_checks` runs them all, with those of markers.py (status words) and
+fidelity.py (cards named by their source)."""
 
 from __future__ import annotations
 
 import datetime as _dt
 import re
 from collections import defaultdict
-from typing import Callable, Iterable, Iterator, Optional
+from typing import Iterator, Optional
 
 from ..lang.diagnostics import Diagnostic, Related, did_you_mean
-from ..lang.model import Loc, RevRef, Status, Text
+from ..lang.model import RevRef, Status, Text
+from .checks import CHECKS, check, diag
 from .knowledge import KnowledgeBase
 from .timeline import sort_key
-
-CheckFn = Callable[[KnowledgeBase], Iterable[Diagnostic]]
-CHECKS: dict[str, CheckFn] = {}
 
 GAP_KINDS = {
     "missing": "the source leaves something out",
@@ -25,23 +25,15 @@ GAP_KINDS = {
 }
 
 
-def check(code: str):
-    def register(fn: CheckFn) -> CheckFn:
-        CHECKS[code] = fn
-        return fn
-    return register
-
-
 def run_checks(kb: KnowledgeBase) -> list[Diagnostic]:
+    from . import fidelity, markers  # noqa: F401  (their checks register on import)
     out: list[Diagnostic] = []
     for fn in CHECKS.values():
         out.extend(fn(kb))
     return out
 
 
-def _d(code: str, loc: Optional[Loc], message: str, hint: Optional[str] = None,
-       related: tuple = (), width: int = 1) -> Diagnostic:
-    return Diagnostic(code=code, loc=loc, message=message, hint=hint, related=related, width=width)
+_d = diag
 
 
 # ----------------------------------------------------------------------------- references
@@ -310,19 +302,22 @@ def citations(kb: KnowledgeBase) -> Iterator[Diagnostic]:
             continue
         if not doc.has_heading(cite.heading):
             close = doc.close_headings(cite.heading)
-            yield _d("citation", cite.loc, f'{cite.document} has no heading "{cite.heading}"',
+            yield _d("citation", cite.loc,
+                     f'"{cite.heading}" is a line of {cite.document} but not a heading' if doc.is_line(cite.heading)
+                     else f'{cite.document} has no heading "{cite.heading}"',
                      ("did you mean " + " or ".join(f'"{c}"' for c in close) + "?") if close else
-                     "cite a line of the document that heads the passage")
+                     "cite the heading the passage stands under")
             continue
         for text, loc, must in texts:
             if text and must and not doc.find(text, cite.heading):
-                anywhere = doc.find(text)
+                under = doc.heading_of(text)
                 yield _d("citation", loc,
-                         f'this text is not in {cite.document} under "{cite.heading}"' if anywhere else
-                         f"this text does not occur in {cite.document}",
-                         "cite the heading the text appears under" if anywhere else
-                         "quote the source exactly (layout and wiki markup aside); the knowledge base's own "
-                         "words belong in an unconfirmed revision with a reason")
+                         f'this text is not in {cite.document} under "{cite.heading}"' if under else
+                         f"this text does not occur in {cite.document} as written",
+                         f'it stands under "{under}"; cite that heading' if under else
+                         "quote the source exactly and contiguously (layout and wiki markup aside), marking "
+                         "each omission 「…」; the knowledge base's own words belong in an unconfirmed "
+                         "revision with a reason")
 
 
 # ----------------------------------------------------------------------------- cards and scenarios
@@ -405,24 +400,29 @@ def unsettled_points(kb: KnowledgeBase) -> Iterator[Diagnostic]:
 
 _RULE_REF = re.compile(r"[a-z][a-z0-9_]*(?:/[A-Za-z0-9_\-.]+)+|[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+")
 _QUOTED = re.compile(r"「([^「」]{4,})」")
-_READING_WORDS = ("読む", "読める", "読み", "と思われる", "と解する")
-_ABOUT_THE_DOCUMENT = ("資料", "原文", "規則ではない", "見出し")
+
+
+def _records_reading(kb: KnowledgeBase, game: str, name: str) -> bool:
+    """Whether name is a ruling that records the knowledge base's reading (an unconfirmed
+    revision, with its reason) or a rule point the sources leave open."""
+    ruling = kb.rulings.get(name)
+    if ruling is not None:
+        return any(rev.status is Status.unconfirmed for rev in ruling.revisions)
+    point = kb.games[game].points.get(name) if game in kb.games else None
+    return point is not None and point.unsettled is not None
 
 
 def _note_ok(kb: KnowledgeBase, game: str, note: str, doc) -> bool:
-    """A note passes when it quotes its source, speaks about the document itself, or names the
-    ruling, rule section or rule point that records the knowledge base's reading."""
+    """A note passes when it is the source's words, quotes the source (every 「…」 in it is
+    found there, and there is one), or names the ruling or unsettled point that records the
+    knowledge base's reading. No word lets a note pass by itself: 資料, 原文 or a rule section's
+    id say nothing about whether what the note states is so."""
     if doc is not None and doc.find(note):
         return True
-    names = _RULE_REF.findall(note)
-    points = kb.games[game].points if game in kb.games else {}
-    if any(n in kb.rulings or n in kb.sections or n in points for n in names):
+    if any(_records_reading(kb, game, n) for n in _RULE_REF.findall(note)):
         return True
-    if any(w in note for w in _READING_WORDS):
-        return False
-    if any(w in note for w in _ABOUT_THE_DOCUMENT):
-        return True
-    return bool(doc is not None and any(doc.find(q) for q in _QUOTED.findall(note)))
+    quoted = _QUOTED.findall(note)
+    return bool(doc is not None and quoted and all(doc.find(q) for q in quoted))
 
 
 @check("note")

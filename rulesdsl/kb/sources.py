@@ -2,9 +2,11 @@
 
 A game declares its documents (`document "sources/000_….txt" "title"`). A citation names a
 document and a heading: `"000_a437c75d0e53c518.txt §バトルの勝敗"`. The checks are that the heading
-is a line of that document, and that quoted text (rule text, a confirmed ruling's text, a
-`quote`) occurs in the document at or after that heading, so that nothing in the knowledge base
-claims to come from a source that does not say it.
+stands in that document as a heading (outline.py finds the headings from the text, once), and
+that quoted text (rule text, a confirmed ruling's text, a `quote`) lies in that heading's
+section: contiguous in the source, or with each omission marked 「…」 and every piece found in
+order inside the section — so that nothing in the knowledge base claims to come from a source,
+or a part of it, that does not say it.
 
 Comparison ignores layout: whitespace, wiki link brackets ([[a>b]]), list markers and
 numbering at the start of lines, and 【】 around headings.
@@ -19,11 +21,13 @@ from pathlib import Path
 from typing import Optional
 
 from ..base import files
+from . import outline
 
 _LINK = re.compile(r"\[\[([^\]>]*)(?:>[^\]]*)?\]\]")
 _DECOR = re.compile(r"&\w+(?:\([^)]*\))?\{|\}")
 _MARKER = re.compile(r"^(?:[-+*#•・]+|\d+\.|[０-９]+．)\s*")
 _SPACE = re.compile(r"[\s\u3000]+")
+OMISSION = re.compile(r"…+|\.\.\.+")
 
 
 def normalize_line(line: str) -> str:
@@ -38,7 +42,14 @@ def normalize_heading(heading: str) -> str:
 
 
 def normalize_text(text: str) -> str:
-    return "".join(normalize_line(x) for x in text.splitlines())
+    """Lines normalized and joined; a line repeated right after itself counts once (as the
+    documents' copy artefacts are matched once)."""
+    out: list[str] = []
+    for x in text.splitlines():
+        n = normalize_line(x)
+        if n and (not out or out[-1] != n):
+            out.append(n)
+    return "".join(out)
 
 
 # What a source document is, in the wiki's and the answers' words. A game declares it with the
@@ -66,7 +77,10 @@ class SourceDocument:
     quote_loc: Optional[object] = None
     _flat: str = ""
     _line_starts: list[int] = field(default_factory=list)   # offsets in _flat of each line
-    _headings: dict[str, list[int]] = field(default_factory=dict)  # heading -> offsets
+    _headings: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # heading -> sections
+    outline: list = field(default_factory=list)   # outline.Heading, in order
+    _lines: dict[str, list[int]] = field(default_factory=dict)    # a whole normalized line -> offsets
+    _located: dict = field(default_factory=dict)                 # (text, heading) -> locate's answer
 
     @classmethod
     def load(cls, name: str, title: str, path: Path) -> "SourceDocument":
@@ -74,15 +88,24 @@ class SourceDocument:
         doc = cls(name=name, title=title, path=path, text=files.read_regular(path).decode("utf-8"))
         parts: list[str] = []
         offset = 0
-        for raw in doc.text.splitlines():
+        lines = doc.text.splitlines()
+        previous = None
+        for raw in lines:
             norm = normalize_line(raw)
             doc._line_starts.append(offset)
-            key = norm.strip("【】")
-            if key:
-                doc._headings.setdefault(key, []).append(offset)
+            if not norm:
+                continue
+            if norm == previous:
+                continue    # a line repeated right after itself: a copy artefact, matched once
+            previous = norm
+            doc._lines.setdefault(norm, []).append(offset)
             parts.append(norm)
             offset += len(norm)
+        doc._line_starts.append(offset)
         doc._flat = "".join(parts)
+        doc.outline = outline.headings(lines, normalize_line)
+        for h in doc.outline:
+            doc._headings.setdefault(h.key, []).append((doc._line_starts[h.line], doc._line_starts[h.end_line]))
         return doc
 
     @property
@@ -102,32 +125,70 @@ class SourceDocument:
     def has_heading(self, heading: str) -> bool:
         return normalize_heading(heading) in self._headings
 
+    def sections(self, heading: str) -> list[tuple[int, int]]:
+        """The (start, end) offsets in the flattened text of each section the heading heads."""
+        return self._headings.get(normalize_heading(heading), [])
+
+    def locate(self, text: str, heading: Optional[str] = None) -> Optional[tuple[int, int]]:
+        """Where text lies — within the heading's section when one is given — as (start, end)
+        offsets in the flattened text, or None. The text is contiguous in the source, lines
+        joined as the source joins them; an omission marked 「…」 lets the pieces around it
+        stand apart, each found after the one before."""
+        key = (text, heading)
+        if key not in self._located:    # check asks for the same quote again (citation, then status)
+            self._located[key] = self._locate(text, heading)
+        return self._located[key]
+
+    def _locate(self, text: str, heading: Optional[str]) -> Optional[tuple[int, int]]:
+        spans = self.sections(heading) if heading is not None else [(0, len(self._flat))]
+        pieces = [normalize_text(p) for p in OMISSION.split(text)]
+        pieces = [p for p in pieces if p]
+        if not pieces:
+            return None
+        if len(pieces) == 1 and pieces[0] in self._lines:     # a whole line: found without a scan
+            for at in self._lines[pieces[0]]:
+                if any(begin <= at and at + len(pieces[0]) <= end for begin, end in spans):
+                    return (at, at + len(pieces[0]))
+        for begin, end in spans:
+            position, first = begin, None
+            for piece in pieces:
+                found = self._flat.find(piece, position, end)
+                if found < 0:
+                    break
+                first = found if first is None else first
+                position = found + len(piece)
+            else:
+                return (first, position)
+        return None
+
     def find(self, text: str, heading: Optional[str] = None) -> bool:
-        """Whether text occurs in the document, at or after the heading when one is given.
-        Each line of a multi-line text must occur, in order; lines of the source may be
-        left out between them (a repeated line, an aside)."""
-        position = 0
-        if heading is not None:
-            starts = self._headings.get(normalize_heading(heading), [])
-            if not starts:
-                return False
-            position = min(starts)
-        for line in text.splitlines():
-            needle = normalize_line(line)
-            if not needle:
-                continue
-            found = self._flat.find(needle, position)
-            if found < 0:
-                return False
-            position = found + len(needle)
-        return True
+        """Whether text lies in the document (in the heading's section when one is given)."""
+        return self.locate(text, heading) is not None
+
+    def heading_of(self, text: str) -> Optional[str]:
+        """The innermost heading whose section holds the text, or None when it lies in none."""
+        best = None
+        for h in self.outline:
+            start, end = self._line_starts[h.line], self._line_starts[h.end_line]
+            if self.locate(text, h.key) is not None and (best is None or end - start < best[0]):
+                best = (end - start, h.key)
+        return best[1] if best else None
+
+    def line_at(self, offset: int) -> int:
+        """0-based line index of an offset in the flattened text."""
+        return max(0, bisect.bisect_right(self._line_starts, offset) - 1)
 
     def line_of(self, heading: str) -> Optional[int]:
         """1-based line number of the heading's first occurrence (for messages and links)."""
-        offsets = self._headings.get(normalize_heading(heading))
-        if not offsets:
+        spans = self.sections(heading)
+        if not spans:
             return None
-        return bisect.bisect_right(self._line_starts, offsets[0])
+        return self.line_at(spans[0][0]) + 1
+
+    def is_line(self, heading: str) -> bool:
+        """Whether the heading is a whole line of the document (though perhaps not a heading)."""
+        key = normalize_heading(heading)
+        return any(normalize_line(x).strip("【】") == key for x in self.text.splitlines())
 
     def close_headings(self, heading: str, n: int = 3) -> list[str]:
         import difflib

@@ -45,3 +45,10 @@ def need(card: Card, fact: str, words: str, example: str):
 def illegal(message: str, *cites: Cite) -> IllegalAction:
     """What the rules forbid, with every rule and reading the decision rests on."""
     return IllegalAction(message, cites[0] if cites else None, also=cites[1:])
+
+
+def all_designates_untargetable(ctx: Context) -> tuple[bool, Cite]:
+    """Whether a text naming 「すべてのキャラ」 designates the 「対象にならない」 ones too (its
+    reading: target.all_designation)."""
+    rule, cite = ctx.point("target.all_designation")
+    return rule == "includes_all", cite

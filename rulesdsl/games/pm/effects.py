@@ -11,7 +11,7 @@ from ...engine.context import Context, EngineError
 from ...engine.trace import Cite
 from ...lang.vocab import UNKNOWN, Call
 from . import victory
-from .common import assumed, card_cite, choose, illegal
+from .common import all_designates_untargetable, assumed, card_cite, choose, illegal
 from .state import FILLER, PLAYERS, Card, State, other
 
 Handler = Callable[[Context, State, Card, Call, dict], None]
@@ -242,13 +242,33 @@ def targets(ctx: Context, st: State, card: Card, call: Call, env: dict) -> list[
                  ctx.section("pm/effects/card-designation"), ctx.section("pm/effects/place-designation"))
     else:
         raise EngineError(f"unknown target {selector}", call.loc)
-    return _targetable(ctx, st, card, found)
+    return _targetable(ctx, st, card, found, every=selector in ("all_own_characters", "all_opponent_characters"))
 
 
-def _targetable(ctx: Context, st: State, card: Card, found: list[Card]) -> list[Card]:
+def no_target_allowed(ctx: Context, st: State, card: Card, player: str, what: str) -> None:
+    """A text that designates one character finds none it may designate: whether the card can
+    still be used is the knowledge base's reading (target.no_legal_target); illegal if not."""
+    rule, cite = ctx.point("target.no_legal_target")
+    if rule == "cannot_use":
+        raise illegal(f"{what}の対象に指定できるキャラがいない", ctx.section("pm/effects/target"),
+                      card_cite(ctx, card), cite)
+    ctx.step(f"{what}の対象に指定できるキャラがいないが、使用できる（その効果は何もしない）",
+             ctx.section("pm/effects/target"), cite)
+
+
+def _targetable(ctx: Context, st: State, card: Card, found: list[Card], every: bool = False) -> list[Card]:
     out = []
     for c in found:
-        if untargetable(c):
+        if untargetable(c) and every:
+            included, cite = all_designates_untargetable(ctx)
+            if included:
+                ctx.step(f"{c.label}は「対象にならない」が、「すべてのキャラ」のテキストは対象を指定しないので、"
+                         f"{card.label}の効果を受ける", ctx.section("pm/effects/target"), cite)
+                out.append(c)
+                continue
+            ctx.step(f"{c.label}は「対象にならない」ので、{card.label}の効果で指定することはできない",
+                     ctx.section("pm/effects/target"), card_cite(ctx, c), cite)
+        elif untargetable(c):
             ctx.step(f"{c.label}は「対象にならない」ので、{card.label}の効果で指定することはできない",
                      ctx.section("pm/effects/target"), card_cite(ctx, c))
         else:

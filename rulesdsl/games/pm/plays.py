@@ -119,7 +119,8 @@ def interrupt_options(ctx: Context, st: State, player: str) -> list[Card]:
         if card.fact("cost") is UNKNOWN:
             continue
         selector = fx.check_target(ctx, st, card, player, None)
-        if selector is not None and not fx._targetable(ctx, st, card, fx.candidates(ctx, st, player, selector)):
+        if selector is not None and not fx._targetable(ctx, st, card, fx.candidates(ctx, st, player, selector)) \
+                and ctx.point("target.no_legal_target")[0] == "cannot_use":
             continue
         if payment.payments(ctx, st, player, card):
             out.append(card)
@@ -293,8 +294,7 @@ def play_event(ctx: Context, st: State, player: str, card: Card, target: Optiona
     selector = fx.check_target(ctx, st, card, player, target)
     if target is None and selector is not None and not fx._targetable(
             ctx, st, card, fx.candidates(ctx, st, player, selector)):
-        raise illegal(f"{card.label}の対象に指定できるキャラがいない", ctx.section("pm/effects/target"),
-                            card_cite(ctx, card))
+        fx.no_target_allowed(ctx, st, card, player, card.label)
     announce(ctx, st, f"{player}が{card.label}を使用する" + (f"（対象：{target.label}）" if target else ""),
              (ctx.section("pm/main/both-players"), card_cite(ctx, card)))
     payment.pay(ctx, st, player, card, refs)
@@ -433,7 +433,7 @@ def use_text(ctx: Context, st: State, player: str, card: Card, target: Optional[
     selector = fx.check_target(ctx, st, card, player, target)
     if target is None and selector is not None and not fx._targetable(
             ctx, st, card, fx.candidates(ctx, st, player, selector)):
-        raise illegal(f"{card.label}のテキストの対象に指定できるキャラがいない", ctx.section("pm/effects/target"))
+        fx.no_target_allowed(ctx, st, card, player, f"{card.label}のテキスト")
     if rule == "not_play":
         ctx.step(f"{player}が{card.label}の使用型テキストを使用する：カードのプレイではないので、優先権は移らず、割り込みもできない",
                  ctx.section("pm/main/both-players"), ctx.ruling("pm/gap/effect-kinds"), cite)

@@ -183,8 +183,9 @@ def end_turn(ctx: Context, st: State, player: str) -> None:
     hand = st.hand[player]
     if len(hand) >= HAND_LIMIT + 1:
         n = len(hand) - HAND_LIMIT
-        for c in fx.pick_cards(ctx, st, player, hand, n, "手札調整で捨て札にするカード",
-                               ctx.section("pm/turn-end/hand-adjustment")):
+        who, who_cite = ctx.point("hand_adjustment.chooser")    # the source does not say who chooses
+        chooser = player if who == "active_player" else other(player)
+        for c in fx.pick_cards(ctx, st, chooser, hand, n, "手札調整で捨て札にするカード", who_cite):
             hand.remove(c)
             st.grave[player].append(c)
         ctx.step(f"{player}の手札は{n + HAND_LIMIT}枚：7枚になるように{n}枚を捨て札にする",

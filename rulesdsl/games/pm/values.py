@@ -8,13 +8,16 @@ from typing import Optional
 
 from ...engine.context import Context, EngineError
 from ...engine.trace import Cite, unique_cites
-from .common import card_cite, need
+from .common import all_designates_untargetable, card_cite, need
 from .state import Card, State, other
 
 STAT_JA = {"ap": "AP", "dp": "DP"}
 
 
-def resident_targets(st: State, source: Card, selector) -> list[Card]:
+ALL = ("all_own_characters", "all_opponent_characters")
+
+
+def resident_targets(st: State, source: Card, selector, untargetable_too: bool = False) -> list[Card]:
     """The characters a resident text of `source` designates (「対象にならない」 ones excluded,
     except the card itself)."""
     owner = source.owner
@@ -37,7 +40,7 @@ def resident_targets(st: State, source: Card, selector) -> list[Card]:
         raise EngineError(f"a resident text of {source.label} designates \"{selector}\": one character to be "
                           "chosen, which a resident text cannot do", source.loc,
                           "use self, set_character, all_own_characters, all_opponent_characters or a card name")
-    return [c for c in found if c.fact("untargetable") is not True]
+    return [c for c in found if untargetable_too or c.fact("untargetable") is not True]
 
 
 def resident_changes(ctx: Context, st: State, card: Card, stat: str) -> list[tuple[int, str, Cite]]:
@@ -51,9 +54,16 @@ def resident_changes(ctx: Context, st: State, card: Card, stat: str) -> list[tup
                     if effect.name != "resident":
                         continue
                     for v in effect.body or ():
-                        if v.name == verb and card in resident_targets(st, source, v.params["target"]):
+                        if v.name != verb:
+                            continue
+                        if card in resident_targets(st, source, v.params["target"]):
                             out.append((v.params["amount"], f"{source.label}の常駐型テキスト",
                                         card_cite(ctx, source)))
+                        elif v.params["target"] in ALL and card in resident_targets(st, source, v.params["target"],
+                                                                                 untargetable_too=True):
+                            included, cite = all_designates_untargetable(ctx)   # a reading decides it
+                            if included:
+                                out.append((v.params["amount"], f"{source.label}の常駐型テキスト", cite))
     return out
 
 

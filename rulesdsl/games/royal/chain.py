@@ -418,7 +418,8 @@ def _after(ctx: Context, st: State, link: Link) -> None:
     if link.ability == "soul_skill" and card.zone == "blank_zone":
         st.move(card, "lost_zone")
         ctx.step(f"キャストしたソウルスキルの{card.label}をブランクゾーンからバニッシュする（ロストゾーンに置く）",
-                 ctx.section("royal/skill/soul-skill"), ctx.section("royal/phase/soul"), *fx.banished(ctx))
+                 ctx.section("royal/skill/soul-skill"), ctx.section("royal/phase/soul"), *fx.banished(ctx),
+                 ctx.gap("royal/gap/cast-definition"))   # 【キャスト】 names no skill card of the blank zone
     elif link.ability == "soul_effect" and card.zone == "blank_zone":
         where, cite = reading(ctx, st.readings, "guardian.soul_effect_after")
         if where == "banished":

@@ -52,7 +52,8 @@ def placed(ctx: Context, st: State, p: str) -> None:
     guardians = [c for c in st.cards(p, "extra_deck") if c.kind == "guardian"]
     if guardians:
         parts.append((f"ガーディアンカード{len(guardians)}枚をエクストラデッキとしてEXデッキゾーンに", "置き", "置いている"))
-        cites += [ctx.section("royal/zones/extra-deck"), ctx.section("royal/cards/guardian")]
+        cites += [ctx.section("royal/zones/extra-deck"), ctx.section("royal/cards/guardian"),
+                  ctx.gap("royal/gap/extra-deck-senses")]     # the word's other sense: the 15 of the deck list
     if parts:   # 「…に置き、…に並べている」
         words = "、".join([what + verb for what, verb, _ in parts[:-1]] + [parts[-1][0] + parts[-1][2]])
         ctx.step(f"{p}はゲーム開始前に、{words}", *cites)
@@ -281,4 +282,5 @@ def end_phase(ctx: Context, st: State, p: str) -> None:
     theirs = [c for c in st.cards(other(p), "skill_zone") if c.lasting]
     if theirs:
         ctx.step(f"{other(p)}がこのターンにキャストしたトリガースキル{'・'.join(c.label for c in theirs)}は、"
-                 f"次の{other(p)}のターンのエンドフェイズまで残る", ctx.section("royal/skill/trigger-skill-duration"))
+                 f"次の{other(p)}のターンのエンドフェイズまで残る", ctx.section("royal/skill/trigger-skill-duration"),
+                 ctx.ruling("royal/gap/end-phase-trigger-skills"))

@@ -174,5 +174,5 @@ def defeat(ctx: Context, st: State, atk: Attack, side: Side, row: str, col: int)
                  ctx.section("thgm/placement/forced-move"))
     if not side.count():
         ctx.step(f"{side.player}の場のキャラはいなくなったが、脱落するかは{side.player}自身のターンの攻撃の手順で決まる",
-                 ctx.section("thgm/turn/elimination"))
+                 ctx.section("thgm/turn/elimination"), ctx.gap("thgm/gap/victory-overview"))
     check_victory(ctx, st, atk.player, target)
