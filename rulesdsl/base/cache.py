@@ -456,23 +456,31 @@ class Globals(NamedTuple):
 
 
 def globals_of(argv: Sequence[str]) -> Globals:
-    """The command and the global options given before it (`--root`, `--no-cache`, `--verbose`)."""
-    root, i = None, 0
-    flags = set()
+    """The command and the global options given before it (`--root`, `--no-cache`, `--verbose`),
+    read exactly as the command line's parser reads them (abbreviations are off there): any
+    other option before the command — `--help`, a typo, an abbreviation such as `--ro=B` or
+    `--no-c` — gives command None, so that nothing is kept or asked of a server and the
+    parser reports it."""
+    root, no_cache, verbose, i = None, False, False, 0
     while i < len(argv):
         a = argv[i]
-        if a == "--root" and i + 1 < len(argv):
+        if a == "--root":
+            if i + 1 >= len(argv) or argv[i + 1].startswith("-"):
+                break                       # the parser says a value is missing
             root, i = argv[i + 1], i + 2
             continue
         if a.startswith("--root="):
-            root, i = a.split("=", 1)[1], i + 1
-            continue
-        if a.startswith("-"):
-            flags.add(a)
-            i += 1
-            continue
-        return Globals(a, root, "--no-cache" in flags, bool(flags & {"-v", "--verbose"}))
-    return Globals(None, root, "--no-cache" in flags, bool(flags & {"-v", "--verbose"}))
+            root = a.split("=", 1)[1]
+        elif a == "--no-cache":
+            no_cache = True
+        elif a == "--verbose" or (len(a) > 1 and a == "-" + "v" * (len(a) - 1)):
+            verbose = True                  # -v, -vv, …: a flag repeated
+        elif a.startswith("-"):
+            break
+        else:
+            return Globals(a, root, no_cache, verbose)
+        i += 1
+    return Globals(None, root, no_cache, verbose)
 
 
 class OutputKey(NamedTuple):
@@ -492,7 +500,7 @@ def output_key(argv: Sequence[str]) -> Optional[OutputKey]:
     g = globals_of(argv)
     if g.command not in READ_ONLY or g.no_cache or os.environ.get("RULESDSL_NO_CACHE"):
         return None
-    root = Path(os.path.realpath(g.root if g.root else find_root()))
+    root = Path(os.path.realpath(g.root if g.root is not None else find_root()))
     if not root.is_dir():
         return None                         # the command says what is wrong with it
     try:
@@ -509,7 +517,7 @@ def output_key(argv: Sequence[str]) -> Optional[OutputKey]:
     for name in KB_DIRS:
         if (root / name).is_dir():
             d.tree(h, root / name)
-    skip = {g.root} if g.root else set()
+    skip = {g.root} if g.root is not None else set()
     for a in argv:  # files named on the command line, inside the knowledge base or not
         if a.startswith("-") or a in skip:
             continue

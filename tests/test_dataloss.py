@@ -1,0 +1,84 @@
+"""Nothing lost, nothing stale (issue 26): each way a tool could empty a folder, overwrite a save
+or give a stale answer is tried here, on throwaway copies in temporary folders, never on the
+checkout; each test asserts that nothing is lost and that the answer is the true one."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from pathlib import Path
+
+import pytest
+from conftest import write_kb
+
+from rulesdsl.base import cache
+from rulesdsl.cli import fastpath
+from rulesdsl.cli.main import build_parser
+
+CARD = """\
+card mini X "エックス" {
+  source "mini.txt §はじめに"
+  text unknown
+  weight 60kg
+}
+"""
+
+# ----------------------------------------------------------------------------- abbreviations
+
+# every spelling of the global options, those argparse accepts and those it would accept with
+# abbreviations on (`--ro=B`, `--no-c`, `--verb`), and a few it never does
+SPELLINGS = [["--root", "R"], ["--root=R"], ["--root="], ["--ro", "R"], ["--ro=R"], ["--roo=R"], ["--r", "R"],
+             ["--no-cache"], ["--no-c"], ["--no"], ["--n"], ["-v"], ["-vv"], ["--verbose"], ["--verb"],
+             ["--v"], ["-x"], ["--"], ["--root"], ["-h"]]
+
+
+def _parsed(parser, argv):
+    try:
+        return parser.parse_args(argv)
+    except SystemExit:
+        return None
+
+
+def test_the_fast_path_reads_every_global_option_as_the_parser_does_in_every_spelling(capsys):
+    parser = build_parser()
+    for a, b in itertools.product(SPELLINGS, [[]] + SPELLINGS):
+        argv = [*a, *b, "show", "grm"]
+        g = cache.globals_of(argv)
+        args = _parsed(parser, argv)
+        capsys.readouterr()
+        if args is None:            # the parser refuses it: nothing may be kept or served for it
+            assert g.command not in cache.READ_ONLY, argv
+            continue
+        assert g.command == args.command == "show", argv
+        assert (Path(g.root) if g.root is not None else None) == args.root, argv
+        assert (g.no_cache, g.verbose) == (args.no_cache, args.verbose), argv
+
+
+@pytest.mark.parametrize("argv", [["--ro=B", "show", "mini"], ["--ro", "B", "show", "mini"],
+                                  ["--no-c", "show", "mini"], ["--verb", "show", "mini"]])
+def test_an_abbreviated_global_option_is_a_usage_error_and_nothing_is_kept(argv, tmp_path, monkeypatch, capsys):
+    a, b = write_kb(tmp_path / "a", {}), write_kb(tmp_path / "b", {"cards/mini/x.rules": CARD})
+    monkeypatch.chdir(a)
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "cache"))
+    argv = [str(b) if x == "B" else x for x in argv]
+    code = fastpath.main(argv)
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "unrecognized arguments" in err or "invalid choice" in err or "expected" in err, err
+    kept = list((tmp_path / "cache").rglob("out/*.json")) if (tmp_path / "cache").exists() else []
+    assert kept == []
+
+
+def test_an_edit_to_the_knowledge_base_named_by_root_is_seen_in_both_spellings(tmp_path, monkeypatch, capsys):
+    a, b = write_kb(tmp_path / "a", {}), write_kb(tmp_path / "b", {"cards/mini/x.rules": CARD})
+    monkeypatch.chdir(a)
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "cache"))
+    for spelling in (["--root", str(b)], [f"--root={b}"]):
+        card = b / "cards/mini/x.rules"
+        card.write_text(CARD, encoding="utf-8")
+        assert fastpath.main([*spelling, "show", "mini:X"]) == 0
+        assert "weight: 60\n" in capsys.readouterr().out
+        card.write_text(CARD.replace("60kg", "45kg"), encoding="utf-8")
+        assert fastpath.main([*spelling, "show", "mini:X"]) == 0
+        out = capsys.readouterr().out
+        assert "weight: 45\n" in out and "weight: 60" not in out
