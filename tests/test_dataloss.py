@@ -82,3 +82,69 @@ def test_an_edit_to_the_knowledge_base_named_by_root_is_seen_in_both_spellings(t
         assert fastpath.main([*spelling, "show", "mini:X"]) == 0
         out = capsys.readouterr().out
         assert "weight: 45\n" in out and "weight: 60" not in out
+
+
+# ----------------------------------------------------------------------------- the cache's key
+
+@pytest.mark.parametrize("mode", [0o644, 0o640, 0o604, 0o660, 0o666])
+def test_a_cache_key_others_can_read_or_write_is_refused(mode, tmp_path, monkeypatch):
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "c"))
+    monkeypatch.setattr(cache, "_keys", {})
+    cache.user_key()
+    os.chmod(tmp_path / "c" / "key", mode)
+    monkeypatch.setattr(cache, "_keys", {})
+    with pytest.raises(cache.Unavailable, match="not a private file"):
+        cache.user_key()
+
+
+@pytest.mark.parametrize("mode", [0o600, 0o400])
+def test_a_cache_key_at_0600_or_0400_is_the_one_used(mode, tmp_path, monkeypatch):
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "c"))
+    monkeypatch.setattr(cache, "_keys", {})
+    key = cache.user_key()
+    os.chmod(tmp_path / "c" / "key", mode)
+    monkeypatch.setattr(cache, "_keys", {})
+    assert cache.user_key() == key
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another user needs root")
+def test_a_cache_key_owned_by_another_user_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "c"))
+    monkeypatch.setattr(cache, "_keys", {})
+    cache.user_key()
+    os.chown(tmp_path / "c" / "key", 4321, 4321)
+    monkeypatch.setattr(cache, "_keys", {})
+    with pytest.raises(cache.Unavailable, match="not a private file"):
+        cache.user_key()
+
+
+def test_answers_with_a_refused_key_are_still_right(tmp_path, monkeypatch, capsys):
+    root = write_kb(tmp_path / "kb", {"cards/mini/x.rules": CARD})
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "c"))
+    monkeypatch.setattr(cache, "_keys", {})
+    assert fastpath.main(["--root", str(root), "show", "mini:X"]) == 0
+    os.chmod(tmp_path / "c" / "key", 0o644)
+    monkeypatch.setattr(cache, "_keys", {})
+    assert fastpath.main(["--root", str(root), "show", "mini:X"]) == 0
+    assert "weight: 60" in capsys.readouterr().out
+
+
+# ----------------------------------------------------------------------------- the wrong folder
+
+def test_a_root_that_is_not_a_knowledge_base_is_an_error(tmp_path, run_cli):
+    (tmp_path / "etc").mkdir()
+    (tmp_path / "etc" / "hosts").write_text("127.0.0.1 localhost\n")
+    for argv in (["--root", tmp_path / "etc", "check"], ["--root", "/etc", "check"]):
+        code, out, err = run_cli(*argv)
+        assert code == 2, out + err
+        assert "is not a knowledge base" in err and "no findings" not in out
+
+
+def test_a_path_with_nothing_to_check_is_an_error(tmp_path, run_cli, monkeypatch):
+    root = write_kb(tmp_path / "kb", {"cards/mini/x.rules": CARD})
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "c"))
+    (tmp_path / "empty").mkdir()
+    for folder in (tmp_path / "empty", Path("/etc")):
+        code, out, err = run_cli("--root", root, "check", folder)
+        assert code == 2, out + err
+        assert f"{folder} holds no .rules file to check" in err and "no findings" not in out

@@ -174,7 +174,8 @@ _keys: dict[Path, bytes] = {}
 
 
 def user_key() -> bytes:
-    """The per-user MAC key (`<base>/key`, 0600, created on first use)."""
+    """The per-user MAC key (`<base>/key`, created 0600 on first use; accepted only at 0600 or
+    0400 and owned by the user: a key others could read could sign a planted entry)."""
     base = base_dir()
     key = _keys.get(base)
     if key is None:
@@ -184,7 +185,7 @@ def user_key() -> bytes:
 
 def _load_key(path: Path) -> bytes:
     for _ in range(3):
-        key = _read_private(path, KEY_BYTES + 1)
+        key = _read_private(path, KEY_BYTES + 1, closed=0o077)
         if key is not None:
             if len(key) != KEY_BYTES:
                 raise Unavailable(f"{path} is not a key of this program; remove it")
@@ -205,9 +206,10 @@ def _load_key(path: Path) -> bytes:
     raise Unavailable(f"cannot create the cache key {path}")
 
 
-def _read_private(path: Path, limit: int) -> Optional[bytes]:
-    """The bytes of a regular file this user owns and nobody else can write, opened without
-    following a symlink; None when there is none. Unavailable for a file that is not ours."""
+def _read_private(path: Path, limit: int, closed: int = 0o022) -> Optional[bytes]:
+    """The bytes of a regular file this user owns and nobody else can write (with `closed`
+    0o077, as for the key: nobody else can read either), opened without following a symlink;
+    None when there is none. Unavailable for a file that is not ours."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
@@ -216,8 +218,9 @@ def _read_private(path: Path, limit: int) -> Optional[bytes]:
         raise Unavailable(f"cannot read {path}: {e.strerror or e}") from None
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
-            raise Unavailable(f"{path} is not a private file of this user")
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & closed:
+            raise Unavailable(f"{path} is not a private file of this user (mode {stat.filemode(st.st_mode)}, "
+                              f"owner uid {st.st_uid}); remove it and a new one is made")
         chunks, size = [], 0
         while size < limit:
             chunk = os.read(fd, min(1 << 20, limit - size))
