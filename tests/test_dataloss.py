@@ -148,3 +148,49 @@ def test_a_path_with_nothing_to_check_is_an_error(tmp_path, run_cli, monkeypatch
         code, out, err = run_cli("--root", root, "check", folder)
         assert code == 2, out + err
         assert f"{folder} holds no .rules file to check" in err and "no findings" not in out
+
+
+# ----------------------------------------------------------------------------- impact --since
+
+def _git(cwd: Path, *args: str) -> str:
+    import subprocess
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.invalid", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@example.invalid", GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1")
+    return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout
+
+
+@pytest.fixture
+def git_kb(tmp_path, monkeypatch):
+    import shutil
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "c"))
+    root = write_kb(tmp_path / "kb", {"cards/mini/a card with spaces.rules": CARD,
+                                      "cards/mini/日本語のカード.rules": CARD.replace("X", "Y").replace("エックス", "ワイ")})
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "first")
+    return root
+
+
+def test_impact_since_reads_file_names_with_spaces_and_japanese(git_kb, run_cli):
+    code, out, err = run_cli("--root", git_kb, "impact", "--since", "HEAD")
+    assert code == 0, out + err
+    assert "b'" not in out + err and "Traceback" not in err
+    assert "0 answer(s) change" in out, out
+
+
+@pytest.mark.parametrize("rev, said", [("", "empty revision"), ("no-such-branch", "has no revision no-such-branch"),
+                                       ("--output=/tmp/x", "does not start with '-'")])
+def test_impact_since_a_bad_revision_is_a_worded_usage_error(rev, said, git_kb, run_cli):
+    code, out, err = run_cli("--root", git_kb, "impact", f"--since={rev}")
+    assert code == 2, out + err
+    assert said in err and "b'" not in err and "internal error" not in err
+
+
+def test_impact_since_outside_git_is_a_worded_usage_error(tmp_path, run_cli, monkeypatch):
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "c"))
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    root = write_kb(tmp_path / "kb", {"cards/mini/x.rules": CARD})
+    code, out, err = run_cli("--root", root, "impact", "--since", "HEAD")
+    assert code == 2 and "is not in a git repository" in err, err
