@@ -194,3 +194,57 @@ def test_impact_since_outside_git_is_a_worded_usage_error(tmp_path, run_cli, mon
     root = write_kb(tmp_path / "kb", {"cards/mini/x.rules": CARD})
     code, out, err = run_cli("--root", root, "impact", "--since", "HEAD")
     assert code == 2 and "is not in a git repository" in err, err
+
+
+# ----------------------------------------------------------------------------- fmt --write and a save
+
+MESSY = 'card grm No.1 "名前" {\nweight 60kg;range all8}\n'
+TIDY = 'card grm No.1 "名前" {\n  weight 60kg\n  range all8\n}\n'
+SAVED = 'card grm No.1 "名前" {\nweight 45kg;range all8}\n'     # what the editor saved meanwhile
+
+
+def _atomic_save(target: Path) -> None:
+    tmp = target.with_name(".editor-save.tmp")
+    tmp.write_text(SAVED, encoding="utf-8")
+    os.replace(tmp, target)
+
+
+def _in_place_save(target: Path) -> None:
+    st = os.stat(target)
+    with open(target, "r+b") as f:              # the same size, and the mtime put back
+        f.write(SAVED.encode("utf-8"))
+    os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+@pytest.mark.parametrize("hard_link", [False, True])
+@pytest.mark.parametrize("save", [_atomic_save, _in_place_save], ids=["atomic", "in-place"])
+def test_fmt_write_never_overwrites_a_save_made_while_it_runs(save, hard_link, run_cli, tmp_path, monkeypatch):
+    from rulesdsl.cli import fmt as fmt_command
+    f = tmp_path / "a.rules"
+    f.write_text(MESSY, encoding="utf-8")
+    if hard_link:
+        os.link(f, tmp_path / "b.rules")
+    saves = []
+    monkeypatch.setattr(fmt_command, "_before_replace", lambda target: (saves.append(target), save(target)))
+    code, out, err = run_cli("fmt", "--write", f)
+    assert saves == [f]                     # the save happened between the read and the replace
+    assert code == 2, out + err
+    assert f"{f}:1:1: error[fmt]: {f} was not rewritten: it changed while it was being formatted" in err, err
+    assert f.read_text(encoding="utf-8") == SAVED
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == (["a.rules", "b.rules"] if hard_link else ["a.rules"])
+
+
+def test_fmt_write_rewrites_a_file_saved_again_with_the_same_text(run_cli, tmp_path, monkeypatch):
+    from rulesdsl.cli import fmt as fmt_command
+    f = tmp_path / "a.rules"
+    f.write_text(MESSY, encoding="utf-8")
+
+    def same_text(target: Path) -> None:
+        tmp = target.with_name(".same.tmp")
+        tmp.write_text(MESSY, encoding="utf-8")
+        os.replace(tmp, target)                 # a new inode, the bytes that were read
+    monkeypatch.setattr(fmt_command, "_before_replace", same_text)
+    code, out, err = run_cli("fmt", "--write", f)
+    assert code == 0, out + err
+    assert f.read_text(encoding="utf-8") == TIDY
