@@ -248,3 +248,44 @@ def test_fmt_write_rewrites_a_file_saved_again_with_the_same_text(run_cli, tmp_p
     code, out, err = run_cli("fmt", "--write", f)
     assert code == 0, out + err
     assert f.read_text(encoding="utf-8") == TIDY
+
+
+# ----------------------------------------------------------------------------- names and escapes
+
+def test_a_card_declared_composed_is_found_by_its_name_written_decomposed(tmp_path, run_cli, monkeypatch):
+    import unicodedata
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "c"))
+    composed = "ガード"
+    decomposed = unicodedata.normalize("NFD", composed)
+    assert decomposed != composed
+    card = CARD.replace("X", "G").replace("エックス", composed)
+    root = write_kb(tmp_path / "kb", {"cards/mini/g.rules": card, "rulings/mini/qa/s.rules":
+                                      f'scenario mini/qa/s "s" {{\n  field b2 P1 "{decomposed}" up\n}}\n'})
+    code, out, err = run_cli("--root", root, "check", root / "rulings/mini/qa/s.rules")
+    assert code == 0, out + err
+    code, out, err = run_cli("--root", root, "show", f"《{decomposed}》")
+    assert code == 0 and "mini:G" in out, out + err
+
+
+@pytest.mark.parametrize("escape, said", [("\\u", "\\u"), ("\\u30", "\\u"), ("\\q", "\\q"), ("\\ ", "\\ ")])
+def test_an_unknown_string_escape_is_a_located_error(escape, said, tmp_path, run_cli, monkeypatch):
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "c"))
+    f = tmp_path / "q.rules"
+    f.write_text(f'scenario mini/qa/s "ab{escape}c" {{\n}}\n', encoding="utf-8")
+    code, out, err = run_cli("fmt", "--check", f)
+    assert code == 2, out + err
+    assert f"{f}:1:23: error[syntax]: unknown escape {said} in a string" in err, err
+
+
+def test_an_unknown_escape_in_a_triple_quoted_string_is_located_on_its_own_line(tmp_path, run_cli, monkeypatch):
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "c"))
+    f = tmp_path / "q.rules"
+    f.write_text('scenario mini/qa/s "s" {\n  note """one\n    two \\x"""\n}\n', encoding="utf-8")
+    code, out, err = run_cli("fmt", "--check", f)
+    assert code == 2 and f"{f}:3:9: error[syntax]: unknown escape \\x" in err, err
+
+
+def test_the_known_escapes_are_resolved(tmp_path):
+    from rulesdsl.lang.parser import parse_text
+    doc = parse_text('scenario mini/qa/s "a\\u3042\\n\\t\\"\\\\b" {\n}\n', "q.rules")
+    assert doc.decls[0].title == 'aあ\n\t"\\b'
