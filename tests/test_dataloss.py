@@ -289,3 +289,27 @@ def test_the_known_escapes_are_resolved(tmp_path):
     from rulesdsl.lang.parser import parse_text
     doc = parse_text('scenario mini/qa/s "a\\u3042\\n\\t\\"\\\\b" {\n}\n', "q.rules")
     assert doc.decls[0].title == 'aあ\n\t"\\b'
+
+
+# ----------------------------------------------------------------------------- ceilings
+
+@pytest.mark.parametrize("option, value", [("--max-outcomes", "1000000000"), ("--max-outcomes", "0"),
+                                           ("--max-outcomes", "-5"), ("--max-branches", "100000000"),
+                                           ("--max-branches", "0"), ("--max-outcomes", "lots")])
+def test_the_exploration_bounds_have_hard_ceilings(option, value, tmp_path, run_cli, monkeypatch):
+    """60 open dice with --max-outcomes 1000000000 ran 180 s to 2.7 GB before: now refused at once."""
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "c"))
+    root = write_kb(tmp_path / "kb", {})
+    code, out, err = run_cli("--root", root, "ask", "mini/qa/none", option, value)
+    assert code == 2, out + err
+    assert f"argument {option}:" in err and "Traceback" not in err
+    assert ("is not a whole number" if value == "lots" else "the most a question may explore") in err
+
+
+def test_the_ceilings_hold_for_library_callers_too():
+    from rulesdsl.engine.context import MAX_OUTCOMES_CEILING, Bounds
+    assert Bounds(max_outcomes=MAX_OUTCOMES_CEILING).max_outcomes == MAX_OUTCOMES_CEILING
+    with pytest.raises(ValueError, match="max_outcomes must be between 1 and 1,000,000"):
+        Bounds(max_outcomes=MAX_OUTCOMES_CEILING + 1)
+    with pytest.raises(ValueError, match="max_branches"):
+        Bounds(max_branches=0)
