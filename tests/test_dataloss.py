@@ -313,3 +313,145 @@ def test_the_ceilings_hold_for_library_callers_too():
         Bounds(max_outcomes=MAX_OUTCOMES_CEILING + 1)
     with pytest.raises(ValueError, match="max_branches"):
         Bounds(max_branches=0)
+
+
+# ----------------------------------------------------------------------------- wiki build -d
+
+WIKI_CONFIG = """\
+site_name: t
+docs_dir: docs
+theme:
+  name: material
+  custom_dir: overrides
+site_dir: {site}
+"""
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def wiki_kb(tmp_path, monkeypatch):
+    """A throwaway knowledge base, and a throwaway mkdocs config with docs and theme folders."""
+    pytest.importorskip("mkdocs")
+    pytest.importorskip("material")
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "c"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
+    root = write_kb(tmp_path / "kb", {"cards/mini/x.rules": CARD})
+    wiki = tmp_path / "wiki"
+    (wiki / "docs").mkdir(parents=True)
+    (wiki / "docs" / "index.md").write_text("# t\n", encoding="utf-8")
+    (wiki / "overrides").mkdir()
+    (wiki / "overrides" / "main.html").write_text("{% extends 'base.html' %}\n", encoding="utf-8")
+    (wiki / "mkdocs.yml").write_text(WIKI_CONFIG.format(site="out"), encoding="utf-8")
+    return root, wiki, _files(tmp_path)
+
+
+@pytest.mark.parametrize("where, said", [
+    ("kb", "is the knowledge base root"), ("kb/rulings", "is the knowledge base's rulings/ folder"),
+    ("kb/cards", "is the knowledge base's cards/ folder"), ("kb/rulings/mini/sources", "lies inside"),
+    ("kb/cards/mini", "lies inside the knowledge base's cards/ folder"), (".", "contains the knowledge base root"),
+    ("wiki", "is the folder of the mkdocs config"), ("wiki/docs", "is the wiki's docs folder"),
+    ("wiki/docs/sub", "lies inside the wiki's docs folder"), ("wiki/overrides", "is the wiki's theme folder"),
+    ("home", "is your home folder")])
+@pytest.mark.parametrize("force", [False, True])
+def test_wiki_build_never_empties_the_knowledge_base_or_the_wikis_own_files(where, said, force, wiki_kb, tmp_path,
+                                                                           run_cli):
+    root, wiki, before = wiki_kb
+    site = tmp_path / where
+    code, out, err = run_cli("--root", root, "wiki", "build", "-f", wiki / "mkdocs.yml", "-d", site,
+                             *(["--force"] if force else []))
+    assert code == 2, out + err
+    assert said in err and "nothing was written or removed" in err and "Traceback" not in err
+    assert _files(tmp_path) == before
+
+
+def test_wiki_build_never_empties_a_folder_it_did_not_make_unless_forced(wiki_kb, tmp_path, run_cli):
+    root, wiki, _ = wiki_kb
+    mine = tmp_path / "notes"
+    mine.mkdir()
+    (mine / "draft.txt").write_text("mine\n", encoding="utf-8")
+    code, out, err = run_cli("--root", root, "wiki", "build", "-f", wiki / "mkdocs.yml", "-d", mine)
+    assert code == 2 and "no earlier build made it" in err and "--force" in err, err
+    assert _files(mine) == {"draft.txt": b"mine\n"}
+
+
+def test_the_config_site_dir_is_checked_too_and_the_error_points_at_it(wiki_kb, tmp_path, run_cli):
+    root, wiki, before = wiki_kb
+    (wiki / "mkdocs.yml").write_text(WIKI_CONFIG.format(site=str(root / "rulings")), encoding="utf-8")
+    before = _files(tmp_path)
+    code, out, err = run_cli("--root", root, "wiki", "build", "-f", wiki / "mkdocs.yml")
+    assert code == 2, out + err
+    assert f"{wiki / 'mkdocs.yml'}:6:11: error[site-dir]: wiki build: site_dir" in err, err
+    assert _files(tmp_path) == before
+
+
+@pytest.mark.parametrize("site", ["/dev/null", "/proc/self"])
+@pytest.mark.parametrize("force", [False, True])
+def test_wiki_build_into_a_device_or_a_system_folder_is_an_error(site, force, wiki_kb, run_cli):
+    if not os.path.exists(site):
+        pytest.skip(f"no {site} here")
+    root, wiki, _ = wiki_kb
+    code, out, err = run_cli("--root", root, "wiki", "build", "-f", wiki / "mkdocs.yml", "-d", site,
+                             *(["--force"] if force else []))
+    assert code == 2, out + err
+    assert "error[site-dir]" in err and "Traceback" not in err
+
+
+def test_wiki_build_writes_its_marker_and_builds_again_into_its_own_folder(wiki_kb, tmp_path, run_cli):
+    from rulesdsl.cli.site_guard import MARKER
+    root, wiki, _ = wiki_kb
+    site = tmp_path / "site"
+    for _ in range(2):                      # the second build empties what the first made
+        code, out, err = run_cli("--root", root, "wiki", "build", "-q", "-d", site)
+        assert code == 0, out + err
+        assert (site / MARKER).is_file() and (site / "index.html").is_file()
+
+
+def _mount_tiny(folder: Path) -> bool:
+    import subprocess
+    if os.geteuid() != 0:
+        return False
+    folder.mkdir()
+    return subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)],
+                          capture_output=True).returncode == 0
+
+
+def test_wiki_build_on_a_full_disk_is_a_located_error(wiki_kb, tmp_path, run_cli):
+    """A real full disk: a 64 kB tmpfs (needs root and a system that lets it mount one)."""
+    import subprocess
+    root, wiki, _ = wiki_kb
+    tiny = tmp_path / "tiny"
+    if not _mount_tiny(tiny):
+        pytest.skip("cannot mount a small tmpfs here (needs root)")
+    try:
+        import sys
+        run = subprocess.run([sys.executable, "-m", "rulesdsl", "--root", str(root), "wiki", "build", "-q",
+                              "-d", str(tiny / "site")], capture_output=True, text=True, timeout=600)
+    finally:
+        subprocess.run(["umount", str(tiny)], check=True)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert f"error[io]: wiki build: the disk holding {tiny / 'site'} is full" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_a_file_system_failure_inside_mkdocs_is_a_located_error(monkeypatch, capsys, tmp_path):
+    """The same without root: mkdocs' build made to fail as a full disk does."""
+    import errno
+
+    import mkdocs.commands.build as mkdocs_build
+
+    from rulesdsl.cli.site_guard import run_mkdocs
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "site" / "index.html"))
+    monkeypatch.setattr(mkdocs_build, "build", full)
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\n", encoding="utf-8")
+    (tmp_path / "docs").mkdir()
+    with pytest.raises(SystemExit) as e:
+        run_mkdocs(["build", "-q", "-f", str(tmp_path / "mkdocs.yml"), "-d", str(tmp_path / "site")])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert f"wiki build: the disk holding {tmp_path / 'site'} is full" in err and "Traceback" not in err
