@@ -349,3 +349,12 @@ def test_a_client_that_does_not_read_its_answer_holds_up_only_its_own_connection
     assert any("did not take its answer" in line for line in log), log
     for s in (stuck_client, quick_client):
         s.close()
+
+
+@pytest.mark.parametrize("argv", [["--ro=/etc", "show", "grm"], ["--ro", "/etc", "show", "grm"],
+                                  ["--no-c", "show", "grm"], ["--root=/etc", "show", "grm"]])
+def test_the_server_answers_only_for_its_own_knowledge_base_however_the_option_is_spelled(argv, cache_base):
+    """In-process, nothing loaded: an abbreviated --root was read by argparse and not by the rule."""
+    srv = server_module.Server(REPO, log=None)
+    reply = srv.answer({"argv": argv, "cwd": str(REPO), "env": {}, "code": srv.code})
+    assert "refused" in reply, reply

@@ -87,6 +87,8 @@ class Server:
                 return {"refused": "the package's code changed"}
             return {"refused": "the client runs other code than this server"}   # and it goes on serving
         command = cache.globals_of(argv).command
+        if command is None:             # e.g. an abbreviated option (`--ro=/etc`): the parser decides
+            return {"refused": "no command, or an option before it that is not served"}
         if command not in cache.READ_ONLY:
             return {"refused": f"{command} is not served (only {', '.join(cache.READ_ONLY)})"}
         with self.run_lock:
