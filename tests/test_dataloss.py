@@ -338,6 +338,7 @@ def wiki_kb(tmp_path, monkeypatch):
     pytest.importorskip("material")
     monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "c"))
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("RULESDSL_WIKI_NO_ASK", "1")       # the browser bundle is not what is tested here
     (tmp_path / "home").mkdir()
     root = write_kb(tmp_path / "kb", {"cards/mini/x.rules": CARD})
     wiki = tmp_path / "wiki"
