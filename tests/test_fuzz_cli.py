@@ -174,7 +174,9 @@ def test_hand_written_concurrent_saves_are_never_overwritten(tmp_path, monkeypat
 
 
 def test_hand_written_abbreviations_never_answer_stale(tmp_path, monkeypatch):
+    from rulesdsl.base import cache
     from rulesdsl.cli import fastpath
+    monkeypatch.setattr(cache, "_verbose", cache.verbose())    # `-vv` turns the notes on: off again after
     monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "cache"))
     monkeypatch.delenv("RULESDSL_ROOT", raising=False)
     copies = copy_knowledge_bases(["grm", "thgm"], REPO, tmp_path / "copies")
