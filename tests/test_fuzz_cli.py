@@ -12,6 +12,10 @@ the file.
 Cases are deterministic (rulesdsl/regress/fuzzing.Case: the file, the kind, a seed) and bounded: CASES in
 all, every KB_EVERY-th (and every one of the examples) also against the knowledge base, so the file runs in seconds however the
 corpus grows. `benchmarks/bench_fuzz.py` runs 10,000 of them.
+
+Hand-written cases (issue 26) try what no mutation finds, on throwaway copies: `wiki build -d` at
+the knowledge base and its folders, a save made while `fmt --write` runs, and the global options
+spelled as argparse once completed them (`--ro=B`, `--no-c`), which must never answer stale.
 """
 
 from __future__ import annotations
@@ -25,9 +29,12 @@ from rulesdsl.cli.main import main
 from rulesdsl.regress.fuzzing import (
     KINDS,
     Case,
+    abbreviations,
     cases,
     classify,
+    concurrent_saves,
     copy_knowledge_bases,
+    folder_emptying,
     mutate,
     runner,
     show_id,
@@ -145,3 +152,36 @@ def test_an_early_end_of_file_is_located_on_the_last_line_of_the_file(command, t
 
 def test_a_mutation_of_an_empty_file_is_still_a_mutation():
     assert mutate(b"", "delete", random.Random(0)) == b"}"
+
+
+# ----------------------------------------------------------------------------- hand-written cases
+
+def test_hand_written_folder_emptying_cases_lose_nothing(tmp_path, monkeypatch):
+    """`wiki build -d` at the knowledge base, its folders, its parent, a user's folder, a device."""
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "cache"))
+    kb = copy_knowledge_bases(["grm"], REPO, tmp_path / "copies")["grm"]
+    problems = folder_emptying(run, kb, "grm", tmp_path)
+    assert not problems, "\n\n".join(problems)
+
+
+def test_hand_written_concurrent_saves_are_never_overwritten(tmp_path, monkeypatch):
+    from rulesdsl.cli import fmt as fmt_command
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "cache"))
+    files = [f for f in CORPUS if "\n  " in f.read_text(encoding="utf-8")][::15]
+    problems = concurrent_saves(run, files, tmp_path,
+                                lambda save: monkeypatch.setattr(fmt_command, "_before_replace", save))
+    assert len(files) >= 5 and not problems, "\n\n".join(problems)
+
+
+def test_hand_written_abbreviations_never_answer_stale(tmp_path, monkeypatch):
+    from rulesdsl.base import cache
+    from rulesdsl.cli import fastpath
+    monkeypatch.setattr(cache, "_verbose", cache.verbose())    # `-vv` turns the notes on: off again after
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("RULESDSL_ROOT", raising=False)
+    copies = copy_knowledge_bases(["grm", "thgm"], REPO, tmp_path / "copies")
+    monkeypatch.chdir(copies["grm"])            # another knowledge base is found from here
+    target = copies["thgm"]
+    edit = sorted((target / "cards").rglob("*.rules"))[0]
+    problems = abbreviations(runner(fastpath.main), run, target, edit)
+    assert not problems, "\n\n".join(problems)

@@ -144,7 +144,7 @@ def test_impact_since_a_git_revision(tmp_path, monkeypatch):
     assert "because stack.flip_scope: top_only" in run.stdout
     bad = subprocess.run([sys.executable, "-m", "rulesdsl", "impact", "--since", "nope"], cwd=root,
                          capture_output=True, text=True, env=env)
-    assert bad.returncode == 2 and "cannot read revision nope" in bad.stderr and "Traceback" not in bad.stderr
+    assert bad.returncode == 2 and "has no revision nope" in bad.stderr and "Traceback" not in bad.stderr
 
 
 def test_impact_of_one_ruling_on_a_day_reports_status_changes(run_cli, tmp_path, monkeypatch):

@@ -73,11 +73,11 @@ class Running:
     """A `rulesdsl serve` subprocess whose log is collected line by line. It is stopped with
     SIGTERM, or with SIGINT (Ctrl-C) when started as from a terminal."""
 
-    def __init__(self, base: Path, *args: str, terminal: bool = False) -> None:
+    def __init__(self, base: Path, *args: str, terminal: bool = False, cwd: Path = REPO, **env: str) -> None:
         start = ["-c", FROM_A_TERMINAL] if terminal else ["-m", "rulesdsl"]
         self.terminal = terminal
-        self.proc = subprocess.Popen([sys.executable, *start, "serve", *args], cwd=REPO,
-                                     env=env_for(base), stderr=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen([sys.executable, *start, "serve", *args], cwd=cwd,
+                                     env=env_for(base, **env), stderr=subprocess.PIPE, text=True)
         self.lines: list[str] = []
         self.changed = threading.Condition()
         self.reader = threading.Thread(target=self._read, daemon=True)
@@ -166,13 +166,71 @@ def test_the_server_answers_show_and_check_for_the_bundled_knowledge_base(cache_
     assert "files checked" in checked.stdout
 
 
-def test_a_client_running_other_code_is_refused_and_the_server_stops(cache_base, server):
-    reply = request(cache.socket_path(REPO), {"argv": ["show", "grm/battle/zero-weight"], "cwd": str(REPO),
-                                              "env": {}, "code": "other code"})
-    server.wait_for("code changed")
+def test_a_client_running_other_code_is_refused_and_the_server_goes_on(cache_base, server):
+    """Any process of the user can send a request naming another code digest: that alone must
+    not stop the server (only a real change of its own code files does, below)."""
+    show = {"argv": ["show", "grm/battle/zero-weight"], "cwd": str(REPO), "env": {}}
+    reply = request(cache.socket_path(REPO), {**show, "code": "other code"})
+    answered = request(cache.socket_path(REPO), {**show, "code": code()})
     log = server.stop()
     assert "refused" in reply                # the client then runs the command itself
-    assert "code changed" in log
+    assert answered["code"] == 0 and "grm/battle/zero-weight" in answered["stdout"]
+    assert "refused a request: the client runs other code" in log and "after 1 answers" in log
+    assert "code changed" not in log
+
+
+def test_the_server_stops_when_its_own_code_files_change(cache_base, tmp_path):
+    """A copy of the package, so that its code can be changed for real."""
+    from conftest import MINI_GAME, write_kb
+    package = tmp_path / "pkg"
+    shutil.copytree(REPO / "rulesdsl", package / "rulesdsl", ignore=shutil.ignore_patterns("__pycache__"))
+    root = write_kb(tmp_path / "kb", {})
+    assert "game mini" in MINI_GAME
+    running = Running(cache_base, "--idle", "600", cwd=root, PYTHONPATH=str(package))
+    try:
+        running.wait_for("answering")
+        sock = cache.socket_path(root)
+        show = {"argv": ["show", "mini"], "cwd": str(root), "env": {}}
+        assert "refused" in request(sock, {**show, "code": "other code"})
+        assert request(sock, {**show, "code": code()})["code"] == 0       # still serving
+        with open(package / "rulesdsl" / "cli" / "wire.py", "a", encoding="utf-8") as f:
+            f.write("\n# changed while the server ran\n")
+        assert "refused" in request(sock, {**show, "code": "other code"})
+        assert running.proc.wait(timeout=120) == 0
+    finally:
+        log = running.stop()
+    assert "the package's code changed; stopping after 1 answers" in log, log
+
+
+def test_a_request_nested_too_deeply_is_answered_with_a_refusal(monkeypatch):
+    """In-process: 200,000 brackets deep; the client gets a reply, the server no RecursionError."""
+    log = []
+    srv = server_module.Server.__new__(server_module.Server)
+    srv.log, srv.served = None, 0
+    srv.count_lock = threading.Lock()
+    srv.say = log.append
+    srv.answer = lambda request: pytest.fail("a request too deep reached the commands")
+    client, end = socket.socketpair()
+    handling = threading.Thread(target=srv.handle, args=(end,))
+    handling.start()
+    client.sendall(b"[" * 200_000 + b"]" * 200_000)
+    client.shutdown(socket.SHUT_WR)
+    reply = wire.decode(wire.receive(client, wire.MAX_REPLY, 30))
+    handling.join()
+    client.close()
+    assert "nested deeper than" in reply["refused"]
+    assert len(log) == 1 and "nested deeper than" in log[0]
+
+
+@pytest.mark.parametrize("data", [b"[" * 200_000, b'{"a":' * 100_000, b"[" * 17 + b"]" * 17])
+def test_wire_decode_bounds_the_depth_before_parsing(data):
+    with pytest.raises(wire.WireError, match="nested deeper"):
+        wire.decode(data)
+
+
+def test_wire_decode_counts_no_bracket_inside_a_string():
+    value = {"argv": ["[" * 100, "{\\\"[["], "env": {"X": "}" * 50}}
+    assert wire.decode(json.dumps(value).encode()) == value
 
 
 def test_a_second_server_for_the_same_knowledge_base_refuses_to_start(cache_base, server):
@@ -291,3 +349,12 @@ def test_a_client_that_does_not_read_its_answer_holds_up_only_its_own_connection
     assert any("did not take its answer" in line for line in log), log
     for s in (stuck_client, quick_client):
         s.close()
+
+
+@pytest.mark.parametrize("argv", [["--ro=/etc", "show", "grm"], ["--ro", "/etc", "show", "grm"],
+                                  ["--no-c", "show", "grm"], ["--root=/etc", "show", "grm"]])
+def test_the_server_answers_only_for_its_own_knowledge_base_however_the_option_is_spelled(argv, cache_base):
+    """In-process, nothing loaded: an abbreviated --root was read by argparse and not by the rule."""
+    srv = server_module.Server(REPO, log=None)
+    reply = srv.answer({"argv": argv, "cwd": str(REPO), "env": {}, "code": srv.code})
+    assert "refused" in reply, reply

@@ -174,7 +174,8 @@ _keys: dict[Path, bytes] = {}
 
 
 def user_key() -> bytes:
-    """The per-user MAC key (`<base>/key`, 0600, created on first use)."""
+    """The per-user MAC key (`<base>/key`, created 0600 on first use; accepted only at 0600 or
+    0400 and owned by the user: a key others could read could sign a planted entry)."""
     base = base_dir()
     key = _keys.get(base)
     if key is None:
@@ -184,7 +185,7 @@ def user_key() -> bytes:
 
 def _load_key(path: Path) -> bytes:
     for _ in range(3):
-        key = _read_private(path, KEY_BYTES + 1)
+        key = _read_private(path, KEY_BYTES + 1, closed=0o077)
         if key is not None:
             if len(key) != KEY_BYTES:
                 raise Unavailable(f"{path} is not a key of this program; remove it")
@@ -205,9 +206,10 @@ def _load_key(path: Path) -> bytes:
     raise Unavailable(f"cannot create the cache key {path}")
 
 
-def _read_private(path: Path, limit: int) -> Optional[bytes]:
-    """The bytes of a regular file this user owns and nobody else can write, opened without
-    following a symlink; None when there is none. Unavailable for a file that is not ours."""
+def _read_private(path: Path, limit: int, closed: int = 0o022) -> Optional[bytes]:
+    """The bytes of a regular file this user owns and nobody else can write (with `closed`
+    0o077, as for the key: nobody else can read either), opened without following a symlink;
+    None when there is none. Unavailable for a file that is not ours."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
@@ -216,8 +218,9 @@ def _read_private(path: Path, limit: int) -> Optional[bytes]:
         raise Unavailable(f"cannot read {path}: {e.strerror or e}") from None
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
-            raise Unavailable(f"{path} is not a private file of this user")
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & closed:
+            raise Unavailable(f"{path} is not a private file of this user (mode {stat.filemode(st.st_mode)}, "
+                              f"owner uid {st.st_uid}); remove it and a new one is made")
         chunks, size = [], 0
         while size < limit:
             chunk = os.read(fd, min(1 << 20, limit - size))
@@ -456,23 +459,31 @@ class Globals(NamedTuple):
 
 
 def globals_of(argv: Sequence[str]) -> Globals:
-    """The command and the global options given before it (`--root`, `--no-cache`, `--verbose`)."""
-    root, i = None, 0
-    flags = set()
+    """The command and the global options given before it (`--root`, `--no-cache`, `--verbose`),
+    read exactly as the command line's parser reads them (abbreviations are off there): any
+    other option before the command — `--help`, a typo, an abbreviation such as `--ro=B` or
+    `--no-c` — gives command None, so that nothing is kept or asked of a server and the
+    parser reports it."""
+    root, no_cache, verbose, i = None, False, False, 0
     while i < len(argv):
         a = argv[i]
-        if a == "--root" and i + 1 < len(argv):
+        if a == "--root":
+            if i + 1 >= len(argv) or argv[i + 1].startswith("-"):
+                break                       # the parser says a value is missing
             root, i = argv[i + 1], i + 2
             continue
         if a.startswith("--root="):
-            root, i = a.split("=", 1)[1], i + 1
-            continue
-        if a.startswith("-"):
-            flags.add(a)
-            i += 1
-            continue
-        return Globals(a, root, "--no-cache" in flags, bool(flags & {"-v", "--verbose"}))
-    return Globals(None, root, "--no-cache" in flags, bool(flags & {"-v", "--verbose"}))
+            root = a.split("=", 1)[1]
+        elif a == "--no-cache":
+            no_cache = True
+        elif a == "--verbose" or (len(a) > 1 and a == "-" + "v" * (len(a) - 1)):
+            verbose = True                  # -v, -vv, …: a flag repeated
+        elif a.startswith("-"):
+            break
+        else:
+            return Globals(a, root, no_cache, verbose)
+        i += 1
+    return Globals(None, root, no_cache, verbose)
 
 
 class OutputKey(NamedTuple):
@@ -492,7 +503,7 @@ def output_key(argv: Sequence[str]) -> Optional[OutputKey]:
     g = globals_of(argv)
     if g.command not in READ_ONLY or g.no_cache or os.environ.get("RULESDSL_NO_CACHE"):
         return None
-    root = Path(os.path.realpath(g.root if g.root else find_root()))
+    root = Path(os.path.realpath(g.root if g.root is not None else find_root()))
     if not root.is_dir():
         return None                         # the command says what is wrong with it
     try:
@@ -509,7 +520,7 @@ def output_key(argv: Sequence[str]) -> Optional[OutputKey]:
     for name in KB_DIRS:
         if (root / name).is_dir():
             d.tree(h, root / name)
-    skip = {g.root} if g.root else set()
+    skip = {g.root} if g.root is not None else set()
     for a in argv:  # files named on the command line, inside the knowledge base or not
         if a.startswith("-") or a in skip:
             continue

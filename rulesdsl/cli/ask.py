@@ -15,7 +15,7 @@ from typing import Optional
 from ..base.cache import find_root
 from ..engine.answer import STATUS_MEANING, STATUS_WORDS, Answer
 from ..engine.chance import expectation_odds, render_odds
-from ..engine.context import Bounds, EngineError
+from ..engine.context import MAX_BRANCHES_CEILING, MAX_OUTCOMES_CEILING, Bounds, EngineError
 from ..engine.readings import reading_words, try_readings
 from ..engine.registry import engine_for
 from ..engine.runner import answer
@@ -38,10 +38,29 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="traces to print: of one branch per outcome (default), of every branch, or none")
     p.add_argument("--readings", action="store_true",
                    help="answer under each value of the points the answer consulted that are not confirmed")
-    p.add_argument("--max-branches", type=int, metavar="N", default=Bounds.max_branches,
-                   help=f"stop exploring past N branches of choices and chance (default {Bounds.max_branches})")
-    p.add_argument("--max-outcomes", type=int, metavar="N", default=Bounds.max_outcomes,
-                   help=f"refuse a chance point (e.g. a roll) with more than N outcomes (default {Bounds.max_outcomes:,})")
+    p.add_argument("--max-branches", type=_bounded(MAX_BRANCHES_CEILING, "branches"), metavar="N",
+                   default=Bounds.max_branches,
+                   help=f"stop exploring past N branches of choices and chance (default {Bounds.max_branches}, "
+                        f"at most {MAX_BRANCHES_CEILING:,})")
+    p.add_argument("--max-outcomes", type=_bounded(MAX_OUTCOMES_CEILING, "outcomes"), metavar="N",
+                   default=Bounds.max_outcomes,
+                   help=f"refuse a chance point (e.g. a roll) with more than N outcomes (default {Bounds.max_outcomes:,}, "
+                        f"at most {MAX_OUTCOMES_CEILING:,})")
+
+
+def _bounded(ceiling: int, what: str):
+    """An argparse type: a whole number from 1 to `ceiling` (the memory a question may take)."""
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not 1 <= n <= ceiling:
+            raise argparse.ArgumentTypeError(
+                f"{n:,} is outside 1 to {ceiling:,} {what}, the most a question may explore (past it the "
+                "memory it needs is not bounded); fix some of the choices or dice in the scenario instead")
+        return n
+    return parse
 
 
 def engine_diagnostic(e: EngineError) -> Diagnostic:

@@ -9,6 +9,8 @@ from typing import Optional
 from ..base.cache import find_root
 from ..kb.build import load, names_of
 from ..kb.lint import GAP_KINDS, run_checks
+from ..kb.loader import rules_files
+from ..lang.diagnostics import Diagnostic, DslError
 from ..regress.answers import answer_findings
 from .main import EXIT_OK, Output, command, dump_json, exit_code
 
@@ -25,6 +27,10 @@ def configure(p: argparse.ArgumentParser) -> None:
 def check_paths(root: Path, paths: list[Path], use_cache: bool = True):
     """Load the knowledge base plus `paths` and return (kb, findings), the findings limited to
     `paths` when any are given."""
+    empty = [p for p in paths if Path(p).is_dir() and not rules_files(p)]
+    if empty:       # a path with nothing to check is a mistake, not a clean result
+        raise DslError([Diagnostic(code="usage", fatal=True, message=f"{p} holds no .rules file to check",
+                                   hint="give a .rules file or a folder holding some") for p in empty])
     kb = load(root, extra=paths, use_cache=use_cache)
     return kb, findings_of(kb, names_of(kb, paths) if paths else None)
 

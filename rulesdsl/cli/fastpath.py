@@ -59,7 +59,7 @@ def ask_server(key: cache.OutputKey, argv: Sequence[str]) -> Optional[dict]:
             s.connect(str(path))
             wire.send(s, request, CONNECT_TIMEOUT)
             s.shutdown(socket.SHUT_WR)
-            reply = wire.decode(wire.receive(s, wire.MAX_REPLY, REPLY_TIMEOUT))
+            reply = wire.decode(wire.receive(s, wire.MAX_REPLY, REPLY_TIMEOUT), max_depth=None)
     except (OSError, wire.WireError) as e:
         cache.note(f"the server did not answer ({e}); running the command here")
         return None

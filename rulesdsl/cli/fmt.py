@@ -9,7 +9,10 @@ aside) and comments must be the same, or the file is left alone. `--write` respe
   run as root, its owner, and renamed over the file: a reader sees the old text or the new;
 - a file with other hard links, or owned by another user, keeps its inode: a complete copy of
   the new text is written first, then the text is written back in place, then the copy goes;
-- a folder where no temporary file can be written is an error, and the file is left alone.
+- a folder where no temporary file can be written is an error, and the file is left alone;
+- a file saved by another program while it was being formatted (an editor's save) is left as
+  that program saved it, and named in an error: just before the new text replaces it, the file
+  must still be the one read (the same inode, size, mtime and ctime, or else the same bytes).
 """
 
 from __future__ import annotations
@@ -25,8 +28,9 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
-from typing import Optional
+from typing import NamedTuple, Optional
 
+from ..base import files
 from ..kb.loader import decode, no_gc, read_file, rules_files
 from ..lang.diagnostics import Diagnostic, DslError
 from ..lang.fmt import _layout, _pieces, meaning, tokens_of
@@ -63,8 +67,46 @@ def format_checked(text: str, file: str) -> str:
 
 # ----------------------------------------------------------------------------- writing
 
-def write_back(path: Path, text: str) -> None:
-    """Replace the text of the file at `path` (through a symlink: of its target) by `text`."""
+class Read(NamedTuple):
+    """A file as it was read: its bytes, and its status taken just before they were read."""
+    data: bytes
+    status: Optional[os.stat_result]
+
+
+def read_for_writing(path: Path, shown: str) -> Read:
+    try:
+        status = os.stat(os.path.realpath(path))
+    except OSError:
+        status = None                       # reading it says what is wrong
+    return Read(read_file(path, shown), status)
+
+
+def _before_replace(target: Path) -> None:
+    """Called just before the file's text is replaced (the tests put another program's save here)."""
+
+
+def _still_as_read(target: Path, read: Optional[Read]) -> None:
+    """Refused unless the file at `target` is still the one read: the same inode, size, mtime and
+    ctime, or else (a save that wrote the same text) the same bytes."""
+    _before_replace(target)
+    if read is None:
+        return
+    st = os.stat(target)
+    same = ("st_dev", "st_ino", "st_size", "st_mtime_ns", "st_ctime_ns")
+    if read.status is not None and all(getattr(st, f) == getattr(read.status, f) for f in same):
+        return
+    try:
+        now = files.read_regular(target, len(read.data) + 1)
+    except OSError:
+        now = None
+    if now != read.data:
+        raise Refused("it changed while it was being formatted (another program saved it?); it was left "
+                      "as that program wrote it: run fmt again")
+
+
+def write_back(path: Path, text: str, read: Optional[Read] = None) -> None:
+    """Replace the text of the file at `path` (through a symlink: of its target) by `text`,
+    unless it is no longer the file `read` (when given)."""
     target = Path(os.path.realpath(path))
     st = os.stat(target)
     if not stat.S_ISREG(st.st_mode):
@@ -74,12 +116,12 @@ def write_back(path: Path, text: str) -> None:
     data = text.encode("utf-8")
     with _signals_raise():
         if st.st_nlink > 1 or (st.st_uid != os.geteuid() and os.geteuid() != 0):
-            _in_place(target, data, st)
+            _in_place(target, data, st, read)
         else:
-            _replace(target, data, st)
+            _replace(target, data, st, read)
 
 
-def _replace(target: Path, data: bytes, st: os.stat_result) -> None:
+def _replace(target: Path, data: bytes, st: os.stat_result, read: Optional[Read] = None) -> None:
     """Write a new file beside `target` and rename it over `target`."""
     fd, named = _temp(target.parent, target.name)
     try:
@@ -90,6 +132,7 @@ def _replace(target: Path, data: bytes, st: os.stat_result) -> None:
             os.close(fd)
             fd, named = _temp(target.parent, target.name, unnamed=False)
             _fill(fd, data, st)
+        _still_as_read(target, read)
         os.replace(named, target)
         named = None
     finally:
@@ -120,13 +163,14 @@ def _name_unnamed(fd: int, target: Path) -> Optional[Path]:
     return named
 
 
-def _in_place(target: Path, data: bytes, st: os.stat_result) -> None:
+def _in_place(target: Path, data: bytes, st: os.stat_result, read: Optional[Read] = None) -> None:
     """Keep the inode (its hard links, its owner): a complete copy first, then the text in place."""
     fd, named = _temp(target.parent, target.name, unnamed=False)
     started = False
     try:
         _write_all(fd, data)
         os.fsync(fd)
+        _still_as_read(target, read)
         with open(target, "r+b") as f:
             started = True
             f.write(data)
@@ -215,7 +259,8 @@ def run(args, out: Output) -> int:
         shown = str(path)
         try:
             with no_gc():       # millions of short-lived nodes and no cycles: see loader.no_gc
-                original = decode(read_file(path, shown), shown)
+                read = read_for_writing(path, shown)
+                original = decode(read.data, shown)
                 formatted = format_checked(original, shown)
         except DslError as e:
             diags.extend(e.diagnostics)
@@ -227,7 +272,7 @@ def run(args, out: Output) -> int:
         elif args.write:
             if formatted != original:
                 try:
-                    write_back(path, formatted)
+                    write_back(path, formatted, read)
                 except (Refused, OSError) as e:
                     why = str(e) if isinstance(e, Refused) else (e.strerror or str(e))
                     diags.append(Diagnostic(code="fmt", loc=Loc(shown, 1, 1), fatal=True,

@@ -62,7 +62,7 @@ def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
     register(command)
 
     p = argparse.ArgumentParser(
-        prog="rulesdsl",
+        prog="rulesdsl", allow_abbrev=False,
         description="Rules adjudication and ruling knowledge base for trading card games.")
     p.add_argument("--root", type=Path, help="knowledge base root (holds cards/ and rulings/); "
                    "default: $RULESDSL_ROOT, or the nearest folder above holding rulings/")
@@ -72,7 +72,7 @@ def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
                    help="say what the caches and the server did (on stderr)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for name, (configure, fn, help_) in COMMANDS.items():
-        sp = sub.add_parser(name, help=help_, description=help_)
+        sp = sub.add_parser(name, help=help_, description=help_, allow_abbrev=False)
         configure(sp)
         sp.set_defaults(func=fn)
     return p

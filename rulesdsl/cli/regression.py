@@ -4,6 +4,7 @@ regression suite (see rulesdsl.regress.records)."""
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
@@ -151,23 +152,47 @@ def configure_impact(p: argparse.ArgumentParser) -> None:
 
 
 def git_tree(root: Path, rev: str, into: Path) -> Path:
-    """The knowledge base folders as they were at a git revision, extracted into a folder."""
+    """The knowledge base folders as they were at a git revision, extracted into a folder. File
+    names are read NUL-separated (`-z`), as git stores them: spaces and any characters survive."""
+    def refuse(message: str, hint: str = "give a commit, branch or tag of the repository holding "
+               "the knowledge base (e.g. HEAD, HEAD~1, main)"):
+        return DslError([Diagnostic(code="usage", fatal=True, message=message, hint=hint)])
+
+    if not rev.strip():
+        raise refuse("--since was given an empty revision")
+    if rev.startswith("-"):
+        raise refuse(f"--since {rev}: a revision does not start with '-'")
+
+    def git(*args, cwd: Path) -> bytes:
+        return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True).stdout
+
     try:
-        top = Path(subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=root, check=True,
-                                  capture_output=True, text=True).stdout.strip())
+        top = Path(os.fsdecode(git("rev-parse", "--show-toplevel", cwd=root).rstrip(b"\n")))
+    except FileNotFoundError:
+        raise refuse("git is not installed, and --since reads the knowledge base from git",
+                     "install git, or compare with --with FILE") from None
+    except subprocess.CalledProcessError:
+        raise refuse(f"{root} is not in a git repository, so there is no revision {rev} to compare with",
+                     "compare with --with FILE, or run in a git checkout of the knowledge base") from None
+    try:
+        commit = git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}", cwd=top).strip()
+    except subprocess.CalledProcessError:
+        raise refuse(f"the repository at {top} has no revision {rev}") from None
+    try:
         prefix = root.resolve().relative_to(top.resolve())
         paths = [str(prefix / d) for d in KB_DIRS]
-        listing = subprocess.run(["git", "ls-tree", "-r", "--name-only", rev, "--", *paths], cwd=top, check=True,
-                                 capture_output=True, text=True).stdout.split()
-        for name in listing:
-            data = subprocess.run(["git", "show", f"{rev}:{name}"], cwd=top, check=True, capture_output=True).stdout
-            dest = into / Path(name).relative_to(prefix)
+        listing = git("ls-tree", "-r", "-z", "--name-only", commit.decode(), "--", *paths, cwd=top)
+        for name in filter(None, listing.split(b"\0")):
+            data = git("show", commit + b":" + name, cwd=top)
+            dest = into / Path(os.fsdecode(name)).relative_to(prefix)
             dest.parent.mkdir(parents=True, exist_ok=True)
             dest.write_bytes(data)
-    except (subprocess.CalledProcessError, FileNotFoundError, ValueError) as e:
-        detail = getattr(e, "stderr", "") or str(e)
-        raise DslError([Diagnostic(code="usage", fatal=True, message=f"cannot read revision {rev}: {str(detail).strip()}",
-                                   hint="give a commit, branch or tag of the repository holding the knowledge base")])
+    except subprocess.CalledProcessError as e:
+        detail = (e.stderr or b"").decode("utf-8", "replace").strip() or f"git exited {e.returncode}"
+        raise refuse(f"cannot read the knowledge base at revision {rev}: {detail}") from None
+    except ValueError:
+        raise refuse(f"{root} is not inside the git checkout {top}") from None
+    (into / "rulings").mkdir(exist_ok=True)      # a revision before the knowledge base: empty
     return into
 
 
@@ -177,7 +202,7 @@ def run_impact(args, out: Output) -> int:
     day = parse_as_of(args.as_of)
     day = day.start() if day else None
     cache = not args.no_cache
-    if args.since:
+    if args.since is not None:
         new = load(root, use_cache=cache)
         with tempfile.TemporaryDirectory(prefix="rulesdsl-since-") as tmp:
             old = load(git_tree(root, args.since, Path(tmp)), use_cache=False)

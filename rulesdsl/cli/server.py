@@ -61,7 +61,9 @@ class Server:
             try:
                 request = wire.decode(wire.receive(conn, wire.MAX_REQUEST, READ_TIMEOUT))
             except wire.WireError as e:
-                self.say(f"a client sent no usable request ({e}); dropped")
+                self.say(f"a client sent no usable request ({e}); refused")
+                with contextlib.suppress(wire.WireError):
+                    wire.send(conn, {"refused": f"no usable request: {e}"}, WRITE_TIMEOUT)
                 return
             reply = self.answer(request)
             if "refused" in reply:
@@ -81,10 +83,12 @@ class Server:
                 and all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())):
             return {"refused": "a malformed request"}
         if code != self.code:
-            self.outdated = True
-            self.stopping.set()
-            return {"refused": "the client runs other code than this server"}
+            if self.code_changed():
+                return {"refused": "the package's code changed"}
+            return {"refused": "the client runs other code than this server"}   # and it goes on serving
         command = cache.globals_of(argv).command
+        if command is None:             # e.g. an abbreviated option (`--ro=/etc`): the parser decides
+            return {"refused": "no command, or an option before it that is not served"}
         if command not in cache.READ_ONLY:
             return {"refused": f"{command} is not served (only {', '.join(cache.READ_ONLY)})"}
         with self.run_lock:
@@ -100,14 +104,22 @@ class Server:
                 os.chdir(here)
                 _set_env(saved_env)
 
+    def code_changed(self) -> bool:
+        """Whether this server's own code files changed since it started (their digest, taken
+        again from the files themselves); if so it stops, since it answers with old code. A
+        client's word alone — a request naming another digest — never stops it."""
+        if cache.code_digest(cache.Digests(None)) == self.code:
+            return False
+        self.outdated = True
+        self.stopping.set()
+        return True
+
     def run(self, argv: list) -> dict:
         """Run the command as the client would have: its key, its output."""
         key = cache.output_key(argv)
         if key is None or key.root != self.root:
             return {"refused": "another knowledge base, or an output that is not kept"}
-        if key.code != self.code:
-            self.outdated = True
-            self.stopping.set()
+        if key.code != self.code and self.code_changed():
             return {"refused": "the package's code changed"}
         kept = cache.recall(key)
         if kept is not None:

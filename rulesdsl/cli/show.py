@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import unicodedata
 from typing import Any, Optional
 
 from ..base.cache import find_root
@@ -49,7 +50,7 @@ def run(args, out: Output) -> int:
     kb = load_clean(args)
     as_of = parse_as_of(args.as_of)
     day = as_of.start() if as_of else None
-    ident = args.id.strip()
+    ident = unicodedata.normalize("NFC", args.id.strip())   # names are compared in NFC (lang/builder)
     kind = kb.kind_of(ident)
     if kind == "ruling":
         data = ruling_data(kb, kb.rulings[ident], day)

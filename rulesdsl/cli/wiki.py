@@ -3,7 +3,9 @@
 A thin wrapper around `mkdocs build` / `mkdocs serve` with the repository's mkdocs.yml, whose hook
 (rulesdsl/wiki/hook.py) generates every page from cards/ and rulings/ and computes every
 scenario's answer. `--root` (or $RULESDSL_ROOT) picks the knowledge base; a scenario whose
-expectations fail stops the build unless --keep-going is given.
+expectations fail stops the build unless --keep-going is given. The site folder is checked before
+mkdocs empties it (rulesdsl/cli/site_guard.py): never the knowledge base, never a folder it did
+not make unless --force.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ import threading
 from pathlib import Path
 
 from ..base.cache import find_root
+from ..kb.build import check_root
 from .main import EXIT_OK, EXIT_UNUSABLE, Output, command
+from .site_guard import check_site, read_config
 
 REPO = Path(__file__).resolve().parent.parent.parent
 
@@ -27,7 +31,12 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("action", choices=("build", "serve"), help="build the site, or serve it with live reload")
     p.add_argument("-f", "--config-file", type=Path, metavar="FILE",
                    help="the mkdocs.yml to use (default: the knowledge base's, else the repository's)")
-    p.add_argument("-d", "--site-dir", type=Path, metavar="DIR", help="build: where to write the site")
+    p.add_argument("-d", "--site-dir", type=Path, metavar="DIR",
+                   help="build: where to write the site (emptied first: a new or empty folder, or one an "
+                        "earlier build made; default: the config's site_dir)")
+    p.add_argument("--force", action="store_true",
+                   help="build: write into a non-empty folder no earlier build made, emptying it "
+                        "(never the knowledge base, its sources or the wiki's own files)")
     p.add_argument("-a", "--dev-addr", metavar="IP:PORT", default="127.0.0.1:8000",
                    help="serve: the address to listen on (default 127.0.0.1:8000)")
     p.add_argument("--keep-going", action="store_true",
@@ -52,7 +61,7 @@ def run(args, out: Output) -> int:
         print(f"rulesdsl wiki: {e.name} is not installed; install the wiki's dependencies with "
               "`python3 -m pip install -e '.[wiki]'`", file=sys.stderr)
         return EXIT_UNUSABLE
-    root = (args.root or find_root()).resolve()
+    root = check_root(args.root or find_root())
     cfg = config_file(root, args.config_file)
     if cfg is None:
         print("rulesdsl wiki: no mkdocs.yml found (give one with --config-file)", file=sys.stderr)
@@ -60,10 +69,12 @@ def run(args, out: Output) -> int:
     env = dict(os.environ, RULESDSL_ROOT=str(root), NO_MKDOCS_2_WARNING="1")
     if args.keep_going:
         env["RULESDSL_WIKI_KEEP_GOING"] = "1"
-    cmd = [sys.executable, "-m", "mkdocs", args.action, "-f", str(cfg)]
+    cmd = [sys.executable, "-c", "from rulesdsl.cli.site_guard import run_mkdocs; run_mkdocs()",
+           args.action, "-f", str(cfg)]
     if args.action == "build":
-        if args.site_dir:
-            cmd += ["-d", str(args.site_dir.resolve())]
+        config = read_config(cfg)
+        site = check_site(args.site_dir or config.site_dir, root, config, args.force, given=args.site_dir is not None)
+        cmd += ["-d", str(site)]
         if args.strict:
             cmd.append("--strict")
     else:

@@ -11,6 +11,7 @@ itself).
 from __future__ import annotations
 
 import json
+import re
 import socket
 import time
 from typing import Optional
@@ -70,11 +71,38 @@ def _until(sock: socket.socket, deadline: Optional[float], late: str) -> None:
         sock.settimeout(left)
 
 
-def decode(data: bytes) -> dict:
+MAX_DEPTH = 16      # a request is an object of lists and objects of strings: two levels deep
+
+
+def decode(data: bytes, max_depth: Optional[int] = MAX_DEPTH) -> dict:
+    """The JSON object in `data`; WireError when it is not one or is nested deeper than
+    `max_depth` (counted before parsing, so that no depth can exhaust the stack; None: a reply
+    from our own server, whose depth the parser alone bounds)."""
+    if max_depth is not None and _depth(data, max_depth) > max_depth:
+        raise WireError(f"nested deeper than {max_depth} levels")
     try:
         value = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise WireError("not JSON") from None
     if not isinstance(value, dict):
         raise WireError("not a JSON object")
     return value
+
+
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_BRACKET = re.compile(rb"[\[\]{}]")
+
+
+def _depth(data: bytes, limit: int) -> int:
+    """The deepest nesting of brackets outside strings in JSON text, counted until it passes
+    `limit` (unbalanced text is refused by the parser afterwards)."""
+    depth = deepest = 0
+    for m in _BRACKET.finditer(_STRING.sub(b'""', data)):
+        if m.group() in (b"[", b"{"):
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > limit:
+                break
+        else:
+            depth -= 1
+    return deepest

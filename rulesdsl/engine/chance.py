@@ -109,10 +109,24 @@ def dice_outcomes(n: int, sides: int = 6) -> int:
     return comb(n + sides - 1, sides - 1)
 
 
-@lru_cache(maxsize=64)
+KEEP_OUTCOMES = 20_000   # larger rolls are enumerated again when asked again, not kept for good
+
+
 def dice(n: int, sides: int = 6) -> Distribution:
     """n fair dice as multisets of faces (tuples, highest first), each weighted by the number of
-    ordered rolls showing it (the multinomial coefficient): sides**n in total."""
+    ordered rolls showing it (the multinomial coefficient): sides**n in total. Small pools are
+    kept; a large one is not, so that a resident process does not hold on to it."""
+    if n >= 0 and sides >= 1 and dice_outcomes(n, sides) <= KEEP_OUTCOMES:
+        return _kept_dice(n, sides)
+    return _dice(n, sides)
+
+
+@lru_cache(maxsize=64)
+def _kept_dice(n: int, sides: int) -> Distribution:
+    return _dice(n, sides)
+
+
+def _dice(n: int, sides: int) -> Distribution:
     if n < 0 or sides < 1:
         raise ValueError("a dice pool needs n >= 0 dice of at least one side")
     top = factorial(n)

@@ -74,12 +74,25 @@ class Fixed(NamedTuple):
     loc: Optional[Loc] = None
 
 
+# Hard ceilings for the two bounds a user may raise: what a question may cost at most. An outcome
+# of a roll costs about 0.6 kB while it is enumerated (35 open dice, 658,008 outcomes: 382 MB,
+# 18 s), so a million stays under a gigabyte; a branch keeps its trace and board.
+MAX_BRANCHES_CEILING = 20_000
+MAX_OUTCOMES_CEILING = 1_000_000
+
+
 @dataclass
 class Bounds:
     max_steps: int = 5_000          # trace steps in one run: an effect loop stops here
     max_branches: int = 512         # runs per scenario: a choice explosion stops here
     max_depth: int = 40             # effects triggered inside effects: a trigger loop stops here
     max_outcomes: int = 10_000      # outcomes of one chance point (e.g. multisets of a roll)
+
+    def __post_init__(self) -> None:
+        for name, ceiling in (("max_branches", MAX_BRANCHES_CEILING), ("max_outcomes", MAX_OUTCOMES_CEILING)):
+            value = getattr(self, name)
+            if not 1 <= value <= ceiling:
+                raise ValueError(f"{name} must be between 1 and {ceiling:,} (got {value:,})")
 
 
 class Context:

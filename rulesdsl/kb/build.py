@@ -42,13 +42,16 @@ def discover(root: Path) -> list[Path]:
 
 
 def check_root(root: Path) -> Path:
-    """`root`, resolved; DslError when it is not an existing folder."""
+    """`root`, resolved; DslError when it is not an existing folder holding cards/ or rulings/
+    (so that a check pointed at the wrong folder fails instead of finding nothing wrong)."""
     problem = None
     try:
         if not root.exists():
             problem = f"the knowledge base folder {root} does not exist"
         elif not root.is_dir():
             problem = f"the knowledge base root {root} is not a folder"
+        elif not any((root / d).is_dir() for d in KB_DIRS):
+            problem = f"{root} is not a knowledge base: it holds neither cards/ nor rulings/"
         else:
             return root.resolve()
     except OSError as e:

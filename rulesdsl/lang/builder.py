@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+import unicodedata
 from fractions import Fraction
 from typing import Any, Optional
 
@@ -57,12 +58,31 @@ class _Stmt:
         self.field, self.value, self.loc = field, value, loc
 
 
-_ESCAPES = re.compile(r'\\(.)')
+_ESCAPES = re.compile(r'\\(u[0-9A-Fa-f]{4}|.)', re.S)
 _ESCAPE_MAP = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+ESCAPES_KNOWN = '\\n, \\t, \\", \\\\ and \\u followed by four hex digits (\\u3042)'
+
+
+def _escaped(m: re.Match) -> str:
+    e = m.group(1)
+    return chr(int(e[1:], 16)) if len(e) == 5 else _ESCAPE_MAP.get(e, e)
+
+
+def bad_escapes(token: str) -> list[tuple[int, str]]:
+    """(offset in the token, the escape) of every escape that is not one of ESCAPES_KNOWN."""
+    return [(m.start(), m.group()) for m in _ESCAPES.finditer(token)
+            if len(m.group(1)) != 5 and m.group(1) not in _ESCAPE_MAP]
+
+
+def name_form(text: str) -> str:
+    """A name as it is compared: Unicode NFC, so that a name typed decomposed (as some systems
+    write 《ガ》: カ and a combining mark) is the name declared composed."""
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
 def unquote(token: str) -> str:
-    """The value of a STRING token: escapes resolved; triple-quoted text dedented."""
+    """The value of a STRING token: escapes resolved (an unknown one is reported by the
+    builder, see `_Builder.string`); triple-quoted text dedented."""
     if token.startswith('"""'):
         body = token[3:-3]
         if body.startswith("\r\n"):
@@ -73,7 +93,7 @@ def unquote(token: str) -> str:
     else:
         body = token[1:-1]
     if "\\" in body:
-        body = _ESCAPES.sub(lambda m: _ESCAPE_MAP.get(m.group(1), m.group(1)), body)
+        body = _ESCAPES.sub(_escaped, body)
     return body
 
 
@@ -115,6 +135,22 @@ class _Builder(Transformer):
     # -- helpers ------------------------------------------------------------------------
     def loc(self, tok: Token) -> Loc:
         return Loc(self.file, tok.line, tok.column)
+
+    def string(self, tok: Token, name: bool = False) -> str:
+        """The value of a STRING token (a name: in its NFC form); an unknown escape in it is a
+        located error at its backslash."""
+        raw = str(tok)
+        if "\\" in raw:
+            for offset, escape in bad_escapes(raw):
+                before = raw[:offset]
+                line = tok.line + before.count("\n")
+                col = offset - before.rfind("\n") if "\n" in before else tok.column + offset
+                self.errors.append(Diagnostic(
+                    code="syntax", loc=Loc(self.file, line, col), width=len(escape), fatal=True,
+                    message=f"unknown escape {escape} in a string",
+                    hint=f"the escapes are {ESCAPES_KNOWN}; write \\\\ for a backslash"))
+        value = unquote(raw)
+        return name_form(value) if name else value
 
     def error(self, tok: Token, message: str, hint: Optional[str] = None, code: str = "syntax") -> None:
         # fatal: a file with any of these is not used at all (like a syntax error)
@@ -160,21 +196,21 @@ class _Builder(Transformer):
     # -- shared statements --------------------------------------------------------------
     def source(self, c):
         loc = self.loc(c[0])
-        return _Stmt("source", parse_citation(unquote(c[1]), self.loc(c[1])), loc)
+        return _Stmt("source", parse_citation(self.string(c[1]), self.loc(c[1])), loc)
 
     def text(self, c):
         loc = self.loc(c[0])
-        value = None if c[1].type == "UNKNOWN" else unquote(c[1])
+        value = None if c[1].type == "UNKNOWN" else self.string(c[1])
         return _Stmt("text", Text.model_construct(value=value, loc=self.loc(c[1])), loc)
 
     def quote(self, c):
-        return _Stmt("quotes", Quote.model_construct(text=unquote(c[1]), loc=self.loc(c[1])), self.loc(c[0]))
+        return _Stmt("quotes", Quote.model_construct(text=self.string(c[1]), loc=self.loc(c[1])), self.loc(c[0]))
 
     def reason(self, c):
-        return _Stmt("reason", unquote(c[1]), self.loc(c[0]))
+        return _Stmt("reason", self.string(c[1]), self.loc(c[0]))
 
     def note(self, c):
-        return _Stmt("notes", unquote(c[1]), self.loc(c[0]))
+        return _Stmt("notes", self.string(c[1]), self.loc(c[0]))
 
     def refs(self, c):
         return _Stmt("refs", tuple(c[1:]), self.loc(c[0]))
@@ -185,7 +221,7 @@ class _Builder(Transformer):
         if len(c) > 1:
             date = c[1].value
             undated = date is None
-        target = unquote(tok) if tok.type == "STRING" else str(tok)
+        target = self.string(tok, name=True) if tok.type == "STRING" else str(tok)
         return RevRef.model_construct(target=target, date=date, undated=undated, loc=self.loc(tok))
 
     def status(self, c):
@@ -200,7 +236,7 @@ class _Builder(Transformer):
         if kind == "NAME":
             return Atom(kind="name", value=str(tok), loc=loc)
         if kind == "STRING":
-            return Atom(kind="string", value=unquote(tok), loc=loc)
+            return Atom(kind="string", value=self.string(tok, name=True), loc=loc)
         if kind == "NUMBER":
             return Atom(kind="number", value=_number(tok), loc=loc)
         if kind == "QUANTITY":
@@ -240,13 +276,13 @@ class _Builder(Transformer):
         vocab = fields.pop("vocabulary", None)
         if vocab is not None:
             fields["vocabulary"], fields["vocabulary_loc"] = vocab
-        return Game.model_construct(id=str(gid), name=unquote(name), loc=loc, **fields)
+        return Game.model_construct(id=str(gid), name=self.string(name), loc=loc, **fields)
 
     def point(self, c):
         kw, name, *rest = c
         label = None
         if rest and isinstance(rest[0], Token):
-            label = unquote(rest.pop(0))
+            label = self.string(rest.pop(0))
         fields = self.collect("rule point", rest, {
             "values": "many", "default": "one", "per": "one", "notes": "many", "reason": "one",
             "unsettled": "one"})
@@ -258,7 +294,7 @@ class _Builder(Transformer):
 
     def value_decl(self, c):
         kw, name, *label = c
-        return _Stmt("values", PointValue.model_construct(name=str(name), label=unquote(label[0]) if label else None,
+        return _Stmt("values", PointValue.model_construct(name=str(name), label=self.string(label[0]) if label else None,
                                           loc=self.loc(name)), self.loc(kw))
 
     def default(self, c):
@@ -289,7 +325,7 @@ class _Builder(Transformer):
         if defines is not None:
             fields["defines"], fields["defines_loc"] = defines
         fields["refs"] = _flatten(fields.get("refs", ()))
-        return Section.model_construct(id=str(sid), title=unquote(title), loc=self.loc(kw), **fields)
+        return Section.model_construct(id=str(sid), title=self.string(title), loc=self.loc(kw), **fields)
 
     def defines(self, c):
         return _Stmt("defines", (tuple(str(t) for t in c[1:]), self.loc(c[0])), self.loc(c[0]))
@@ -297,7 +333,7 @@ class _Builder(Transformer):
     # -- cards --------------------------------------------------------------------------
     def code(self, c):
         tok = c[0]
-        return (unquote(tok) if tok.type == "STRING" else str(tok), self.loc(tok))
+        return (self.string(tok, name=True) if tok.type == "STRING" else str(tok), self.loc(tok))
 
     _CARD_FIELDS = {"source": "one", "text": "one", "notes": "many", "refs": "many",
                     "errata": "many", "clauses": "many"}
@@ -306,7 +342,7 @@ class _Builder(Transformer):
         kw, game, code, name, *items = c
         fields = self.collect("card", (self._wrap(i) for i in items), self._CARD_FIELDS)
         fields["refs"] = _flatten(fields.get("refs", ()))
-        return Card.model_construct(game=str(game), code=code[0], name=unquote(name), loc=self.loc(kw), **fields)
+        return Card.model_construct(game=str(game), code=code[0], name=self.string(name, name=True), loc=self.loc(kw), **fields)
 
     def inline_card(self, c):
         assumed = c[0].type == "ASSUME"
@@ -339,7 +375,7 @@ class _Builder(Transformer):
         if gap is not None:
             fields["gap"], fields["gap_loc"] = gap
         fields["refs"] = _flatten(fields.get("refs", ()))
-        return Ruling.model_construct(id=str(rid), title=unquote(title), loc=self.loc(kw), **fields)
+        return Ruling.model_construct(id=str(rid), title=self.string(title), loc=self.loc(kw), **fields)
 
     def gap(self, c):
         return _Stmt("gap", (str(c[1]), self.loc(c[1])), self.loc(c[0]))
@@ -380,13 +416,13 @@ class _Builder(Transformer):
             if key in fields:
                 fields[key], fields[key + "_loc"] = fields[key]
         fields["pins"] = _flatten(fields.get("pins", ()))
-        return Scenario.model_construct(id=str(sid), title=unquote(title), loc=self.loc(kw), **fields)
+        return Scenario.model_construct(id=str(sid), title=self.string(title), loc=self.loc(kw), **fields)
 
     def question(self, c):
-        return _Stmt("question", unquote(c[1]), self.loc(c[0]))
+        return _Stmt("question", self.string(c[1]), self.loc(c[0]))
 
     def answer(self, c):
-        return _Stmt("answer", (unquote(c[1]), self.loc(c[1])), self.loc(c[0]))
+        return _Stmt("answer", (self.string(c[1]), self.loc(c[1])), self.loc(c[0]))
 
     def as_of(self, c):
         kw, _of, date = c
@@ -452,7 +488,7 @@ class _Builder(Transformer):
         kw, did, title, *items = c
         fields = self.collect("deck", (self._wrap(i) for i in items), {
             "source": "one", "notes": "many", "cards": "many", "clauses": "many"})
-        return Deck.model_construct(id=str(did), title=unquote(title), loc=self.loc(kw), **fields)
+        return Deck.model_construct(id=str(did), title=self.string(title), loc=self.loc(kw), **fields)
 
     # -- top ----------------------------------------------------------------------------
     def start(self, c):

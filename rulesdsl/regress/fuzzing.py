@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import random
 import re
 import traceback
@@ -228,3 +229,110 @@ def show_id(path: Path) -> str:
         if part in KB_DIRS:
             return parts[i + 1]                 # the game of cards/<game>/…, rulings/<game>/…
     return "grm"
+
+
+# ----------------------------------------------------------------------------- hand-written cases
+# Attacks that no mutation of a file finds: a site folder that would be emptied, a save made while
+# `fmt --write` runs, a global option spelled the way argparse would once have completed it. Each
+# returns what went wrong (nothing, if all holds); run them on throwaway copies only.
+
+SITE_TARGETS = (".", "rulings", "cards", "rulings/{game}", "rulings/{game}/sources", "..", "{foreign}",
+                "/dev/null")
+SAVES = ("atomic", "in-place", "same-bytes")
+SPELLINGS = (("--ro", "{kb}"), ("--ro={kb}",), ("--roo={kb}",), ("--r", "{kb}"), ("--root", "{kb}"),
+             ("--root={kb}",), ("--root", "{kb}", "--no-c"), ("--root", "{kb}", "--no"),
+             ("--root", "{kb}", "--no-cache"), ("--root", "{kb}", "--verb"), ("--root", "{kb}", "-vv"))
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    """Every file under `folder` (relative path -> digest of its bytes)."""
+    import hashlib
+    return {p.relative_to(folder).as_posix(): hashlib.blake2b(p.read_bytes(), digest_size=16).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file() and not p.is_symlink()}
+
+
+def folder_emptying(run, kb: Path, game: str, scratch: Path) -> list[str]:
+    """`wiki build -d` at the knowledge base, its folders, its parent, a folder of the user's and a
+    device, with and without --force: never exit 0, never a traceback, every file still there."""
+    foreign = scratch / "notes"
+    foreign.mkdir(exist_ok=True)
+    (foreign / "draft.txt").write_text("mine\n", encoding="utf-8")
+    before = {kb: snapshot(kb), foreign: snapshot(foreign)}
+    problems = []
+    for target in SITE_TARGETS:
+        site = target.format(game=game, foreign=foreign)
+        for force in ((), ("--force",)) if target != "{foreign}" else ((),):
+            argv = ["--root", kb, "wiki", "build", "-d", site if os.path.isabs(site) else kb / site, *force]
+            code, out = run(argv)
+            said = f"wiki build -d {site} {' '.join(force)}".strip()
+            if code != 2 or "Traceback" in out or "internal error" in out:
+                problems.append(f"`{said}` exited {code}:\n{_indent(out)}")
+            for folder, files in before.items():
+                if snapshot(folder) != files:
+                    problems.append(f"`{said}` changed or removed files in {folder}")
+                    return problems
+    return problems
+
+
+def concurrent_saves(run, files: list[Path], scratch: Path, on_replace) -> list[str]:
+    """`fmt --write` of each file laid out badly, with another program saving it between the read
+    and the replace (`on_replace(fn)` makes the formatter call fn(target) there): an atomic save,
+    one in place with the same size and the mtime put back, one of the very bytes read. The save
+    must survive (reported, exit 2), and the last one be formatted (exit 0)."""
+    problems = []
+    for n, f in enumerate(files):
+        messy = re.sub(r"(?m)^[ \t]+", "", f.read_text(encoding="utf-8"))
+        for how in SAVES:
+            target = scratch / f"save-{n}-{how}.rules"
+            target.write_text(messy, encoding="utf-8")
+            saved = messy if how == "same-bytes" else messy.replace("\n", "\n# saved by an editor\n", 1)
+            if how == "in-place":
+                saved = messy[:-1] + ("#" if messy[-1:] != "#" else " ")    # the same size
+            on_replace(lambda path, saved=saved, how=how: _save(Path(path), saved, how))
+            code, out = run(["fmt", "--write", target])
+            text = target.read_text(encoding="utf-8")
+            where = f"{f.name} [{how} save]"
+            if how == "same-bytes":         # nothing else was saved: it is formatted as usual
+                if code != 0 or text == messy:
+                    problems.append(f"{where}: exited {code}, the file not formatted:\n{_indent(out)}")
+            elif text != saved:
+                problems.append(f"{where}: the save was overwritten (exit {code}):\n{_indent(out)}")
+            elif code != 2 or f"{target} was not rewritten" not in out:
+                problems.append(f"{where}: exit {code} without naming the file:\n{_indent(out)}")
+    return problems
+
+
+def _save(path: Path, text: str, how: str) -> None:
+    data = text.encode("utf-8")
+    if how == "in-place":
+        st = os.stat(path)
+        with open(path, "r+b") as f:
+            f.write(data)
+            f.truncate()
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+        return
+    tmp = path.with_name(f".{path.name}.editor")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def abbreviations(fast, slow, kb: Path, edit: Path) -> list[str]:
+    """`check` of the knowledge base `kb` named by every spelling of the global options, run from
+    another folder through the command line with its kept outputs (`fast`), once, then after
+    `edit` is damaged: the second answer must be the one the command line gives without any kept
+    output (`slow`) — never the first one kept under another key."""
+    problems = []
+    original = edit.read_bytes()
+    for spelling in SPELLINGS:
+        argv = [a.format(kb=kb) for a in spelling] + ["check"]
+        try:
+            edit.write_bytes(original)
+            fast(argv)
+            edit.write_bytes(original + b"\n}\n")
+            got, truth = fast(argv), slow(argv)
+        finally:
+            edit.write_bytes(original)
+        if got != truth:
+            problems.append(f"`rulesdsl {' '.join(spelling)} check`: after an edit it answered\n"
+                            f"{_indent(got[1])}\n  where the truth is\n{_indent(truth[1])}")
+    return problems
