@@ -129,6 +129,25 @@ def launched_chromium() -> Iterator:
             browser.close()
 
 
+AXE_DIR = REPO / "tools" / "axe"          # package.json and its lock: axe-core, pinned
+AXE_SCRIPT = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def find_axe() -> tuple[Optional[Path], str]:
+    """axe-core's browser script, installed from npm into tools/axe (`npm ci`, from its lock) if it
+    is not there yet; (None, why) when Node's npm is not on this machine or the install fails."""
+    if AXE_SCRIPT.exists():
+        return AXE_SCRIPT, ""
+    npm = shutil.which("npm")
+    if npm is None or shutil.which("node") is None:
+        return None, "Node.js and npm are not installed (apt-get install -y nodejs npm), so axe-core cannot be"
+    proc = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--prefix", str(AXE_DIR)],
+                          capture_output=True, text=True)
+    if proc.returncode != 0 or not AXE_SCRIPT.exists():
+        return None, f"npm ci in {AXE_DIR} failed: {(proc.stderr or proc.stdout).strip()[-400:]}"
+    return AXE_SCRIPT, ""
+
+
 def copy_game(dest_root: Path, game: str, with_qa: bool = False) -> Path:
     """Copy one game of this repository's knowledge base (declaration, sources, rule sections,
     rulings, cards; its Q&A only if asked) into `dest_root`."""
