@@ -126,11 +126,12 @@ def test_doc_search_entries_are_plain_text_per_section_with_their_anchor():
 
 @pytest.mark.parametrize("text, terms", [
     ("裏向き", ["裏向", "向き"]),
-    ("《火野 アラシ》", ["火野", "アラ", "ラシ"]),
+    ("《火野 アラシ》", ["火野", "あら", "らし"]),      # katakana read as hiragana
     ("No.018", ["no.018", "no", "018"]),
     ("ＰＲＯＭＯ０１５", ["promo015"]),
     ("※未確定", ["未確", "確定"]),
-    ("EXカード", ["ex", "カー", "ード"]),
+    ("EXカード", ["ex", "かど"]),                     # and no long vowel mark
+    ("30点以上", ["30", "30点", "点以", "以上"]),      # a number with its unit is a term
     ("裏", ["裏"]),
     ("<script>", ["script"]),
 ])
@@ -138,8 +139,30 @@ def test_search_cuts_text_into_character_pairs_and_latin_words(text, terms):
     assert tokenize(text) == terms
 
 
+@pytest.mark.parametrize("typed, indexed", [
+    ("すたっく", "スタック"), ("ｽﾀｯｸ", "スタック"), ("ガデイアン", "ガデイアン"), ("ガーディアン", "ガディアン"),
+    ("３０点", "30点"), ("ＥＸカード", "EXカード"),
+])
+def test_search_normalises_what_readers_type_as_the_index_is(typed, indexed):
+    from rulesdsl.wiki.search import normalize
+    assert tokenize(typed) == tokenize(indexed)
+    assert normalize(typed) == normalize(indexed)
+
+
+def test_a_glossary_entry_the_sources_do_not_define_is_no_exact_match_and_ranks_like_other_pages(tmp_path):
+    from rulesdsl.wiki.search import Entry, UNDEFINED, postings, write_index
+    undefined = Entry("g.html#x", "裏返す", f"{UNDEFINED}。資料での最初の用例: …", "", (), 0)
+    assert not [t for t in postings(undefined) if t.startswith("=")]
+    write_index(tmp_path, [Entry("r.html#x", "裏返す", "カードを裏返す。", "", (), 0), undefined,
+                           Entry("r.html#y", "次", "…", "", (), 0), Entry("r.html#z", "次の次", "…", "", (), 2)])
+    meta = (tmp_path / "search" / "meta.js").read_text(encoding="utf-8")
+    # the undefined entry ranks 1; r.html#z is a further section of the page before it (2 + 5)
+    assert '"rank":"0107"' in meta
+
+
 def test_search_keys_squeeze_names_to_letters_and_digits():
-    assert key("No.018《髭ヅラ体育教師・須藤》") == "no018髭ヅラ体育教師須藤"
+    assert tokenize("30点") == ["30", "30点"]
+    assert key("No.018《髭ヅラ体育教師・須藤》") == "no018髭づら体育教師須藤"      # kana folded as in the text
     assert key("※未確定") == "未確定"
 
 

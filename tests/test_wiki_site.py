@@ -703,3 +703,95 @@ def test_an_xss_payload_in_a_card_name_is_shown_as_text_and_runs_no_script(watch
     assert pg.evaluate("window.__xss") is None
     assert watch.dialogs == [] and watch.errors == []
     assert HOSTILE   # the whole payload is what the corpus puts in names and texts
+
+
+# ----------------------------------------------------------------------------- anyone can use it
+
+@pytest.fixture(scope="session")
+def axe():
+    """axe-core's script (tools/axe, installed with `npm ci` from its lock when missing)."""
+    script, reason = testing.find_axe()
+    if script is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"the accessibility tests must run in CI: {reason}")
+        pytest.skip(reason)
+    return script.read_text(encoding="utf-8")
+
+
+# what axe reports as moderate or minor but the wiki holds to as well
+A11Y_RULES_ALWAYS = {"landmark-unique", "empty-table-header", "scrollable-region-focusable", "button-name",
+                     "label-content-name-mismatch", "aria-allowed-role", "link-name"}
+
+
+def laid_out(pg, url: str) -> None:
+    """Open `url` and wait until the wiki's page script has run (after the theme's)."""
+    pg.goto(url)
+    pg.wait_for_selector("body[data-rd-page=ready]", state="attached")
+
+
+@browser
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+@pytest.mark.parametrize("width", [1280, PHONE["width"]], ids=["desktop", "phone"])
+def test_axe_finds_no_serious_or_critical_violation_on_any_page_kind(chromium, bundled_url, axe, width, dark):
+    w = Watch(chromium, width=width, height=PHONE["height"], dark=dark)
+    found = []
+    for url in one_page_of_every_kind():
+        laid_out(w.page, bundled_url + url)
+        w.page.add_script_tag(content=axe)
+        violations = w.page.evaluate(
+            "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+            ".map(v => [v.id, v.impact, v.nodes.slice(0, 3).map(n => n.target.join(' '))])")
+        found += [(url, *v) for v in violations if v[1] in ("serious", "critical") or v[0] in A11Y_RULES_ALWAYS]
+    w.close()
+    assert found == []
+
+
+@browser
+def test_every_navigation_toggle_has_a_name_and_every_landmark_one_of_its_own(chromium, bundled_url):
+    w = Watch(chromium, **PHONE)
+    laid_out(w.page, bundled_url + "grm/cards/index.html")
+    toggles = w.page.eval_on_selector_all(
+        "label.md-nav__link[tabindex]", "els => els.map(e => e.textContent.trim())")
+    navs = w.page.eval_on_selector_all(
+        "nav:not([role=none])", "els => els.map(e => e.getAttribute('aria-label') ||"
+        " (document.getElementById(e.getAttribute('aria-labelledby') || '') || {}).textContent || '')")
+    w.close()
+    assert len(toggles) >= 4 and all(toggles), toggles
+    assert "GRMカードの項目" in toggles
+    names = [n.strip() for n in navs]
+    assert all(names) and len(names) == len(set(names)), names
+
+
+FOCUS_JS = """() => {
+  const e = document.activeElement;
+  if (!e || e === document.body) return null;
+  // the theme's colour switch is a hidden radio button whose label, next to it, shows the focus
+  const t = e.matches('input.md-option') && e.nextElementSibling ? e.nextElementSibling : e;
+  const s = getComputedStyle(t), r = t.getBoundingClientRect();
+  const outline = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 1;
+  const shadow = s.boxShadow && s.boxShadow !== 'none';
+  const shown = r.width > 0 && r.height > 0 && r.bottom > 0 && r.right > 0
+    && r.top < innerHeight && r.left < innerWidth && s.visibility !== 'hidden';
+  return [e.tagName + (e.className ? '.' + String(e.className).split(' ')[0] : '') + ' ' + (e.textContent || '').trim().slice(0, 20),
+          outline || shadow, shown];
+}"""
+
+
+@browser
+@pytest.mark.parametrize("width", [1280, PHONE["width"]], ids=["desktop", "phone"])
+@pytest.mark.parametrize("url", ["index.html", "grm/qa/stack-flips-top-only.html"])
+def test_every_tab_stop_shows_where_the_focus_is(chromium, bundled_url, width, url):
+    w = Watch(chromium, width=width, height=PHONE["height"])
+    laid_out(w.page, bundled_url + url)
+    stops, hidden = [], []
+    for _ in range(60):                             # the header, the nav and the first screens of the page
+        w.page.keyboard.press("Tab")
+        got = w.page.evaluate(FOCUS_JS)
+        if got is None:
+            break
+        stops.append(got[0])
+        if not (got[1] and got[2]):
+            hidden.append(got)
+    w.close()
+    assert len(stops) > 10
+    assert hidden == []

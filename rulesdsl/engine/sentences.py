@@ -6,6 +6,7 @@ readings — so every game gets them without writing any.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from .chance import chance_sentences, is_chance
@@ -43,6 +44,23 @@ def expectation_sentence(e: "ExpectationResult") -> str:
     return f"{_end(found)}（「{e.text}」ではない）" if found else f"「{e.text}」ではない。"
 
 
+_CAN = re.compile(r"(できる|できます|可能)(か|ですか)[。？?]?\s*$")
+_CELL = re.compile(r"(?<![A-Za-z0-9.])([A-Ia-i][1-9])(?![A-Za-z0-9])")
+
+
+def _asks_can(question: str) -> bool:
+    """「…プレイできるか。」: a question answered できる or できない."""
+    return bool(question and _CAN.search(question.strip()))
+
+
+def _in_question_terms(sentences: list[str], question: str) -> list[str]:
+    """The question's own spelling of cells: where it writes them in capitals (B2), so does the
+    answer, for every cell (not the interpreter's b1, b2)."""
+    if not any(c != c.lower() for c in _CELL.findall(question or "")):
+        return sentences
+    return [_CELL.sub(lambda m: m.group(1).upper(), x) for x in sentences]
+
+
 def _path_words(branch) -> str:
     """「P2が「解決順」でa2→c2を選んだ」: the choices that lead to a branch, in words."""
     return "、".join(f"{c.by}が{c.options[c.picked]}の" if is_chance(c) else   # chance: 「出目が攻撃力9の」
@@ -59,15 +77,18 @@ def answer_sentences(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", own
         if sentence and sentence not in out:
             out.append(sentence)
 
+    question = getattr(info.scenario, "question", None) or ""
     if a.illegal:
         why = a.illegal["message"].rstrip("。")
         rule = f"（{a.illegal['title']}）" if a.illegal.get("title") else ""
-        add(f"ルール上できない：{why}{rule}。")
+        add(f"ルール上できない：{why}{rule}。")        # 「できない」 to a できるか question, with why
     else:
         partial = [b for b in a.branches if b.illegal]
         if partial:
             paths = "、または".join(sorted({_path_words(b) for b in partial}))
             add(f"{paths}場合はルール上できない：{partial[0].illegal.rstrip('。')}。")
+        elif _asks_can(question) and a.branches:
+            add("できる。")             # the question asked できるか: its answer first, the details after
     for sentence in chance_sentences(a.odds):   # exact odds where the dice are not fixed
         add(sentence)
     applicable = [e for e in a.expectations if e.applies and e.evaluated]
@@ -92,6 +113,6 @@ def answer_sentences(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", own
             add(f"「{c['label']}」は{c['chooser']}が選ぶ{rule}。")
         else:
             add(f"「{c['label']}」を誰が選ぶかは資料に定めがない。")
-    return out
+    return _in_question_terms(out, question)
 
 

@@ -285,7 +285,16 @@ def answer_box(ctx: Ctx, a) -> None:
     """The answer in plain sentences, its status (qualified by the sources' authority) and the day it
     is computed for; what it rests on that is not confirmed; a failing expectation's warning."""
     doc = ctx.doc
-    sentences = "".join(f'<p class="rd-sentence">{linked_text(ctx, a.game, x)}</p>' for x in answer_sentences(a))
+    said = answer_sentences(a)
+    r = getattr(a, "readings", None)
+    unsettled = r is not None and len(r.answers) > 1 and not r.same
+    cls = "rd-sentence"
+    if unsettled and said:
+        # another reading of what the sources leave open gives another answer: the sentence says
+        # whose reading this is, and is not set in bold as if it were settled
+        said = [f"この知識ベースの読みでは、{said[0]}", *said[1:]]
+        cls = "rd-sentence rd-sentence-reading"
+    sentences = "".join(f'<p class="{cls}">{linked_text(ctx, a.game, x)}</p>' for x in said)
     day = f"{a.as_of.year}年{a.as_of.month}月{a.as_of.day}日"
     doc.add(f'<div class="rd-answer rd-answer-{a.status.value}"><span class="rd-label">答え</span>{sentences}'
             f'<p class="rd-answer-meta">{status_html(a)} <span class="rd-asof">{day}時点</span>'

@@ -110,7 +110,7 @@ def _grid(cells: Any, players: list[str], href: Href) -> str:
         return ""
     columns = sorted({m.group(1) for m in parsed.values()})
     rows = sorted({m.group(2) for m in parsed.values()}, key=int)
-    out = ['<table class="rd-grid" aria-label="盤面"><thead><tr><th class="rd-corner"></th>']
+    out = ['<table class="rd-grid" aria-label="盤面"><thead><tr><td class="rd-corner"></td>']
     out += [f'<th scope="col">{esc(c)}</th>' for c in columns]
     out.append("</tr></thead><tbody>")
     for r in rows:

@@ -42,10 +42,24 @@ def card_page(w: Wiki, doc: Doc, game: str, code_: str) -> None:
     rows = [("ゲーム", ctx.game(game)), ("コード", code(c.code)), ("名前", esc(c.card.name or c.code))]
     if c.card.source:
         rows.append(("出典", ctx.cite(c.card.source)))
+    unknown = []                                  # the labels of what the source does not give
     if c.card.text is not None:
-        rows.append(("テキスト", esc_lines(c.card.text.value) if c.card.text.value is not None else UNKNOWN_TAG))
+        if c.card.text.value is not None:
+            rows.append(("テキスト", esc_lines(c.card.text.value)))
+        else:
+            unknown.append("テキスト")
     for name, entry in vocab.entries["fact"].items():
-        rows.append((entry.label or name, fact_html(vocab, name, shown.facts.get(name, UNKNOWN))))
+        value = shown.facts.get(name, UNKNOWN)
+        if value is UNKNOWN:
+            unknown.append(entry.label or name)
+        else:
+            rows.append((entry.label or name, fact_html(vocab, name, value)))
+    if len(unknown) > 1:                          # said once, not row after row of 未収録
+        known = "・".join(label for label, _ in rows if label not in ("ゲーム", "コード", "出典"))
+        doc.p(f"資料がこのカードについて示しているのは{known}だけです。"
+              f"{'、'.join(unknown)}は資料になく、未収録です。", "rd-note")
+    if unknown:
+        rows.append(("未収録", UNKNOWN_TAG + " " + esc("、".join(unknown))))
     doc.dl(rows)
     for n in c.card.notes:
         doc.p(n, "rd-note")

@@ -102,11 +102,14 @@ def game_page(w: Wiki, doc: Doc, game: str) -> None:
           f"カード{sum(1 for (x, _) in kb.cards if x == game)}枚・裁定{sum(1 for r in kb.rulings.values() if r.game == game)}件・"
           f"Q&A{sum(1 for s in kb.scenarios.values() if s.game == game)}問を収録しています。")
     rows = [("ID", code(game))]
-    if decl.text and decl.text.value:
+    # what the quote above already shows is not said again (a source's first line is often its
+    # description, and the heading the declaration cites)
+    quoted = ov.text if ov else ""
+    if decl.text and decl.text.value and decl.text.value not in quoted:
         rows.append(("資料の説明", esc(decl.text.value)))
     for name, d in info.documents.items():
         rows.append(("資料", ctx.a(w.url(w.source_src(game, name)), d.title) + f" {code(name)}"))
-    if decl.source:
+    if decl.source and not (quoted and decl.source.heading and decl.source.heading in quoted):
         rows.append(("出典", ctx.cite(decl.source)))
     rows.append(("人数", esc(players)))
     if info.modes:

@@ -41,6 +41,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.toc import get_toc
 
+from .a11y import fix_page
 from .escape import esc, strip_tags
 from .render import Doc
 from .search import DOCS_PER_SHARD, Entry, SearchIndex, write_meta
@@ -267,6 +268,7 @@ class WikiPlugin:
         return where, _KIND_RANK.get(kind, 1)
 
     def on_post_page(self, output: str, page, config) -> str:
+        output = fix_page(output)
         depth = self._shell_depth(page.file.src_uri)
         if depth is not None:
             self.shells[depth] = self._template(output, page.url)

@@ -39,6 +39,10 @@ def _cut(text: str, limit: int) -> str:
 
 
 _CODE = re.compile(r'<div class="language-rules highlight">.*?</code></pre></div>', re.S)
+# what a reader does not read as text: DSL identifiers and values in <code> (rule-point ids,
+# 「counted」), the labels of fact tables (名前, 値), a section's id-and-source line
+_NOT_TEXT = re.compile(r'<code>[A-Za-z0-9_.:/\-]+</code>|<th\b[^>]*>.*?</th>|<p class="rd-meta">.*?</p>', re.S)
+_BADGE = re.compile(r'<span class="rd-badge rd-([a-z]+)"[^>]*>([^<]+)</span>')
 
 # ----------------------------------------------------------------------------- statuses
 
@@ -242,6 +246,7 @@ class Doc:
         out = []
         bounds = [s[3] for s in self.sections] + [len(self.parts)]
         texts = []
+        status = None if single else ""                  # an item page's first status badge
         for i, (level, ident, title, start) in enumerate(self.sections):
             if level > 2:
                 continue
@@ -256,7 +261,10 @@ class Doc:
                 if size > limit * 6:
                     break
             body = _CODE.sub(" ", "".join(body))         # DSL code is not searched
-            text = _html.unescape(strip_tags(body[:limit * 6]))
+            if status is None:
+                badge = _BADGE.search(body)
+                status = f"{badge.group(1)} {_html.unescape(badge.group(2))}" if badge else ""
+            text = _html.unescape(strip_tags(_NOT_TEXT.sub(" ", body[:limit * 6])))
             plain_title = _html.unescape(title)
             if single:
                 texts.append(text if level == 1 else f"{plain_title} {text}")
@@ -268,5 +276,5 @@ class Doc:
                                  f"{where} ＞ {self.title}" if where else self.title, (), rank))
         if single:
             text = _cut(" ".join(t for t in texts if t), limit)
-            out.append(Entry(location, self.title, text, where, keys, rank))
+            out.append(Entry(location, self.title, text, where, keys, rank, status or ""))
         return out

@@ -42,7 +42,8 @@ def ruling_page(w: Wiki, doc: Doc, rid: str) -> None:
         banner(ctx, r, rev_now, state)
     if rev_now is not None:
         in_force_box(ctx, r, rev_now, state)
-    now = b + " " + esc(STATE_JA[state])
+    # the badge already carries the tag of a superseded or future ruling: its state word once
+    now = b if state in ("superseded", "future") else b + " " + esc(STATE_JA[state])
     if rev_now is not None and state == "in_force":
         now += f"（{esc(rev_now.date_ja)}の改訂）"
     rows = [("ID", code(r.id)), ("ゲーム", ctx.game(r.game)), ("今日の状態", now)]

@@ -50,11 +50,13 @@ TARGET_SHARD_BYTES = 48_000
 TITLE_WEIGHT = 8
 MAX_WEIGHT = 35
 SNIPPET = 160
+PAGE_NEXT = 5            # meta.js's rank digit 5-9: the entry is a further section of the page before it
 
 _CJK = "\u3005\u3006\u3041-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TOKEN = re.compile(rf"[a-z0-9]+(?:[._\-][a-z0-9]+)*|[{_CJK}]+")
 _KEEP = re.compile(rf"[^a-z0-9{_CJK}]+")
 _PAIRS = re.compile(r"(?=(..))", re.S)
+_TOKEN_CJK = re.compile(rf"[{_CJK}]")
 _ASCII_PART = re.compile(r"[a-z0-9]+")
 _B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -67,27 +69,39 @@ def _half(m: re.Match) -> str:
     return " " if c == 0x3000 else chr(c - 0xFEE0)
 
 
+# katakana read as hiragana, and the long vowel mark dropped: a reader who types すたっく, スタック
+# or ｽﾀｯｸ finds the same terms, and ガーディアン with or without its ー
+_FOLD = {c: c - 0x60 for c in range(0x30A1, 0x30F7)}
+_FOLD[0x30FC] = None
+
+
 def normalize(text: str) -> str:
-    """NFKC and lower case (what the browser does with String.normalize("NFKC")); full-width ASCII,
-    most of what Japanese text needs, is mapped first, since NFKC itself is slow on long texts."""
+    """NFKC and lower case (what the browser does with String.normalize("NFKC")), katakana as
+    hiragana and no long vowel mark; full-width ASCII, most of what Japanese text needs, is mapped
+    first, since NFKC itself is slow on long texts."""
     if not unicodedata.is_normalized("NFKC", text):
         text = _FULLWIDTH.sub(_half, text)
         if not unicodedata.is_normalized("NFKC", text):
             text = unicodedata.normalize("NFKC", text)
-    return text.lower()
+    return text.lower().translate(_FOLD)
 
 
 def tokenize(text: str) -> list[str]:
     """The terms of a text, in order, repeats kept (see the module's docstring)."""
     out: list[str] = []
-    for m in _TOKEN.finditer(normalize(text)):
+    s = normalize(text)
+    for m in _TOKEN.finditer(s):
         run = m.group()
         if run[0] < "\u3000":                       # Latin letters and digits
             out.append(run)
             if len(run) > 1 and not run.isalnum():
                 out.extend(_ASCII_PART.findall(run))
+            # a number and its unit, one term: 30点 (so that 「30点」 finds 「30点以上」), 2026年
+            if run.isdigit() and m.end() < len(s) and _TOKEN_CJK.match(s, m.end()):
+                out.append(run + s[m.end()])
         elif len(run) == 1:
-            out.append(run)
+            if not (m.start() and s[m.start() - 1].isdigit()):     # 点 of 30点 is in the term 30点
+                out.append(run)
         else:
             out.extend(_PAIRS.findall(run))
     return out
@@ -118,6 +132,10 @@ class Entry(NamedTuple):
     where: str = ""     # a breadcrumb: "GRMカード ＞ カード"
     keys: tuple = ()    # extra exact-match names (a card's name, its code)
     rank: int = 1       # 0 pages that define things (rules, glossary, statuses), 1 cards and others, 2 Q&A
+    status: str = ""    # the page's status badge as "class word" (「provisional 暫定」), shown with the result
+
+
+UNDEFINED = "資料に定義なし"   # a glossary entry the sources do not define: no exact match, ranked like others
 
 
 def postings(entry: Entry) -> Counter:
@@ -126,6 +144,8 @@ def postings(entry: Entry) -> Counter:
     weights: Counter = Counter(tokenize(entry.text))
     for t in tokenize(entry.title):
         weights[t] += TITLE_WEIGHT
+    if entry.text.startswith(UNDEFINED):
+        return weights
     for k in (entry.title, *entry.keys):
         k = key(k)
         if k:
@@ -150,6 +170,8 @@ class SearchIndex:
     def add(self, entry: Entry) -> int:
         started = time.perf_counter()
         ident = self.first + len(self.entries)
+        if entry.rank < 1 and entry.text.startswith(UNDEFINED):
+            entry = entry._replace(rank=1)
         self.entries.append(entry)
         ids, weights, get = self.ids, self.weights, self.ids.get
         for t, w in postings(entry).items():
@@ -194,12 +216,24 @@ class SearchIndex:
             written += _write_js(out / "t" / str(part) / f"{n}.js", f'__rdsearch.t("{part}/{n}",', bucket)
         for n in range(self.first // DOCS_PER_SHARD, self.end // DOCS_PER_SHARD):
             lo = n * DOCS_PER_SHARD - self.first
-            rows = [[e.url, e.title, e.where, _snippet(e.text)] for e in self.entries[lo:lo + DOCS_PER_SHARD]]
+            rows = [[e.url, e.title, e.where, _snippet(e.text), *([e.status] if e.status else [])]
+                    for e in self.entries[lo:lo + DOCS_PER_SHARD]]
             written += _write_js(out / "d" / f"{n}.js", f"__rdsearch.d({n},", rows)
         self.seconds += time.perf_counter() - started
         return {"first": self.first, "count": len(self.entries), "shards": shards, "terms": len(encoded),
                 "bytes": written, "seconds": round(self.seconds, 2),
-                "rank": "".join(str(min(max(e.rank, 0), 9)) for e in self.entries)}
+                "rank": _ranks(self.entries)}
+
+
+def _ranks(entries: list[Entry]) -> str:
+    """Each entry's rank as a digit, plus PAGE_NEXT for a section of the same page as the entry
+    before it (the browser shows one result per page)."""
+    out, last = [], None
+    for e in entries:
+        page = e.url.split("#", 1)[0]
+        out.append(str(min(max(e.rank, 0), PAGE_NEXT - 1) + (PAGE_NEXT if page == last else 0)))
+        last = page
+    return "".join(out)
 
 
 def write_meta(site: Path, parts: list[dict]) -> dict:

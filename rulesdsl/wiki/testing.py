@@ -129,6 +129,25 @@ def launched_chromium() -> Iterator:
             browser.close()
 
 
+AXE_DIR = REPO / "tools" / "axe"          # package.json and its lock: axe-core, pinned
+AXE_SCRIPT = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def find_axe() -> tuple[Optional[Path], str]:
+    """axe-core's browser script, installed from npm into tools/axe (`npm ci`, from its lock) if it
+    is not there yet; (None, why) when Node's npm is not on this machine or the install fails."""
+    if AXE_SCRIPT.exists():
+        return AXE_SCRIPT, ""
+    npm = shutil.which("npm")
+    if npm is None or shutil.which("node") is None:
+        return None, "Node.js and npm are not installed (apt-get install -y nodejs npm), so axe-core cannot be"
+    proc = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--prefix", str(AXE_DIR)],
+                          capture_output=True, text=True)
+    if proc.returncode != 0 or not AXE_SCRIPT.exists():
+        return None, f"npm ci in {AXE_DIR} failed: {(proc.stderr or proc.stdout).strip()[-400:]}"
+    return AXE_SCRIPT, ""
+
+
 def copy_game(dest_root: Path, game: str, with_qa: bool = False) -> Path:
     """Copy one game of this repository's knowledge base (declaration, sources, rule sections,
     rulings, cards; its Q&A only if asked) into `dest_root`."""
@@ -159,7 +178,9 @@ SEARCHES = [
     ("体重", "grm/rules/card.html#体重"),
     ("スタック", "grm/rules/stack.html#スタックの定義"),
     ("誘発", "grm/rules/effects.html#複数の誘発効果が同時に発生した場合"),
-    ("無効化", "grm/glossary.html#無効化"),
+    # the sources define none of 無効化, スピード, アプローチ (the glossary says 資料に定義なし): the rule
+    # section that uses the word comes before the glossary's entry
+    ("無効化", "grm/rules/effects.html#効果の種類_1"),
     ("EXカード", "grm/rules/ex.html#exカードの制限"),
     ("特殊勝利", "grm/rules/victory.html#特殊勝利"),
     ("《火野 アラシ》", "grm/cards/No.054.html"),
@@ -177,10 +198,14 @@ SEARCHES = [
     ("《魂魄妖夢》", "thgm/cards/魂魄妖夢.html"),
     # スキル・ロイヤル・ガーディアンTCG
     ("サモン", "royal/glossary.html#サモン"),
-    ("スピード", "royal/glossary.html#スピード"),
+    ("スピード", "royal/rules/speed.html#スピード_1"),
     ("キャストオフ", "royal/glossary.html#キャストオフ"),
     # プレシャスメモリーズ
-    ("アプローチ", "pm/glossary.html#アプローチ"),
+    ("アプローチ", "pm/rules/approach.html#アプローチフェイズ_1"),
+    # as readers type: a number with its unit, another verb form, hiragana for katakana
+    ("30点", "thgm/qa/victory-score-30.html"),
+    ("30点以上", "thgm/rules/victory.html#勝利条件_1"),
+    ("すたっく", "grm/rules/stack.html#スタックの定義"),
     ("割り込み", "pm/glossary.html#割り込み"),
     ("ポイント置き場", "pm/glossary.html#ポイント置き場"),
     # status words

@@ -473,7 +473,7 @@ class ThgmEngine(GameEngine):
             parts.append(f"未決（{st.undecided}）")
         elif atk is None or not atk.resolved:
             parts.append("; ".join(_side_words(st, pl) for pl in st.players() if st.side(pl).count() or st.side(pl).stock))
-        if not st.winner and not st.undecided:
+        if not any(parts):                  # said only when nothing else happened (not after every attack)
             parts.append("ゲームは続く")
         return "; ".join(x for x in parts if x)
 

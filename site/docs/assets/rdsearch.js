@@ -11,10 +11,27 @@
   var PAGE = 10;
   var RANK_FACTOR = [1.3, 1.0, 0.8];
 
-  function normalize(text) { return text.normalize("NFKC").toLowerCase(); }
+  var CJK_ONE = new RegExp("[" + CJK + "]");
+  var PAGE_NEXT = 5;          // meta.rank digits 5-9: a further section of the page before it
 
-  function tokenize(text) {
-    var out = [], m, run, i;
+  /* NFKC, lower case, katakana as hiragana, no long vowel mark (search.py's normalize) */
+  function fold(s) {
+    var out = "", i, c;
+    for (i = 0; i < s.length; i++) {
+      c = s.charCodeAt(i);
+      if (c >= 0x30a1 && c <= 0x30f6) out += String.fromCharCode(c - 0x60);
+      else if (c !== 0x30fc) out += s.charAt(i);
+    }
+    return out;
+  }
+  function normalize(text) { return fold(text.normalize("NFKC").toLowerCase()); }
+
+  function tokenize(text) { return runs(text).terms; }
+
+  /* the terms of a text, and (for a query) which of them are okurigana that readers vary:
+     the last pair or two of a run that ends in one or two hiragana after a kanji (裏返し, 裏返す) */
+  function runs(text) {
+    var out = [], optional = {}, m, run, i, k;
     var s = normalize(text);
     TOKEN.lastIndex = 0;
     while ((m = TOKEN.exec(s)) !== null) {
@@ -24,13 +41,21 @@
         if (run.length > 1 && !/^[a-z0-9]+$/.test(run)) {
           out.push.apply(out, run.match(/[a-z0-9]+/g));
         }
+        if (/^[0-9]+$/.test(run) && CJK_ONE.test(s.charAt(m.index + run.length))) {
+          out.push(run + s.charAt(m.index + run.length));      // a number and its unit: 30点
+        }
       } else if (run.length === 1) {
-        out.push(run);
+        if (!(m.index && /[0-9]/.test(s.charAt(m.index - 1)))) out.push(run);   // 点 of 30点: in 30点
       } else {
-        for (i = 0; i + 1 < run.length; i++) out.push(run.substr(i, 2));
+        for (k = run.length - 1; k >= 0 && /[\u3041-\u3096]/.test(run.charAt(k)); k--) { /* trailing kana */ }
+        var tail = run.length - 1 - k;
+        for (i = 0; i + 1 < run.length; i++) {
+          out.push(run.substr(i, 2));
+          if (k >= 1 && tail >= 1 && tail <= 2 && i >= k) optional[run.substr(i, 2)] = true;
+        }
       }
     }
-    return out;
+    return { terms: out, optional: optional };
   }
 
   function key(text) { return normalize(text).replace(KEEP, ""); }
@@ -99,15 +124,22 @@
       .then(function () {
         return ids.map(function (id) {
           var row = docs[Math.floor(id / per)][id % per];
-          return { url: row[0], title: row[1], where: row[2], text: row[3] };
+          return { url: row[0], title: row[1], where: row[2], text: row[3], status: row[4] || "",
+                   defines: +meta.rank.charAt(id) % PAGE_NEXT === 0 };
         });
       });
   }
 
   /* ------------------------------------------------------------------ ranking */
+  function pageOf(id) {
+    while (id > 0 && +meta.rank.charAt(id) >= PAGE_NEXT) id--;
+    return id;
+  }
+
+  /* the ids found, best first, one per page; .partial when no entry holds every term */
   function search(query) {
-    var list = [], seen = {};
-    tokenize(query).forEach(function (t) { if (!seen[t]) { seen[t] = true; list.push(t); } });
+    var list = [], seen = {}, q = runs(query);
+    q.terms.forEach(function (t) { if (!seen[t]) { seen[t] = true; list.push(t); } });
     var exact = key(query);
     if (!list.length) return Promise.resolve([]);
     return load("meta.js").then(function () {
@@ -116,25 +148,51 @@
       return Promise.all(wanted.map(postings));
     }).then(function (maps) {
       var exactMap = exact ? maps.pop() : new Map();
-      var n = meta.docs, scores = new Map(), hits = new Map();
-      maps.forEach(function (map) {
-        var idf = Math.log(1 + n / (map.size || 1));
+      var n = meta.docs, scores = new Map(), hits = new Map(), every = new Map(), required = 0;
+      maps.forEach(function (map, i) {
+        var idf = Math.log(1 + n / (map.size || 1)), opt = q.optional[list[i]];
+        if (!opt) required++;
         map.forEach(function (w, id) {
           scores.set(id, (scores.get(id) || 0) + idf * w);
-          hits.set(id, (hits.get(id) || 0) + 1);
+          if (!opt) hits.set(id, (hits.get(id) || 0) + 1);
+          every.set(id, (every.get(id) || 0) + 1);
         });
       });
       var all = [], partial = [];
       scores.forEach(function (s, id) {
-        var rank = RANK_FACTOR[+meta.rank.charAt(id)] || 1;
-        var score = s * rank + (exactMap.has(id) ? 1000 : 0);
-        if (hits.get(id) === maps.length) all.push([score, id]);
-        else partial.push([score * hits.get(id) / maps.length, id]);
+        var rank = RANK_FACTOR[+meta.rank.charAt(id) % PAGE_NEXT] || 1;
+        var score = s * rank + (exactMap.has(id) ? 1000 : 0) + (every.get(id) === maps.length ? 1 : 0);
+        if ((hits.get(id) || 0) === required) all.push([score, id]);
+        else partial.push([score * (every.get(id) || 0) / maps.length, id]);
       });
       var found = all.length ? all : partial;
       found.sort(function (a, b) { return b[0] - a[0] || a[1] - b[1]; });
-      return found.map(function (x) { return x[1]; });
+      var pages = {}, ids = [];
+      found.forEach(function (x) {                  // one result per page: its best entry
+        var p = pageOf(x[1]);
+        if (!pages[p]) { pages[p] = true; ids.push(x[1]); }
+      });
+      ids.partial = !all.length;
+      return ids;
     });
+  }
+
+  /* a word without the one or two kana of okurigana after its last kanji: 裏返し → 裏返 */
+  function stem(w) { return w.replace(/^(.*[^\u3041-\u3096])[\u3041-\u3096]{1,2}$/, "$1"); }
+
+  /* among the first results, those that hold the query's words as written (not only their
+     character pairs) come first: a whole-word match above a pair match */
+  function wholeFirst(rows, query) {
+    var words = normalize(query).split(KEEP).filter(function (w) { return w; }).map(stem);
+    if (!words.length) return rows;
+    function whole(r) {                             // a page that defines things keeps its place
+      if (r.defines) return true;
+      var t = normalize(r.title + " " + r.text);
+      return words.every(function (w) { return t.indexOf(w) >= 0; });
+    }
+    var yes = [], no = [];
+    rows.forEach(function (r) { (whole(r) ? yes : no).push(r); });
+    return yes.concat(no);
   }
 
   /* ------------------------------------------------------------------ the search box */
@@ -145,21 +203,33 @@
     return e;
   }
 
+  /* the query's words marked in a text; the text is normalised character by character, so that
+     a character that normalises to several (「…」 to "...") or to none (ー) keeps the marks in place */
   function highlight(p, text, query) {
     var words = normalize(query).split(KEEP).filter(function (w) { return w; });
-    var lower = normalize(text), pos = 0, hit;
-    if (lower.length !== text.length) { p.textContent = text; return; }
+    words = words.concat(words.map(stem)
+      .filter(function (w) { return w.length > 1 && words.indexOf(w) < 0; }));   // 裏返し marks 裏返す's 裏返
+    var lower = "", at = [], i, j, n;
+    for (i = 0; i < text.length; i++) {
+      n = normalize(text.charAt(i));
+      for (j = 0; j < n.length; j++) { lower += n.charAt(j); at.push(i); }
+    }
+    at.push(text.length);
+    var pos = 0, from = 0, hit;
     while (words.length) {
       hit = -1;
       var len = 0;
       words.forEach(function (w) {
-        var i = lower.indexOf(w, pos);
-        if (i >= 0 && (hit < 0 || i < hit)) { hit = i; len = w.length; }
+        var k = lower.indexOf(w, from);
+        if (k >= 0 && (hit < 0 || k < hit || (k === hit && w.length > len))) { hit = k; len = w.length; }
       });
       if (hit < 0) break;
-      p.appendChild(document.createTextNode(text.slice(pos, hit)));
-      p.appendChild(el("mark", null, text.slice(hit, hit + len)));
-      pos = hit + len;
+      var start = at[hit], end = at[hit + len] === undefined ? text.length : at[hit + len];
+      if (start < pos) break;
+      p.appendChild(document.createTextNode(text.slice(pos, start)));
+      p.appendChild(el("mark", null, text.slice(start, end)));
+      pos = end;
+      from = hit + len;
     }
     p.appendChild(document.createTextNode(text.slice(pos)));
   }
@@ -179,7 +249,14 @@
       a.tabIndex = -1;
       var art = el("article", "md-search-result__article md-typeset");
       art.appendChild(el("h1", null, entry.title));
-      if (entry.where) art.appendChild(el("p", "rd-search-where", entry.where));
+      var where = el("p", "rd-search-where", entry.where || null);
+      if (entry.status) {
+        var cut = entry.status.indexOf(" ");
+        var badge = el("span", "rd-badge rd-" + entry.status.slice(0, cut).replace(/[^a-z]/g, ""), entry.status.slice(cut + 1));
+        if (where.firstChild) where.insertBefore(document.createTextNode(" "), where.firstChild);
+        where.insertBefore(badge, where.firstChild);
+      }
+      if (entry.where || entry.status) art.appendChild(where);
       if (entry.text) { var p = el("p"); highlight(p, entry.text, current); art.appendChild(p); }
       a.appendChild(art);
       li.appendChild(a);
@@ -190,6 +267,7 @@
       var next = ids.slice(shown, shown + PAGE);
       return entries(next).then(function (rows) {
         if (mine !== seq) return;
+        if (shown === 0) rows = wholeFirst(rows, current);
         var old = listEl.querySelector(".rd-search-more");
         if (old) old.remove();
         rows.forEach(function (r) { listEl.appendChild(item(r)); });
@@ -221,7 +299,9 @@
         ids = found;
         shown = 0;
         listEl.textContent = "";
-        metaEl.textContent = found.length ? found.length + "件見つかりました" : "見つかりませんでした";
+        metaEl.textContent = !found.length ? "見つかりませんでした"
+          : found.partial ? "すべての語を含むページはありません。一部が一致するページ: " + found.length + "件"
+          : found.length + "件見つかりました";
         return more(mine);
       }).then(function () {
         if (mine === seq) result.setAttribute("data-rd-query", q);
@@ -245,6 +325,10 @@
     if (toggle) {
       toggle.addEventListener("change", function () {
         if (toggle.checked) input.focus();
+      });
+      // typing in the box opens the search, as in the theme's own search (its results show only then)
+      input.addEventListener("focus", function () {
+        if (!toggle.checked) { toggle.checked = true; }
       });
     }
     box.addEventListener("keydown", function (e) {
