@@ -12,7 +12,7 @@ from typing import Optional
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 from ..lang.model import Status, weakest
 from .answer import Answer, Branch, ExpectationResult
-from .chance import ChanceLimit, is_chance, odds_text, summarize
+from .chance import ChanceLimit, best_play, is_chance, odds_text, summarize
 from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, StepLimit, explore
 from .deciding import settle
 from .registry import engine_for
@@ -103,9 +103,13 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         ok = ok and len(checked) == len(results)
         found = sorted({r[1] for r in checked if r[0] != (modality != "never")})
         per_plan = None if odds is None else [(p.label, p.holds[i]) for p in odds.plans]
+        if e.probability is not None and per_plan is not None:
+            per_plan = _under_policy(e, i, branches, odds, per_plan)
         statement = text = engine.describe(kb, call)
         if e.probability is not None:
-            text += f"（その確率 {e.probability.op} {e.probability.value}）"
+            policy = f"{e.probability.best_for}の最善の決め方で" if e.probability.best_for else \
+                ("「" + "」「".join(e.probability.plan) + "」と決めて" if e.probability.plan else "")
+            text += f"（{policy}その確率 {e.probability.op} {e.probability.value}）"
             if len(checked) == len(results):
                 ok, found = probability_expectation(e, modality, per_plan or [])
         expectations.append(ExpectationResult(
@@ -221,6 +225,29 @@ def status_expectation(e, a: Answer, asked: Optional[_dt.date] = None) -> Expect
     return ExpectationResult(text=f"答えの状態は{word}", modality="always", ok=ok, applies=applies,
                              holds_in=int(ok), branches=1, found=[] if ok else [f"状態は{STATUS_WORDS[a.status]}"],
                              loc=str(e.loc), about_status=True)
+
+
+def _under_policy(e, i: int, branches: list, odds, per_plan: list) -> list:
+    """The probabilities an expectation's bound is checked against: every plan fixed before the
+    dice (no policy named), the best play for one player (`best for P1`), or the plans that
+    choose the options named (`plan "振りなおさない"`), a located error when none does."""
+    prob = e.probability
+    if prob.best_for:
+        def holds(b):
+            r = b.results[i]
+            return r is not None and bool(r[0])
+        play = best_play(branches, holds, prob.best_for)
+        return [(f"{prob.best_for}の最善の決め方", play.probability)]
+    if prob.plan:
+        wanted = set(prob.plan)
+        chosen = [(p.label, p.holds[i]) for p in odds.plans if wanted <= {o for _, _, o in p.picks}]
+        if not chosen:
+            offered = sorted({o for p in odds.plans for _, _, o in p.picks})
+            raise EngineError(f"no plan of choices picks {', '.join(repr(o) for o in prob.plan)}", prob.loc,
+                              ("the options met are: " + ", ".join(offered)) if offered
+                              else "nobody chooses anything in this scenario: drop `plan …`", code="choice")
+        return chosen
+    return per_plan
 
 
 def probability_expectation(e, modality: str, per_plan: list) -> tuple[bool, list[str]]:
