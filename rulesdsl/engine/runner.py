@@ -45,14 +45,41 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         cache = {}
     fixed = engine.fixed_choices(info)
 
+    calls = list(engine.actions(info))
+
+    def rebuild(script, done):
+        """The state before a refused action: the set-up and the actions that took effect,
+        replayed on a scratch context with the same picks (a run is deterministic given them)."""
+        scratch = Context(kb, game, day, mode, script, fixed, bounds, cache, reading)
+        state = engine.setup(scratch, info)
+        for call in done:
+            engine.act(scratch, state, call)
+        return state, scratch
+
     def run(script):
         ctx = Context(kb, game, day, mode, script, fixed, bounds, cache, reading)
         illegal = None
+        refused: list[IllegalAction] = []
         try:
             state = engine.setup(ctx, info)
             before = engine.board(state)
-            for call in engine.actions(info):
-                engine.act(ctx, state, call)
+            done = []
+            for k, call in enumerate(calls):
+                mark = len(ctx.choices)
+                try:
+                    engine.act(ctx, state, call)
+                except IllegalAction as e:
+                    if not any(not c.name.startswith("_") for c in calls[k + 1:]):
+                        raise       # nothing of the scenario's follows (a game's own markers aside): the refusal is the answer
+                    # refused: the action does not happen, and the game goes on from the state before it
+                    refused.append(e)
+                    ctx.steps.append(Step(f"ルール上できない: {e.message}（この操作は行われず、その前の状態からゲームを続ける）",
+                                          e.cites, "illegal"))
+                    del ctx.choices[mark:]
+                    state, scratch = rebuild([c.picked for c in ctx.choices], done)
+                    ctx.fixed = scratch.fixed
+                    continue
+                done.append(call)
         except IllegalAction as e:
             illegal = e
             ctx.steps.append(Step(f"ルール上できない: {e.message}", e.cites, "illegal"))
@@ -64,10 +91,16 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
                               sc.loc, "check effects that trigger each other, e.g. two on_flipped effects that flip each other",
                               code="step-limit") from None
         message = illegal.message if illegal else None
-        results = [engine.expect(ctx, state, call, message) for _, call in info.expects]
+        if refused and not illegal:   # a refusal the game went on from: legality asks of it, the rest of the state
+            said = "、".join(e.message for e in refused)
+            results = [engine.expect(ctx, state, call, said if call.name in ("illegal", "legal") else None)
+                       for _, call in info.expects]
+        else:
+            results = [engine.expect(ctx, state, call, message) for _, call in info.expects]
         branch = Branch(list(ctx.choices), ctx.steps, engine.outcome(state, message), message,
                         before, engine.board(state), results)
         branch.illegal_cite = illegal.cite if illegal else None
+        branch.refused = [e.message for e in refused]
         return ctx.choices, (branch, ctx)
 
     try:
