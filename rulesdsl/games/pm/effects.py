@@ -46,7 +46,9 @@ def take_top(ctx: Context, st: State, player: str) -> Optional[Card]:
     return filler(st, player)
 
 
-def draw(ctx: Context, st: State, player: str, count: int, cite: Cite) -> None:
+def draw(ctx: Context, st: State, player: str, count: int, cite: Cite, check: bool = True) -> bool:
+    """`player` draws `count` cards; True when the deck ran out. `check`: decide the game now
+    (False when other players draw at the same time: one check after all of them)."""
     drawn, empty = 0, False
     for _ in range(count):
         card = take_top(ctx, st, player)
@@ -59,7 +61,9 @@ def draw(ctx: Context, st: State, player: str, count: int, cite: Cite) -> None:
         ctx.step(f"{player}はデッキから{count}枚引こうとしたが、{drawn}枚でデッキにカードが無くなった", cite)
     else:
         ctx.step(f"{player}はデッキから{count}枚引く", cite)
-    victory.check(ctx, st, (player,) if empty else ())
+    if check:
+        victory.check(ctx, st, (player,) if empty else ())
+    return empty
 
 
 def place_point(ctx: Context, st: State, player: str, count: int, cite: Cite) -> list[Card]:
@@ -285,8 +289,16 @@ def players_of(env: dict, call: Call) -> list[str]:
 
 @verb("draw")
 def _draw(ctx, st, card, call, env):
-    for p in players_of(env, call):
-        draw(ctx, st, p, call.params["count"], card_cite(ctx, card))
+    players = players_of(env, call)
+    if len(players) == 1:
+        draw(ctx, st, players[0], call.params["count"], card_cite(ctx, card))
+        return
+    # "each player" draws at the same time: one victory check after all of them, so two players
+    # meeting a condition at once is a draw (「両方のプレイヤーが同時に…引き分けとなる」)
+    empty = [p for p in players if draw(ctx, st, p, call.params["count"], card_cite(ctx, card), check=False)]
+    ctx.step("各プレイヤーのドローは同時に行われる：勝利条件はその後にまとめて判定する",
+             card_cite(ctx, card), ctx.section("pm/victory/simultaneous"))
+    victory.check(ctx, st, empty)
 
 
 @verb("point")
