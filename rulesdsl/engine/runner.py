@@ -46,6 +46,9 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     fixed = engine.fixed_choices(info)
 
     calls = list(engine.actions(info))
+    # a refusal the game goes on from, when the scenario asks about the state after it; one that
+    # asks only whether the actions are allowed has the (first) refusal as its answer, as at a table
+    goes_on = any(call.name not in ("illegal", "legal") for _, call in info.expects)
 
     def rebuild(script, done):
         """The state before a refused action: the set-up and the actions that took effect,
@@ -69,7 +72,7 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
                 try:
                     engine.act(ctx, state, call)
                 except IllegalAction as e:
-                    if not any(not c.name.startswith("_") for c in calls[k + 1:]):
+                    if not goes_on or not any(not c.name.startswith("_") for c in calls[k + 1:]):
                         raise       # nothing of the scenario's follows (a game's own markers aside): the refusal is the answer
                     # refused: the action does not happen, and the game goes on from the state before it
                     refused.append(e)
@@ -97,7 +100,10 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
                        for _, call in info.expects]
         else:
             results = [engine.expect(ctx, state, call, message) for _, call in info.expects]
-        branch = Branch(list(ctx.choices), ctx.steps, engine.outcome(state, message), message,
+        outcome = engine.outcome(state, message)
+        if refused:     # the outcome says what did not happen, then where the game went on to
+            outcome = "; ".join([*(f"ルール上できない（行われなかった）: {e.message}" for e in refused), outcome])
+        branch = Branch(list(ctx.choices), ctx.steps, outcome, message,
                         before, engine.board(state), results)
         branch.illegal_cite = illegal.cite if illegal else None
         branch.refused = [e.message for e in refused]

@@ -84,7 +84,7 @@ class GrmEngine(GameEngine):
         for _, card in st.field_cards():  # permanent nullifications of cards already in play
             if card.face == "up":
                 for scoped in (True, False):
-                    rules.permanent_nullify(ctx, st, card, scoped)
+                    fx.permanent_nullify(ctx, st, card, scoped)
         fx.settle(ctx, st)
 
     # -- actions ------------------------------------------------------------------------

@@ -255,7 +255,7 @@ def play(ctx: Context, st: State, player: str, card: Card, cell: str, on_stack: 
     unknown_text(ctx, card)
     # the continuous effects in force from the moment the card is: nullification first
     # (a nullified card's permanent effects are lost, grm/effects/kinds), then what it leaves
-    permanent_nullify(ctx, st, card, scoped=True)
+    fx.permanent_nullify(ctx, st, card, scoped=True)
     fx.special_victory_withheld(ctx, st, card)
     fx.settle(ctx, st)   # a permanent effect is in force from the moment its card is
     if st.result:
@@ -279,7 +279,7 @@ def play(ctx: Context, st: State, player: str, card: Card, cell: str, on_stack: 
             fx.run_effect(ctx, st, card, e, {"controller": player, "trigger": "continuous"})
             ctx.step("持続効果は一度発動すれば、カードの状態変化や無効化によっても失われない",
                      ctx.section("grm/effects/kinds"))
-        permanent_nullify(ctx, st, card, scoped=False)
+        fx.permanent_nullify(ctx, st, card, scoped=False)
     elif card.effects("on_play"):
         ctx.step(f"{card.label}はフィールドにないため、プレイ時効果は誘発しない", ctx.section("grm/effects/resolution-order"))
     if st.result:
@@ -288,24 +288,6 @@ def play(ctx: Context, st: State, player: str, card: Card, cell: str, on_stack: 
         ctx.step(f"{player}の追加プレイ: 前のカードのバトルと効果は完全に解決済み",
                  ctx.section("grm/effects/resolution-order"))
     check_end(ctx, st)
-
-
-def permanent_nullify(ctx: Context, st: State, card: Card, scoped: bool) -> None:
-    """Start the card's permanent nullifications: those over a scope (`scoped`) as it is placed,
-    those aimed at one card when its effects resolve (the target is chosen then). A card whose
-    own permanent effects are lost starts none, unless the one nullifying it is nullified by
-    it in turn (both apply: grm/reading/mutual-nullification)."""
-    for e in card.effects("permanent"):
-        for v in e.body or ():
-            if v.name != "nullify" or (v.params.get("target") in fx.SCOPED) != scoped:
-                continue
-            source = fx.nullifier_of(st, card)
-            if source is not False and not fx.mutual_scoped(st, card, source):
-                gone = fx.lost(ctx, st, card, "無効化")
-                if gone is not None:
-                    fx.say(ctx, *gone)
-                    continue
-            fx.run_effect(ctx, st, card, only_verb(e, v), {"controller": card.owner, "trigger": "permanent"})
 
 
 def only_verb(effect, verb_call):
