@@ -85,7 +85,17 @@ def place_point(ctx: Context, st: State, player: str, count: int, cite: Cite) ->
 
 
 def after_points(ctx: Context, st: State, placed: list[Card]) -> None:
-    victory.check(ctx, st)
+    """After cards are placed in point zones: the victory check and their Break abilities, in
+    the order the reading of victory.break_order gives when a Break card is the winning one."""
+    breaking = [c for c in placed if c.fact("break") is True]
+    first = "victory_first"
+    if breaking and any(len(st.points[p]) >= victory.POINTS_TO_WIN for p in st.points):
+        first, cite = ctx.point("victory.break_order")
+        ctx.step("ブレイク能力を持つカードがポイント置き場に置かれ、ポイント置き場は7枚以上になった："
+                 + ("勝利条件を先に判定する" if first == "victory_first" else "ブレイク能力を先に決めてから勝利条件を判定する"),
+                 ctx.section("pm/victory/points"), ctx.section("pm/approach/break"), cite)
+    if first == "victory_first":
+        victory.check(ctx, st)
     for card in placed:
         if st.result:
             return
@@ -98,6 +108,9 @@ def after_points(ctx: Context, st: State, placed: list[Card]) -> None:
                 ctx.step(f"{card.label}はブレイク能力を持つ：{card.owner}は裏向きにして発動するかを選べる",
                          ctx.section("pm/approach/break"), rcite)
                 st.break_pending.append(card)
+    if first == "break_first":
+        decide_breaks(ctx, st)
+        victory.check(ctx, st)
 
 
 def activate_break(ctx: Context, st: State, card: Card) -> None:
