@@ -69,6 +69,7 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
             done = []
             for k, call in enumerate(calls):
                 mark = len(ctx.choices)
+                ctx.subjects = engine.subjects(state, call)
                 try:
                     engine.act(ctx, state, call)
                 except IllegalAction as e:
@@ -82,6 +83,8 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
                     state, scratch = rebuild([c.picked for c in ctx.choices], done)
                     ctx.fixed = scratch.fixed
                     continue
+                finally:
+                    ctx.subjects = ()
                 done.append(call)
         except IllegalAction as e:
             illegal = e

@@ -188,10 +188,10 @@ def settings(kb: KnowledgeBase) -> Iterator[Diagnostic]:
                     yield _d("setting", s.loc, f"{s.value} is not a value of {s.point} (allowed: {', '.join(allowed)})",
                              did_you_mean(s.value, allowed))
                 if s.card is not None:
-                    if p.per != "card":
-                        yield _d("setting", s.loc, f"{s.point} is game-wide; it cannot be set for one card",
-                                 "declare `per card` in the point to allow it")
-                    if kb.card(r.game, s.card) is None:
+                    # a game-wide point set for one card applies while an action naming that card
+                    # is answered (a proposed ruling about one card); the card is one of the
+                    # sources' or one a scenario of the game defines
+                    if kb.card(r.game, s.card) is None and not _scenario_card(kb, r.game, s.card):
                         yield _d("unknown-ref", s.loc, f"unknown card {s.card} in {r.game}",
                                  did_you_mean(s.card, [c for (g, c) in kb.cards if g == r.game]))
     for g in kb.games.values():
@@ -479,3 +479,8 @@ def _reading_excluded(kb: KnowledgeBase) -> Iterator[Diagnostic]:
     """A rule point's value that the source's own words exclude (a numeric bound): kb/bounds.py."""
     from .bounds import excluded_readings
     yield from excluded_readings(kb)
+
+
+def _scenario_card(kb, game: str, code: str) -> bool:
+    """Whether a scenario of `game` defines a card of that code (its own, hypothetical card)."""
+    return any(info.game == game and code in info.cards for info in kb.scenarios.values())
