@@ -19,24 +19,22 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
 
 from rulesdsl.engine.runner import answer  # noqa: E402
 from rulesdsl.kb.build import load  # noqa: E402
 
-QUESTION = """\
-scenario thgm/bench/decide-{kind}-{n} "{n}D, {kind}" {{
-  as of 2026-11-30
-  card "攻撃キャラ" {{ attack_means "物理" {n}d 1; effect sp {{ reroll }} }}
-  card "防御キャラ" {{ score 3; base_defense 9; special_defense none }}
-  turn P1 attack
-  character P1 front 1 down "攻撃キャラ"
-  character P2 front 1 down "防御キャラ"
-  character P2 front 2 down
-  declare_attack P1 front 1 "物理" {n}d P2 front 1
-  roll any
-{reroll}  expect probability best for P1 >= 0 result defeated
-}}
-"""
+from bench_engine import ODDS  # noqa: E402  (the odds question of bench_engine, every die open)
+
+
+def question(n: int, kind: str) -> str:
+    """bench_engine's odds question against defense 9; with `reroll`, an attacker that may
+    reroll and decides after seeing the roll."""
+    text = ODDS.replace("thgm/bench/d{n}v{d}", "thgm/bench/decide-{kind}-{n}")
+    if kind == "reroll":
+        text = text.replace('attack_means "物理" {n}d 1 }}', 'attack_means "物理" {n}d 1; effect sp {{ reroll }} }}')
+        text = text.replace("  roll any\n", "  roll any\n  may_reroll any\n")
+    return text.format(n=n, d=9, kind=kind)
 
 
 def main() -> None:
@@ -47,8 +45,8 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="rulesdsl-decide-"))
     try:
         f = work / "decide.rules"
-        f.write_text("\n".join(QUESTION.format(kind=kind, n=n, reroll="  may_reroll any\n" if kind == "reroll" else "")
-                               for n in range(2, 7) for kind in ("reroll", "anchor")), encoding="utf-8")
+        f.write_text("\n".join(question(n, kind) for n in range(2, 7) for kind in ("reroll", "anchor")),
+                     encoding="utf-8")
         kb = load(REPO, extra=[f], use_cache=False)
         answer(kb, kb.scenarios["thgm/qa/attack-value-6-2-3"])     # the interpreter imported
         gc.collect()
