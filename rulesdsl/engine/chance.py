@@ -415,9 +415,6 @@ def summarize(branches: Sequence[Any], n_expectations: int) -> Odds:
     for k in order:
         count *= len(k[2])
     odds = Odds(chance_points=chance_points, by=next(iter(by)) if len(by) == 1 else (None if by else "出目"))
-    if count > MAX_PLANS:
-        odds.too_many_plans = count
-        return odds
     players = sorted({k[0] for k in order if k[0] is not None})
     if odds.chance_points and players:
         for i in range(n_expectations):
@@ -425,6 +422,9 @@ def summarize(branches: Sequence[Any], n_expectations: int) -> Odds:
                 r = b.results[i] if i < len(b.results) else None
                 return r is not None and bool(r[0])
             odds.best_play.append({p: best_play(branches, holds, p) for p in players})
+    if count > MAX_PLANS:
+        odds.too_many_plans = count
+        return odds
     seen: set[frozenset] = set()
     for picks in product(*(range(len(k[2])) for k in order)):
         plan = dict(zip(order, picks))
