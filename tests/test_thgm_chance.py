@@ -260,3 +260,48 @@ def test_the_limits_are_raised_from_the_command_line(tmp_path, run_cli, monkeypa
     code, out, err = run_cli("--root", REPO, "ask", f, "--max-outcomes", "2000")
     assert code == 0, err
     assert out.startswith("答え: 出目によって")
+
+
+# ----------------------------------------------------------------------------- decisions after the dice
+
+def test_best_play_rerolls_exactly_when_the_first_roll_fails_and_says_so_in_words():
+    """Expectimax over chance then choice: 3D against defense 9 with one reroll. The reference
+    counts every ordered pair of rolls (6**3 × 6**3) with the rule 'reroll when it fails'."""
+    from fractions import Fraction
+    from itertools import product
+
+    from rulesdsl.engine.chance import ChancePoint, best_play, dice
+    from rulesdsl.engine.context import ChoicePoint
+
+    def value(faces):
+        return sum(sorted(faces, reverse=True)[:2])
+
+    by_value: dict[int, int] = {}
+    for faces, w in dice(3).pairs:
+        by_value[value(faces)] = by_value.get(value(faces), 0) + w
+    values = sorted(by_value)
+    weights = tuple(Fraction(by_value[v], 216) for v in values)
+    win = sum(w for v, w in zip(values, weights) if v > 9)
+
+    class B:   # a branch: the points it met with the option taken, and whether the result holds
+        def __init__(self, picks, ok):
+            self.choices, self.ok = picks, ok
+
+    branches = []
+    for i, v in enumerate(values):
+        first = ChancePoint("攻撃側が見た出目", tuple(f"攻撃力{x}" for x in values), weights, i)
+        for pick in (0, 1):
+            choice = ChoicePoint("P1", "出目を見て振りなおすか", ("振りなおす", "振りなおさない"), pick)
+            if pick == 1:
+                branches.append(B([first, choice], v > 9))
+                continue
+            for ok in (True, False):
+                second = ChancePoint("比較", ("撃破", "撃破でない"), (win, 1 - win), 0 if ok else 1)
+                branches.append(B([first, choice, second], ok))
+    play = best_play(branches, lambda b: b.ok, "P1")
+    counted = sum(1 for a in product(range(1, 7), repeat=3) for b in product(range(1, 7), repeat=3)
+                  if value(a) > 9 or value(b) > 9)
+    assert play.probability == Fraction(counted, 6 ** 6) == Fraction(27335, 46656)
+    assert play.rules == ["出目の攻撃力が9以下なら「振りなおす」（それ以外は「振りなおさない」）"]
+    # for P2, every other chooser avoids the result: P1 rerolls a success away (77/216 × 77/216)
+    assert best_play(branches, lambda b: b.ok, "P2").probability == win * win

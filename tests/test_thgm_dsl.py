@@ -44,7 +44,7 @@ def test_the_formatter_keeps_probability_bounds_and_their_comments():
     ("= 3/2", "3/2 is not a probability", 24),
     ("= 1/0", "1/0 is not a probability", 24),
     ("== 1/2", 'unexpected "="; expected a probability', 23),
-    ("1/2", "expected =, >= or <=", 22),
+    ("1/2", "expected =, >= or <=, best for PLAYER or plan", 22),
 ])
 def test_a_bound_that_is_not_a_probability_is_a_located_error(bound, words, col):
     with pytest.raises(DslError) as e:

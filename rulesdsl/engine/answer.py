@@ -26,6 +26,7 @@ class Branch:
     after: Any                          # and after
     results: list[Optional[tuple[bool, str]]]   # per expectation: holds?, what was found (None: not reached)
     illegal_cite: Optional[Cite] = None
+    refused: list[str] = field(default_factory=list)   # actions refused that the game went on from
 
     @property
     def path(self) -> str:

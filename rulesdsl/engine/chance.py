@@ -20,6 +20,7 @@ which plan makes an outcome most likely.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -269,6 +270,9 @@ class Odds:
     plans: list[Plan] = field(default_factory=list)
     by: Optional[str] = "出目"          # what decides every chance point (None: several things)
     too_many_plans: int = 0             # the number of plans when there were too many to list
+    # per expectation: for each player who decides something, the probability under the best
+    # play for that player (decisions made when they are met, after the dice before them)
+    best_play: list[dict[str, "BestPlay"]] = field(default_factory=list)
 
     def best(self, outcome: str) -> tuple[list[Plan], Fraction]:
         """The plans under which `outcome` is most likely, and that probability."""
@@ -283,7 +287,114 @@ class Odds:
 
     def as_dict(self) -> dict:
         return {"chance_points": self.chance_points, "plans": [p.as_dict() for p in self.plans],
-                "too_many_plans": self.too_many_plans}
+                "too_many_plans": self.too_many_plans,
+                "best_play": [{who: b.as_dict() for who, b in per.items()} for per in self.best_play]}
+
+
+# ----------------------------------------------------------------------------- decisions after the dice
+
+@dataclass
+class BestPlay:
+    """The probability of a result when `player` makes every decision of theirs as it comes —
+    having seen what chance decided before it — so as to make the result most likely, and every
+    other chooser so as to make it least likely (expectimax over the tree of chance and choice
+    points in the order the rules meet them); `rules`: the decisions in a player's words."""
+
+    player: str
+    probability: Fraction
+    rules: list[str]
+
+    def as_dict(self) -> dict:
+        return {"probability": str(self.probability), "percent": percent(self.probability), "rules": self.rules}
+
+
+def best_play(branches: Sequence[Any], holds: Callable[[Any], bool], player: str) -> BestPlay:
+    """Expectimax over the branches (leaves of one tree: a branch's `choices` are the points it
+    met, each with the option it took). A chance point weighs its children by their
+    probabilities; a decision of `player` takes the best child, anyone else's the worst. Exact
+    fractions throughout."""
+    picks: dict[tuple, dict] = {}   # (chooser, label) -> {condition: (best options, all options)}
+
+    def solve(rows: list, depth: int, seen: tuple) -> Fraction:
+        first = rows[0]
+        if len(first.choices) <= depth:
+            return Fraction(1) if holds(first) else Fraction(0)
+        point = first.choices[depth]
+        groups: dict[int, list] = {}
+        for b in rows:
+            groups.setdefault(b.choices[depth].picked, []).append(b)
+        if is_chance(point):
+            return sum((point.weights[k] * solve(g, depth + 1, (*seen, point.options[k]))
+                        for k, g in groups.items()), Fraction(0))
+        values = {k: solve(g, depth + 1, seen) for k, g in groups.items()}
+        mine = point.chooser == player
+        top = max(values.values()) if mine else min(values.values())
+        if mine:
+            best = tuple(point.options[k] for k, v in values.items() if v == top)
+            picks.setdefault((point.chooser, point.label), {})[seen[-1] if seen else ""] = (best, point.options)
+        return top
+
+    value = solve(list(branches), 0, ()) if branches else Fraction(0)
+    return BestPlay(player, value, [decision_words(label, table) for (_, label), table in picks.items()])
+
+
+def decision_words(label: str, table: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]) -> str:
+    """A decision rule a player can follow: 「出目の攻撃力が9以下なら「振りなおす」（それ以外は
+    「振りなおさない」）」. `table` maps what the player saw (a chance outcome in words, e.g.
+    攻撃力9) to the options that are best there (several: it makes no difference)."""
+    options = next(iter(table.values()))[1]
+    strict = {cond: best[0] for cond, (best, _) in table.items() if len(best) == 1}
+    ties = [c for c, (best, _) in table.items() if len(best) > 1]
+    chosen = [o for o in options if o in set(strict.values())]
+    if not strict:
+        return f"「{label}」はどちらを選んでも確率は変わらない"
+    if len(chosen) == 1 and not ties:
+        return f"「{label}」では、見た{_seen_words(list(table))}によらず常に「{chosen[0]}」を選ぶ"
+    if ties:   # name only where it matters: 「出目の攻撃力が8なら「使用する」、9なら「使用しない」」
+        parts = [f"{_condition([c for c, o in strict.items() if o == opt], [])}なら「{opt}」" for opt in chosen]
+        return "、".join(parts) + "（それ以外はどちらを選んでも確率は変わらない）"
+    first = chosen[0]
+    conds = [c for c, o in strict.items() if o == first]
+    others = [c for c, o in strict.items() if o != first]
+    return f"{_condition(conds, others)}なら「{first}」（それ以外は「{chosen[1]}」）"
+
+
+_NUMBERED = re.compile(r"^(\D*?)(\d+)(.*)$")
+
+
+def _condition(conds: list[str], others: list[str]) -> str:
+    """The outcomes `conds` in words, as a range where they are numbered alike (出目の攻撃力が9以下),
+    grouped by what follows the number (・ダブりあり); `others` are the outcomes not meant."""
+    groups: dict[tuple, tuple[list[int], list[int]]] = {}
+    loose: list[str] = []
+    for mine, items in ((True, conds), (False, others)):
+        for c in items:
+            m = _NUMBERED.match(c)
+            if m is None:
+                if mine:
+                    loose.append(c)
+                continue
+            groups.setdefault((m.group(1), m.group(3).lstrip("・")), ([], []))[0 if mine else 1].append(int(m.group(2)))
+    words = []
+    for (head, tail), (mine, rest) in groups.items():
+        if not mine:
+            continue
+        mine, rest = sorted(mine), sorted(rest)
+        where = f"（{tail}）" if tail else ""
+        if not rest and tail:
+            words.append(f"出目が{tail}")
+        elif not rest or mine[-1] < rest[0]:
+            words.append(f"出目の{head}が{mine[-1]}{'以下' if len(mine) > 1 or rest else ''}{where}")
+        elif mine[0] > rest[-1]:
+            words.append(f"出目の{head}が{mine[0]}{'以上' if len(mine) > 1 else ''}{where}")
+        else:
+            words.append(f"出目の{head}が{'・'.join(map(str, mine))}{where}")
+    words += [f"出目が{c}" for c in loose]
+    return "、または".join(dict.fromkeys(words))
+
+
+def _seen_words(conds: list[str]) -> str:
+    return "出目" if any(conds) else "結果"
 
 
 def _decisions(choices: Sequence[Any]) -> list[tuple[Decision, int]]:
@@ -318,6 +429,13 @@ def summarize(branches: Sequence[Any], n_expectations: int) -> Odds:
     for k in order:
         count *= len(k[2])
     odds = Odds(chance_points=chance_points, by=next(iter(by)) if len(by) == 1 else (None if by else "出目"))
+    players = sorted({k[0] for k in order if k[0] is not None})
+    if odds.chance_points and players:
+        for i in range(n_expectations):
+            def holds(b, i=i):
+                r = b.results[i] if i < len(b.results) else None
+                return r is not None and bool(r[0])
+            odds.best_play.append({p: best_play(branches, holds, p) for p in players})
     if count > MAX_PLANS:
         odds.too_many_plans = count
         return odds
@@ -413,6 +531,7 @@ def expectation_sentence(odds: Optional[Odds], i: int, statement: str, bound: Op
     there are several, with the plan that makes it most likely."""
     if odds is None or not odds.chance_points or not odds.plans:
         return None
+    play = best_play_words(odds, i)
     if len(odds.plans) == 1:
         text = f"「{statement}」となる確率は{odds_text(odds.plans[0].holds[i])}"
     elif len(odds.plans) > 2:
@@ -424,6 +543,23 @@ def expectation_sentence(odds: Optional[Odds], i: int, statement: str, bound: Op
         each = "、".join(f"{p.label}なら{odds_text(p.holds[i])}" for p in odds.plans)
         best, top = odds.best_for(i)
         text = f"「{statement}」となる確率は、{each}。最も高いのは{' / '.join(p.label for p in best)}の{odds_text(top)}"
+    if play:
+        fixed = text.split("となる確率は", 1)[1].lstrip("、")
+        text = f"「{statement}」となる確率は、{play}。決め方を出目の前に固定した場合は{fixed}"
     if bound and not ok:
         text += f"（確率 {bound} ではない）"
     return text + "。"
+
+
+def best_play_words(odds: Odds, i: int) -> str:
+    """The best play for each deciding player, in words: 「P1が出目を見て最善に決めれば27335/46656
+    （58.6%）: 出目の攻撃力が9以下なら「振りなおす」…」."""
+    if i >= len(odds.best_play) or not odds.best_play[i]:
+        return ""
+    parts = []
+    several = len(odds.best_play[i]) > 1
+    for who, b in odds.best_play[i].items():
+        aim = f"{who}がこの結果を目指し（ほかの選ぶ者は避けるように）" if several else f"{who}が"
+        parts.append(f"{aim}それまでの出目を見て決めれば最大{odds_text(b.probability)}"
+                     + (f"（{'、'.join(b.rules)}）" if b.rules else ""))
+    return "、".join(parts)

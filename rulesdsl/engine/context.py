@@ -127,6 +127,9 @@ class Context:
         self.direct: dict[tuple, Cite] = {}
         self.depth = 0
         self._cache = point_cache if point_cache is not None else {}
+        # the cards the action being answered names (played, cast, declared…): a rule point set
+        # for one of them (`set card("…").point = value`) applies to it while the action runs
+        self.subjects: tuple[str, ...] = ()
 
     # -- the trace ----------------------------------------------------------------------
     def step(self, text: str, *cites: Cite, kind: str = "rule") -> None:
@@ -186,7 +189,11 @@ class Context:
 
     # -- rule points --------------------------------------------------------------------
     def point(self, name: str, card: Optional[str] = None) -> tuple[str, Cite]:
-        """A rule point's value as of the run's date, and the citation of what set it."""
+        """A rule point's value as of the run's date, and the citation of what set it. A
+        game-wide point asked while an action naming a card runs takes a setting made for that
+        card, when one is in force (a proposed ruling about one card)."""
+        if card is None and self.subjects:
+            card = self._card_setting(name)
         key = (name, card, self.day)
         resolved = self._cache.get(key)
         if resolved is None:
@@ -208,6 +215,16 @@ class Context:
                         resolved.reason if resolved.status is Status.unconfirmed else resolved.fuzzy)
         self.point_cites.setdefault(cite.key(), set()).add(pkey)
         return resolved.value, cite
+
+    def _card_setting(self, name: str) -> Optional[str]:
+        for code in self.subjects:
+            if (self.game, name, code) not in self.kb.settings_by_card:
+                continue
+            specific = self.kb.value(self.game, name, card=code, as_of=self.day)
+            wide = self.kb.value(self.game, name, as_of=self.day)
+            if (specific.ruling, specific.revision) != (wide.ruling, wide.revision):
+                return code
+        return None
 
     # -- choices ------------------------------------------------------------------------
     def choose(self, chooser: Optional[str], label: str, options: Sequence[str],

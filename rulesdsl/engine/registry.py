@@ -50,6 +50,17 @@ class GameEngine:
         where = next((c.loc for c in info.scenario.cards if c.code == code), at)
         return info_.at(ctx.day), False, where
 
+    def subjects(self, state: Any, call: "Call") -> tuple[str, ...]:
+        """The codes of the cards an action is about (a scenario's own card by its name): a rule
+        point set for one of them applies while the action runs. By default the cards it names."""
+        from ..lang.vocab import CardRef
+        out = []
+        for value in call.params.values():
+            for ref in value if isinstance(value, (list, tuple)) else (value,):
+                if isinstance(ref, CardRef):
+                    out.append((ref.key or ("", ref.text))[1])
+        return tuple(out)
+
     def actions(self, info: "ScenarioInfo") -> Iterable["Call"]:
         """The actions to perform, in order (a `choose` fixes a choice and is not performed)."""
         return [c for c in info.calls if c.kind == "action" and c.name != "choose"]

@@ -12,7 +12,7 @@ from typing import Optional
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 from ..lang.model import Status, weakest
 from .answer import Answer, Branch, ExpectationResult
-from .chance import ChanceLimit, is_chance, odds_text, summarize
+from .chance import ChanceLimit, best_play, is_chance, odds_text, summarize
 from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, StepLimit, explore
 from .deciding import settle
 from .registry import engine_for
@@ -45,14 +45,47 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         cache = {}
     fixed = engine.fixed_choices(info)
 
+    calls = list(engine.actions(info))
+    # a refusal the game goes on from, when the scenario asks about the state after it; one that
+    # asks only whether the actions are allowed has the (first) refusal as its answer, as at a table
+    goes_on = any(call.name not in ("illegal", "legal") for _, call in info.expects)
+
+    def rebuild(script, done):
+        """The state before a refused action: the set-up and the actions that took effect,
+        replayed on a scratch context with the same picks (a run is deterministic given them)."""
+        scratch = Context(kb, game, day, mode, script, fixed, bounds, cache, reading)
+        state = engine.setup(scratch, info)
+        for call in done:
+            engine.act(scratch, state, call)
+        return state, scratch
+
     def run(script):
         ctx = Context(kb, game, day, mode, script, fixed, bounds, cache, reading)
         illegal = None
+        refused: list[IllegalAction] = []
         try:
             state = engine.setup(ctx, info)
             before = engine.board(state)
-            for call in engine.actions(info):
-                engine.act(ctx, state, call)
+            done = []
+            for k, call in enumerate(calls):
+                mark = len(ctx.choices)
+                ctx.subjects = engine.subjects(state, call)
+                try:
+                    engine.act(ctx, state, call)
+                except IllegalAction as e:
+                    if not goes_on or not any(not c.name.startswith("_") for c in calls[k + 1:]):
+                        raise       # nothing of the scenario's follows (a game's own markers aside): the refusal is the answer
+                    # refused: the action does not happen, and the game goes on from the state before it
+                    refused.append(e)
+                    ctx.steps.append(Step(f"ルール上できない: {e.message}（この操作は行われず、その前の状態からゲームを続ける）",
+                                          e.cites, "illegal"))
+                    del ctx.choices[mark:]
+                    state, scratch = rebuild([c.picked for c in ctx.choices], done)
+                    ctx.fixed = scratch.fixed
+                    continue
+                finally:
+                    ctx.subjects = ()
+                done.append(call)
         except IllegalAction as e:
             illegal = e
             ctx.steps.append(Step(f"ルール上できない: {e.message}", e.cites, "illegal"))
@@ -64,10 +97,19 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
                               sc.loc, "check effects that trigger each other, e.g. two on_flipped effects that flip each other",
                               code="step-limit") from None
         message = illegal.message if illegal else None
-        results = [engine.expect(ctx, state, call, message) for _, call in info.expects]
-        branch = Branch(list(ctx.choices), ctx.steps, engine.outcome(state, message), message,
+        if refused and not illegal:   # a refusal the game went on from: legality asks of it, the rest of the state
+            said = "、".join(e.message for e in refused)
+            results = [engine.expect(ctx, state, call, said if call.name in ("illegal", "legal") else None)
+                       for _, call in info.expects]
+        else:
+            results = [engine.expect(ctx, state, call, message) for _, call in info.expects]
+        outcome = engine.outcome(state, message)
+        if refused:     # the outcome says what did not happen, then where the game went on to
+            outcome = "; ".join([*(f"ルール上できない（行われなかった）: {e.message}" for e in refused), outcome])
+        branch = Branch(list(ctx.choices), ctx.steps, outcome, message,
                         before, engine.board(state), results)
         branch.illegal_cite = illegal.cite if illegal else None
+        branch.refused = [e.message for e in refused]
         return ctx.choices, (branch, ctx)
 
     try:
@@ -103,9 +145,13 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         ok = ok and len(checked) == len(results)
         found = sorted({r[1] for r in checked if r[0] != (modality != "never")})
         per_plan = None if odds is None else [(p.label, p.holds[i]) for p in odds.plans]
+        if e.probability is not None and per_plan is not None:
+            per_plan = _under_policy(e, i, branches, odds, per_plan)
         statement = text = engine.describe(kb, call)
         if e.probability is not None:
-            text += f"（その確率 {e.probability.op} {e.probability.value}）"
+            policy = f"{e.probability.best_for}の最善の決め方で" if e.probability.best_for else \
+                ("「" + "」「".join(e.probability.plan) + "」と決めて" if e.probability.plan else "")
+            text += f"（{policy}その確率 {e.probability.op} {e.probability.value}）"
             if len(checked) == len(results):
                 ok, found = probability_expectation(e, modality, per_plan or [])
         expectations.append(ExpectationResult(
@@ -221,6 +267,29 @@ def status_expectation(e, a: Answer, asked: Optional[_dt.date] = None) -> Expect
     return ExpectationResult(text=f"答えの状態は{word}", modality="always", ok=ok, applies=applies,
                              holds_in=int(ok), branches=1, found=[] if ok else [f"状態は{STATUS_WORDS[a.status]}"],
                              loc=str(e.loc), about_status=True)
+
+
+def _under_policy(e, i: int, branches: list, odds, per_plan: list) -> list:
+    """The probabilities an expectation's bound is checked against: every plan fixed before the
+    dice (no policy named), the best play for one player (`best for P1`), or the plans that
+    choose the options named (`plan "振りなおさない"`), a located error when none does."""
+    prob = e.probability
+    if prob.best_for:
+        def holds(b):
+            r = b.results[i]
+            return r is not None and bool(r[0])
+        play = best_play(branches, holds, prob.best_for)
+        return [(f"{prob.best_for}の最善の決め方", play.probability)]
+    if prob.plan:
+        wanted = set(prob.plan)
+        chosen = [(p.label, p.holds[i]) for p in odds.plans if wanted <= {o for _, _, o in p.picks}]
+        if not chosen:
+            offered = sorted({o for p in odds.plans for _, _, o in p.picks})
+            raise EngineError(f"no plan of choices picks {', '.join(repr(o) for o in prob.plan)}", prob.loc,
+                              ("the options met are: " + ", ".join(offered)) if offered
+                              else "nobody chooses anything in this scenario: drop `plan …`", code="choice")
+        return chosen
+    return per_plan
 
 
 def probability_expectation(e, modality: str, per_plan: list) -> tuple[bool, list[str]]:

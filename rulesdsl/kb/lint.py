@@ -5,6 +5,8 @@ fidelity.py (cards named by their source)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import datetime as _dt
 import re
 from collections import defaultdict
@@ -180,10 +182,14 @@ def settings(kb: KnowledgeBase) -> Iterator[Diagnostic]:
                     yield _d("setting", s.loc, f"{s.value} is not a value of {s.point} (allowed: {', '.join(allowed)})",
                              did_you_mean(s.value, allowed))
                 if s.card is not None:
-                    if p.per != "card":
+                    # a game-wide point set for one card: a proposed ruling about one card (a
+                    # what-if, from a file outside the knowledge base) applies it while an action
+                    # about that card is answered; a ruling of the knowledge base's own may not
+                    if p.per != "card" and _inside(kb, s.loc):
                         yield _d("setting", s.loc, f"{s.point} is game-wide; it cannot be set for one card",
-                                 "declare `per card` in the point to allow it")
-                    if kb.card(r.game, s.card) is None:
+                                 "declare `per card` in the point to allow it, or ask it as a what-if: "
+                                 "a proposed ruling in a file outside the knowledge base (impact --with FILE)")
+                    if kb.card(r.game, s.card) is None and not _scenario_card(kb, r.game, s.card):
                         yield _d("unknown-ref", s.loc, f"unknown card {s.card} in {r.game}",
                                  did_you_mean(s.card, [c for (g, c) in kb.cards if g == r.game]))
     for g in kb.games.values():
@@ -479,3 +485,25 @@ def _reading_excluded(kb: KnowledgeBase) -> Iterator[Diagnostic]:
     """A rule point's value that the source's own words exclude (a numeric bound): kb/bounds.py."""
     from .bounds import excluded_readings
     yield from excluded_readings(kb)
+
+
+def _scenario_card(kb, game: str, code: str) -> bool:
+    """Whether a scenario of `game` defines a card of that code (its own, hypothetical card)."""
+    return any(info.game == game and code in info.cards for info in kb.scenarios.values())
+
+
+def _inside(kb, loc) -> bool:
+    """Whether a location is in a file the knowledge base loads on its own (not a what-if given
+    with it, such as a proposed ruling under examples/)."""
+    if loc is None or not loc.file:
+        return True
+    path = Path(loc.file)
+    path = path if path.is_absolute() else kb.root / path
+    resolved = path.resolve()
+    for folder in ("rulings", "cards"):   # the folders the knowledge base loads on its own
+        try:
+            resolved.relative_to((kb.root / folder).resolve())
+            return True
+        except ValueError:
+            continue
+    return False

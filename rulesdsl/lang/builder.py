@@ -448,8 +448,16 @@ class _Builder(Transformer):
                 end = date
         return _Period(start, end)
 
+    def policy(self, c):
+        kw, *rest = c
+        if kw.type == "BEST":
+            return ("best", str(rest[-1]))
+        return ("plan", tuple(unquote(t) for t in rest))
+
     def probability(self, c):
-        kw, op, value = c
+        kw, *rest = c
+        policy = rest.pop(0) if rest and isinstance(rest[0], tuple) else None
+        op, value = rest
         op = {"≥": ">=", "≤": "<="}.get(str(op), str(op))
         try:
             ok = Fraction(str(value)) <= 1
@@ -457,7 +465,9 @@ class _Builder(Transformer):
             ok = False
         if not ok:
             self.error(value, f"{value} is not a probability", "a probability is between 0 and 1: 0, 1/2, 77/216, 1")
-        return Probability.model_construct(op=op, value=str(value), loc=self.loc(kw))
+        return Probability.model_construct(op=op, value=str(value), loc=self.loc(kw),
+                                           best_for=policy[1] if policy and policy[0] == "best" else None,
+                                           plan=policy[1] if policy and policy[0] == "plan" else ())
 
     def expect(self, c):
         kw, *rest = c

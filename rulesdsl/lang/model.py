@@ -334,6 +334,8 @@ class Probability(Node):
     op: Literal["=", ">=", "<="]
     value: str
     loc: Loc
+    best_for: Optional[str] = None      # `best for P1`: under the best play for that player
+    plan: tuple[str, ...] = ()          # `plan "振りなおさない"`: under the plan choosing these options
 
     def fraction(self) -> Fraction:
         return Fraction(self.value)
@@ -343,7 +345,9 @@ class Probability(Node):
         return p == bound if self.op == "=" else (p >= bound if self.op == ">=" else p <= bound)
 
     def __str__(self) -> str:
-        return f"probability {self.op} {self.value}"
+        policy = f" best for {self.best_for}" if self.best_for else \
+            "".join(f' plan "{o}"' if i == 0 else f' "{o}"' for i, o in enumerate(self.plan))
+        return f"probability{policy} {self.op} {self.value}"
 
 
 class Expectation(Node):

@@ -152,7 +152,7 @@ _WORDS = {
     "UNDATED": "undated",
     "_SEP": "the end of the line",
     "_LB": '"{"', "_RB": '"}"', "LSQB": '"["', "RSQB": '"]"', "COMMA": '","',
-    "EQUAL": '"="', "PROB_OP": "=, >= or <=", "PROB_VALUE": "a probability (0, 1/2, 77/216 or 1)",
+    "EQUAL": '"="', "PROB_OP": "=, >= or <=", "BEST": "best for PLAYER", "PLAN": 'plan "OPTION"', "PROB_VALUE": "a probability (0, 1/2, 77/216 or 1)",
     "LPAR": '"("', "RPAR": '")"', "DOT": '"."', "AT": '"@"',
     "$END": "the end of the file",
 }

@@ -9,6 +9,18 @@ from typing import Callable, Optional
 from ...engine.context import Context, EngineError
 from ...engine.trace import Cite
 from ...lang.vocab import UNKNOWN, Call
+from .continuous import (  # noqa: F401  (used as fx.… by play and verbs)
+    SCOPED,
+    mutual,
+    mutual_scoped,
+    nullified,
+    nullified_words,
+    nullifier_of,
+    permanent_active,
+    permanents,
+    scope,
+    scoped_nullifications,
+)
 from .state import Card, State, neighbours
 
 TRIGGERED = ("on_battle", "on_flipped", "battle_replacement")
@@ -52,27 +64,31 @@ def verb(name: str):
 
 # ----------------------------------------------------------------------------- what is in force
 
-def nullified(st: State, card: Card, _seen: Optional[set] = None) -> bool:
-    """Whether a nullification currently applies to the card (a one-shot one, or a permanent
-    one whose source is itself in force)."""
-    if card.nullified:
-        return True
-    seen = _seen or set()
-    for link in st.links:
-        if link.target != card.uid or link.source in seen:
-            continue
-        if link.source is None:
-            return True  # a one-shot nullification lasts
-        source = next((c for _, c in st.field_cards() if c.uid == link.source), None)
-        if source is not None and source.face == "up" and not nullified(st, source, seen | {card.uid}):
-            return True
-    return False
+def lost(ctx: Context, st: State, card: Card, what: str) -> Optional[tuple[str, tuple[Cite, ...]]]:
+    """Why the card's permanent effect (`what`, in words) is not in force now — it left the
+    field, is face-down, covered or nullified (「永続効果（カードがオモテ向きである限り継続する効果）
+    は、裏向き・スタック・無効化のいずれによっても失われる」, grm/effects/kinds) — as (words,
+    citations); None while it is in force. Every permanent verb is read through this."""
+    kinds = ctx.section("grm/effects/kinds")
+    if not st.on_field(card):
+        where = ctx.section("grm/state/destruction") if card in st.grave[card.owner] else ctx.section("grm/state/return")
+        return (f"{card.label}はフィールドを離れたため、その永続効果（{what}）は終わっている",
+                (kinds, where, *card_cites(ctx, card)))
+    if card.face == "down":
+        return (f"{card.label}は裏向きのため、その永続効果（{what}）は失われている",
+                (kinds, ctx.section("grm/state/face"), *card_cites(ctx, card)))
+    if not st.is_top(card):
+        return (f"{card.label}は下に重なっているため、その永続効果（{what}）は失われている",
+                (kinds, ctx.section("grm/stack/definition"), *card_cites(ctx, card)))
+    source = nullifier_of(st, card)
+    if source is not False:
+        return (f"{card.label}は{nullified_words(st, card, source)}ため、その永続効果（{what}）は失われている",
+                (kinds, nullify_cite(ctx)[1], *card_cites(ctx, card), *mutual_cites(ctx, st, card, source)))
+    return None
 
 
-def permanent_active(st: State, card: Card) -> bool:
-    """Permanent effects last while the card is face-up, on top of its cell and not nullified
-    (grm/effects/kinds)."""
-    return card.face == "up" and st.is_top(card) and not nullified(st, card)
+def mutual_cites(ctx: Context, st: State, card: Card, source) -> tuple[Cite, ...]:
+    return (ctx.ruling("grm/reading/mutual-nullification"),) if mutual(st, card, source) else ()
 
 
 def nullify_cite(ctx: Context) -> tuple[str, Cite]:
@@ -87,14 +103,16 @@ def can_trigger(ctx: Context, st: State, card: Card) -> bool:
     summer-2026 unified ruling all of its text is blank; before it the old classification
     decided, which the knowledge base reads as reaching triggered effects too (only rule
     effects such as treat-as-weight stayed; grm/effects/classification)."""
-    if not nullified(st, card):
+    source = nullifier_of(st, card)
+    if source is False:
         return True
-    scope, cite = nullify_cite(ctx)
-    if scope == "all_text":
-        say(ctx, f"{card.label}は無効化され、全効果テキストが白紙化されているため、その誘発効果は発動しない", cite,
-            ctx.section("grm/effects/kinds"))
+    reach, cite = nullify_cite(ctx)
+    why, also = nullified_words(st, card, source), mutual_cites(ctx, st, card, source)
+    if reach == "all_text":
+        say(ctx, f"{card.label}は{why}: 全効果テキストが白紙化されているため、その誘発効果は発動しない", cite,
+            ctx.section("grm/effects/kinds"), *also)
     else:
-        say(ctx, f"{card.label}は無効化されているため、その誘発効果は発動しない（旧分類による読み）", cite)
+        say(ctx, f"{card.label}は{why}ため、その誘発効果は発動しない（旧分類による読み）", cite, *also)
     return False
 
 
@@ -110,20 +128,22 @@ def weight(ctx: Context, st: State, card: Card, where, quiet: bool = False) -> O
             if v.name != "treat_as_weight" or not st.is_top(card):
                 continue
             w = float(v.params["weight"])
-            if not nullified(st, card):
+            source = nullifier_of(st, card)
+            if source is False:
                 if not quiet:
                     say(ctx, f"{card.label}は永続効果により体重{_kg(w)}として扱う",
                         ctx.section("grm/effects/kinds"), *card_cites(ctx, card))
                 return w
-            scope, cite = nullify_cite(ctx)
-            if scope == "by_kind":
+            reach, cite = nullify_cite(ctx)
+            why = nullified_words(st, card, source)
+            if reach == "by_kind":
                 if not quiet:
-                    say(ctx, f"{card.label}は無効化されているが、「体重Ｘとして扱う」ルール効果は効果の種類により残る: "
-                        f"体重{_kg(w)}", cite)
+                    say(ctx, f"{card.label}は{why}が、「体重Ｘとして扱う」ルール効果は効果の種類により残る: "
+                        f"体重{_kg(w)}", cite, *mutual_cites(ctx, st, card, source))
                 return w
             if not quiet:
-                say(ctx, f"{card.label}は無効化され全効果テキストが白紙化されているため、体重欄本来の体重で扱う", cite,
-                    ctx.section("grm/effects/kinds"))
+                say(ctx, f"{card.label}は{why}: 全効果テキストが白紙化されているため、体重欄本来の体重で扱う", cite,
+                    ctx.section("grm/effects/kinds"), *mutual_cites(ctx, st, card, source))
     printed = card.fact("weight")
     if printed is UNKNOWN:
         raise EngineError(
@@ -142,16 +162,12 @@ def ex_limit(ctx: Context, st: State, player: str) -> tuple[Optional[int], list[
     """How many EX cards the player may have on the field (None: no limit), and what decides
     it beyond the rule of one: (the words, the citations) of each effect that changes it or has
     lost its power to. The caller prints them with the check they decide."""
-    if st.ex_unlimited:
-        return None, [("トーナメント特別ルールによりEX制限は撤廃されている", (ctx.section("grm/ex/tournament"),))]
+    if st.ex_unlimited:   # the set-up's step says so once; the check cites the rule again
+        return None, []
     limit = 1
     why: list[tuple[str, tuple[Cite, ...]]] = []
     if ctx.mode == "tournament":
         why.append(("トーナメントだが、EX制限を撤廃する特別ルールは適用されていない", (ctx.section("grm/ex/tournament"),)))
-    for card in st.grave[player]:
-        if any(v.name == "ex_limit" for e in card.effects() for v in e.body or ()):
-            why.append((f"墓地の{card.label}はゲームに影響を与えない（EXカードの上限を変えない）",
-                        (ctx.section("grm/state/destruction"), *card_cites(ctx, card))))
     lasting = st.ex_limits.get(player)
     if lasting is not None:
         limit, source = lasting
@@ -163,30 +179,24 @@ def ex_limit(ctx: Context, st: State, player: str) -> tuple[Optional[int], list[
         else:
             why.append((f"{source.label}の効果により{player}のEXカードの上限は以後{limit}枚", cites))
     for card in (c for stack in st.cells.values() for c in stack):
+        for e in card.effects("unspecified"):
+            if card.owner == player and any(v.name == "ex_limit" for v in e.body or ()):
+                raise _unspecified(card, e)
+    for card, v in permanents(st, "ex_limit"):
         if card.owner != player:
             continue
-        for e in card.effects():
-            for v in e.body or ():
-                if v.name != "ex_limit":
-                    continue
-                if e.name == "unspecified":
-                    raise _unspecified(card, e)
-                if e.name != "permanent":
-                    continue
-                cites = (ctx.section("grm/effects/kinds"), *card_cites(ctx, card))
-                if card.face == "down":
-                    why.append((f"{card.label}は裏向きのため、その永続効果（EXカードの上限）は失われている",
-                                (*cites, ctx.section("grm/state/face"))))
-                elif not st.is_top(card):
-                    why.append((f"{card.label}は下に重なっているため、その永続効果（EXカードの上限）は失われている",
-                                (*cites, ctx.section("grm/stack/definition"))))
-                elif nullified(st, card):
-                    why.append((f"{card.label}は無効化されているため、その永続効果（EXカードの上限）は失われている",
-                                (*cites, nullify_cite(ctx)[1])))
-                else:
-                    limit = max(limit, int(v.params["limit"]))
-                    why.append((f"{card.label}の永続効果により{player}のEXカードの上限は{v.params['limit']}枚",
-                                (ctx.section("grm/ex/limit-change"), *cites)))
+        gone = lost(ctx, st, card, "EXカードの上限")
+        if gone is not None:
+            why.append(gone)
+            continue
+        limit = max(limit, int(v.params["limit"]))
+        why.append((f"{card.label}の永続効果により{player}のEXカードの上限は{v.params['limit']}枚",
+                    (ctx.section("grm/ex/limit-change"), ctx.section("grm/effects/kinds"), *card_cites(ctx, card))))
+    for card in st.grave[player]:   # a card that lies there from the start (one that left the field is said above)
+        if any(v.name == "ex_limit" for e in card.effects() for v in e.body or ()) \
+                and not any(card is c for c, _ in permanents(st, "ex_limit")):
+            why.append((f"墓地の{card.label}はゲームに影響を与えない（EXカードの上限を変えない）",
+                        (ctx.section("grm/state/destruction"), *card_cites(ctx, card))))
     return limit, why
 
 
@@ -196,6 +206,61 @@ def _unspecified(card: Card, effect: Call) -> EngineError:
         f"the sources do not say when {card.code}{card.label}'s effect ({verbs}) applies, and this question needs it",
         card.loc, f"define it in the scenario, e.g. assume card {card.code} {{ effect on_play {{ {verbs} … }} }}",
         code="unknown-effect")
+
+
+def ended(ctx: Context, st: State, card: Card, why: str, *cites: Cite) -> None:
+    """Say that the card's permanent effects end now (`why`: it turned face-down, was covered,
+    left the field), when it has any: from this moment nothing of them applies (grm/effects/kinds)."""
+    verbs = [v for e in card.effects("permanent") for v in e.body or () if v.name != "unknown_effect"]
+    if not verbs:
+        return
+    words = "・".join(f"「{_verb_words(ctx, v)}」" for v in verbs)
+    say(ctx, f"{card.label}は{why}ため、その永続効果（{words}）はこの時点で終わる", ctx.section("grm/effects/kinds"),
+        *cites, *card_cites(ctx, card))
+
+
+def permanent_nullify(ctx: Context, st: State, card: Card, scoped: bool) -> None:
+    """Start the card's permanent nullifications: those over a scope (`scoped`) as it is placed,
+    those aimed at one card when its effects resolve (the target is chosen then). A card whose
+    own permanent effects are lost starts none, unless the one nullifying it is nullified by
+    it in turn (both apply: grm/reading/mutual-nullification)."""
+    for e in card.effects("permanent"):
+        for v in e.body or ():
+            if v.name != "nullify" or (v.params.get("target") in SCOPED) != scoped:
+                continue
+            source = nullifier_of(st, card)
+            if source is not False and not mutual_scoped(st, card, source):
+                gone = lost(ctx, st, card, "無効化")
+                if gone is not None:
+                    say(ctx, gone[0], *gone[1])
+                    continue
+            run_effect(ctx, st, card, e._replace(body=(v,)), {"controller": card.owner, "trigger": "permanent"})
+
+
+def settle(ctx: Context, st: State) -> None:
+    """After any change of the state: a permanent special victory whose card is in force wins
+    at once (「特定の条件を満たした場合、9マスが埋まる前に即時勝利となる」) — the condition is read
+    from the state as it stands, so it holds from the moment its card is in force (played, or a
+    nullifier gone) and never while the card is face-down, covered or nullified."""
+    if st.result:
+        return
+    for card, _ in permanents(st, "special_victory"):
+        if st.on_field(card) and lost(ctx, st, card, "特殊勝利") is None:
+            st.winner, st.result = card.owner, "win"
+            st.result_note, st.result_rule = f"{card.label}による特殊勝利", "grm/victory/special"
+            say(ctx, f"{st.cell_of(card)}の{card.label}の永続効果の条件が満たされている: {card.owner}は即時に特殊勝利する",
+                ctx.section("grm/victory/special"), ctx.section("grm/effects/kinds"), *card_cites(ctx, card))
+            return
+
+
+def special_victory_withheld(ctx: Context, st: State, card: Card) -> None:
+    """Say why a permanent special victory of a card in play does not win now."""
+    for c, _ in permanents(st, "special_victory"):
+        if c is card:
+            gone = lost(ctx, st, card, "特殊勝利")
+            if gone is not None:
+                say(ctx, gone[0] + ": 特殊勝利しない", *gone[1], ctx.section("grm/victory/special"))
+            return
 
 
 # ----------------------------------------------------------------------------- moving cards
@@ -223,6 +288,9 @@ def take_from_field(ctx: Context, st: State, card: Card, verb_ja: str) -> list[C
     stack = st.cells[cell]
     stack.remove(card)
     card.left_field = True
+    st.links = [link for link in st.links if link.target != card.uid]
+    if card.face == "up":
+        ended(ctx, st, card, "フィールドを離れた")
     if stack:
         say(ctx, f"{cell}はスタック: 効果が及ぶのは一番上の{card.label}のみで、{card.label}だけを{verb_ja}"
             "（下に重なったカードは存在しないものとして扱う）", ctx.section("grm/stack/definition"),
@@ -258,6 +326,9 @@ def flip_cell(ctx: Context, st: State, cell: str, face: str, cause: str, cites=(
     face_ja = "裏向き" if face == "down" else "表向き"
     names = "・".join(c.label for c in targets)
     say(ctx, f"{cell}の{names}を{face_ja}にする（{cause}）", *cites)
+    for c in turned:
+        if st.is_top(c):
+            ended(ctx, st, c, "裏向きになった", ctx.section("grm/state/face"))
     return turned
 
 
@@ -350,6 +421,9 @@ def run_effect(ctx: Context, st: State, card: Card, effect: Call, env: dict) -> 
         if handler is None:
             raise EngineError(f"the GRM interpreter has no handler for the verb {v.name}", v.loc)
         handler(ctx, st, card, v, env)
+        settle(ctx, st)
+        if st.result:
+            break
 
 
 def _verb_words(ctx: Context, call: Call) -> str:

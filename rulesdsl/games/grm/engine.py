@@ -83,11 +83,9 @@ class GrmEngine(GameEngine):
                                   "（No.013の効果で3枚、トーナメント特別ルールで撤廃）")
         for _, card in st.field_cards():  # permanent nullifications of cards already in play
             if card.face == "up":
-                for e in card.effects("permanent"):
-                    for v in e.body or ():
-                        if v.name == "nullify":
-                            fx.run_effect(ctx, st, card, rules.only_verb(e, v),
-                                          {"controller": card.owner, "trigger": "permanent"})
+                for scoped in (True, False):
+                    fx.permanent_nullify(ctx, st, card, scoped)
+        fx.settle(ctx, st)
 
     # -- actions ------------------------------------------------------------------------
     def act(self, ctx: Context, st: State, call: Call) -> None:
@@ -137,6 +135,8 @@ class GrmEngine(GameEngine):
             st.grave[top.owner].append(top)
             top.left_field = True
             ctx.step(f"{cell}の一番上の{top.label}が除去される", ctx.section("grm/stack/face-state"))
+            if top.face == "up":
+                fx.ended(ctx, st, top, "フィールドを離れた")
             fx.exposed(ctx, st, cell)
         elif name in ("discard_card", "hand_limit_discard"):
             card = self.find_in_hand(ctx, st, p["player"], p["card"], call)
@@ -150,6 +150,7 @@ class GrmEngine(GameEngine):
             fx.discard(ctx, st, p["player"], card, by_hand_limit=name == "hand_limit_discard")
         else:
             raise EngineError(f"the GRM interpreter has no handler for the action {name}", call.loc)
+        fx.settle(ctx, st)   # whatever the action changed may set a permanent special victory in force
 
     def find_in_hand(self, ctx: Context, st: State, player: str, ref: CardRef, call: Call) -> Card:
         for card in st.hand[player]:

@@ -243,6 +243,8 @@ def play(ctx: Context, st: State, player: str, card: Card, cell: str, on_stack: 
             cites.append(ctx.ruling("grm/gap/stack-ownership"))
         fx.say(ctx, f"{player}が{card.label}{_w(card)}を{cell}の{below.label if below.face == 'up' else '裏向きのカード'}の上に"
                f"重ねてプレイする（スタック: 一番上のカードのみが有効、下のカードは存在しないものとして扱う）", *cites)
+        if below.face == "up":
+            fx.ended(ctx, st, below, "下に重なった", ctx.section("grm/stack/definition"))
     else:
         fx.say(ctx, f"{player}が{card.label}{_w(card)}を{cell}にプレイする", *cites)
     if card.fact("type") == "logo" and not st.logo_active:
@@ -251,8 +253,17 @@ def play(ctx: Context, st: State, player: str, card: Card, cell: str, on_stack: 
                  ctx.section("grm/stack/cell-limit"))
 
     unknown_text(ctx, card)
+    # the continuous effects in force from the moment the card is: nullification first
+    # (a nullified card's permanent effects are lost, grm/effects/kinds), then what it leaves
+    fx.permanent_nullify(ctx, st, card, scoped=True)
+    fx.special_victory_withheld(ctx, st, card)
+    fx.settle(ctx, st)   # a permanent effect is in force from the moment its card is
+    if st.result:
+        return
     env: dict = {"controller": player, "moved": set(), "gone": set()}  # shared by every copy of env
     battles(ctx, st, card, cell, env)
+    if st.result:
+        return
     if st.on_field(card) and card.uid not in env.get("gone", ()):
         for e in card.effects():
             if e.name == "unspecified" and not all(v.name == "stack_play" for v in e.body or ()):
@@ -268,10 +279,7 @@ def play(ctx: Context, st: State, player: str, card: Card, cell: str, on_stack: 
             fx.run_effect(ctx, st, card, e, {"controller": player, "trigger": "continuous"})
             ctx.step("持続効果は一度発動すれば、カードの状態変化や無効化によっても失われない",
                      ctx.section("grm/effects/kinds"))
-        for e in card.effects("permanent"):
-            for v in e.body or ():
-                if v.name == "nullify":
-                    fx.run_effect(ctx, st, card, only_verb(e, v), {"controller": player, "trigger": "permanent"})
+        fx.permanent_nullify(ctx, st, card, scoped=False)
     elif card.effects("on_play"):
         ctx.step(f"{card.label}はフィールドにないため、プレイ時効果は誘発しない", ctx.section("grm/effects/resolution-order"))
     if st.result:
@@ -412,6 +420,12 @@ def _facedown_fires(ctx: Context, card: Card, trigger: str) -> bool:
 
 
 def battle(ctx: Context, st: State, attacker: Card, acell: str, defender: Card, dcell: str, env: dict) -> None:
+    """One battle, then what its changes set in force (a permanent special victory)."""
+    _battle(ctx, st, attacker, acell, defender, dcell, env)
+    fx.settle(ctx, st)
+
+
+def _battle(ctx: Context, st: State, attacker: Card, acell: str, defender: Card, dcell: str, env: dict) -> None:
     ctx.step(f"バトル: {acell}の{attacker.label} → {dcell}の{_shown(defender)}", ctx.section("grm/battle/occurrence"))
     if defender.face == "up":
         unknown_text(ctx, defender)
@@ -555,8 +569,9 @@ def check_end(ctx: Context, st: State) -> None:
     for cell, card in st.field_cards():
         if card.face == "up":
             sums[card.owner] += fx.weight(ctx, st, card, cell)
-    ctx.step(f"トーナメント: オモテ向きカードの体重合計はP1が{fx._kg(sums['P1'])}、P2が{fx._kg(sums['P2'])}",
-             ctx.section("grm/victory/draw"))
+    covered = "（スタックの下に重なったカードは存在しないものとして扱い、一番上のカードの体重のみを数える）" if stacks else ""
+    ctx.step(f"トーナメント: オモテ向きカードの体重合計はP1が{fx._kg(sums['P1'])}、P2が{fx._kg(sums['P2'])}{covered}",
+             ctx.section("grm/victory/draw"), *((ctx.section("grm/stack/definition"),) if stacks else ()))
     if sums["P1"] != sums["P2"]:
         st.winner = max(sums, key=sums.get)
         st.result, st.result_note = "win", f"同数のため体重合計{fx._kg(sums[st.winner])}対{fx._kg(sums[other(st.winner)])}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...engine.context import EngineError
 from .effects import (
+    SCOPED,
     _kg,
     card_cites,
     discard,
@@ -14,6 +15,7 @@ from .effects import (
     flip_cell,
     need,
     say,
+    scope,
     take_from_field,
     targets,
     to_graveyard,
@@ -122,6 +124,15 @@ def _move(ctx, st, card, call, env):
 @verb("nullify")
 def _nullify(ctx, st, card, call, env):
     lasting_source = card.uid if env.get("trigger") == "permanent" else None
+    if lasting_source is not None and call.params.get("target") in SCOPED:
+        # a permanent effect over a scope: applied as the field stands, for as long as it lasts
+        reached = scope(st, card, st.cell_of(card), call.params["target"])
+        words = ctx.kb.games[ctx.game].vocab.enums["selector"].values[call.params["target"]]
+        now = "・".join(f"{st.cell_of(c)}{c.label if c.face == 'up' else '（裏向き）'}" for c in reached) or "なし"
+        say(ctx, f"{card.label}の永続効果: {words}の効果を無効化する（いま及ぶカード: {now}）。"
+            f"{card.label}がオモテ向きで一番上にあり無効化されていない限り、後から範囲に入るカードにも及び、"
+            "その条件が終われば無効化も終わる", *card_cites(ctx, card), ctx.section("grm/effects/kinds"))
+        return
     for t in targets(ctx, st, card, call, env):
         st.links.append(_link(lasting_source, t.uid))
         say(ctx, f"{t.label}の効果を無効化する", *card_cites(ctx, card), ctx.section("grm/effects/kinds"))

@@ -46,7 +46,9 @@ def take_top(ctx: Context, st: State, player: str) -> Optional[Card]:
     return filler(st, player)
 
 
-def draw(ctx: Context, st: State, player: str, count: int, cite: Cite) -> None:
+def draw(ctx: Context, st: State, player: str, count: int, cite: Cite, check: bool = True) -> bool:
+    """`player` draws `count` cards; True when the deck ran out. `check`: decide the game now
+    (False when other players draw at the same time: one check after all of them)."""
     drawn, empty = 0, False
     for _ in range(count):
         card = take_top(ctx, st, player)
@@ -59,7 +61,9 @@ def draw(ctx: Context, st: State, player: str, count: int, cite: Cite) -> None:
         ctx.step(f"{player}はデッキから{count}枚引こうとしたが、{drawn}枚でデッキにカードが無くなった", cite)
     else:
         ctx.step(f"{player}はデッキから{count}枚引く", cite)
-    victory.check(ctx, st, (player,) if empty else ())
+    if check:
+        victory.check(ctx, st, (player,) if empty else ())
+    return empty
 
 
 def place_point(ctx: Context, st: State, player: str, count: int, cite: Cite) -> list[Card]:
@@ -81,7 +85,17 @@ def place_point(ctx: Context, st: State, player: str, count: int, cite: Cite) ->
 
 
 def after_points(ctx: Context, st: State, placed: list[Card]) -> None:
-    victory.check(ctx, st)
+    """After cards are placed in point zones: the victory check and their Break abilities, in
+    the order the reading of victory.break_order gives when a Break card is the winning one."""
+    breaking = [c for c in placed if c.fact("break") is True]
+    first = "victory_first"
+    if breaking and any(len(st.points[p]) >= victory.POINTS_TO_WIN for p in st.points):
+        first, cite = ctx.point("victory.break_order")
+        ctx.step("ブレイク能力を持つカードがポイント置き場に置かれ、ポイント置き場は7枚以上になった："
+                 + ("勝利条件を先に判定する" if first == "victory_first" else "ブレイク能力を先に決めてから勝利条件を判定する"),
+                 ctx.section("pm/victory/points"), ctx.section("pm/approach/break"), cite)
+    if first == "victory_first":
+        victory.check(ctx, st)
     for card in placed:
         if st.result:
             return
@@ -94,6 +108,9 @@ def after_points(ctx: Context, st: State, placed: list[Card]) -> None:
                 ctx.step(f"{card.label}はブレイク能力を持つ：{card.owner}は裏向きにして発動するかを選べる",
                          ctx.section("pm/approach/break"), rcite)
                 st.break_pending.append(card)
+    if first == "break_first":
+        decide_breaks(ctx, st)
+        victory.check(ctx, st)
 
 
 def activate_break(ctx: Context, st: State, card: Card) -> None:
@@ -305,8 +322,16 @@ def players_of(env: dict, call: Call) -> list[str]:
 
 @verb("draw")
 def _draw(ctx, st, card, call, env):
-    for p in players_of(env, call):
-        draw(ctx, st, p, call.params["count"], card_cite(ctx, card))
+    players = players_of(env, call)
+    if len(players) == 1:
+        draw(ctx, st, players[0], call.params["count"], card_cite(ctx, card))
+        return
+    # "each player" draws at the same time: one victory check after all of them, so two players
+    # meeting a condition at once is a draw (「両方のプレイヤーが同時に…引き分けとなる」)
+    empty = [p for p in players if draw(ctx, st, p, call.params["count"], card_cite(ctx, card), check=False)]
+    ctx.step("各プレイヤーのドローは同時に行われる：勝利条件はその後にまとめて判定する",
+             card_cite(ctx, card), ctx.section("pm/victory/simultaneous"))
+    victory.check(ctx, st, empty)
 
 
 @verb("point")

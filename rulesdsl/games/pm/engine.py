@@ -30,6 +30,14 @@ class PmEngine(GameEngine):
     game_id = "pm"
 
     # -- set-up -------------------------------------------------------------------------
+    def subjects(self, st: State, call: Call) -> tuple[str, ...]:
+        """An approach is about its approaching and interfering characters until it is done."""
+        own = super().subjects(st, call)
+        a = st.approach
+        if a is None or a.stage == "done":
+            return own
+        return (*own, *(c.code for c in (a.attacker, a.interferer) if c is not None))
+
     def actions(self, info: ScenarioInfo):
         acts = list(super().actions(info))
         if acts:

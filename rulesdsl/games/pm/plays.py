@@ -273,6 +273,12 @@ def play_event(ctx: Context, st: State, player: str, card: Card, target: Optiona
     timing = card.fact("timing")
     interrupt = timing == "interrupt"
     if st.chain and not interrupt:
+        if player == st.priority and player != st.active:
+            # the window a waiting play opens is its own rule: in it only interrupt cards are played
+            words = {"main_phase": "メインフェイズ", "approach_phase": "アプローチフェイズ"}.get(timing, "割り込みではない")
+            raise illegal(f"{st.chain[-1].card.label}のプレイが割り込みを待っている：このとき使用できるのは"
+                          f"使用タイミングが割り込みのカードのみで、{card.label}の使用タイミングは{words}",
+                          ctx.section("pm/effects/interrupt"), card_cite(ctx, card))
         settle_chain(ctx, st)
     if interrupt and not st.chain:
         raise illegal(f"{card.label}の使用タイミングは割り込み：割り込むカードのプレイがない",
@@ -442,6 +448,12 @@ def use_text(ctx: Context, st: State, player: str, card: Card, target: Optional[
         return
     interrupt = any("interrupt" in e.modifiers for e in card.effects_of("use"))
     if st.chain and not interrupt:
+        if player == st.priority and player != st.active:
+            # the window a waiting play opens is its own rule: in it only interrupt cards are played
+            words = {"main_phase": "メインフェイズ", "approach_phase": "アプローチフェイズ"}.get(timing, "割り込みではない")
+            raise illegal(f"{st.chain[-1].card.label}のプレイが割り込みを待っている：このとき使用できるのは"
+                          f"使用タイミングが割り込みのカードのみで、{card.label}の使用タイミングは{words}",
+                          ctx.section("pm/effects/interrupt"), card_cite(ctx, card))
         settle_chain(ctx, st)
     if interrupt and not st.chain:
         raise illegal(f"{card.label}のテキストは割り込み：割り込むカードのプレイがない", ctx.section("pm/effects/interrupt"))

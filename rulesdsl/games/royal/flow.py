@@ -191,6 +191,11 @@ def charge(ctx: Context, st: State, p: str) -> None:
     drawn = 0
     while drawn < want:
         if st.deck_top(p) is None:
+            if drawn and st.cards(p, "blank_zone"):
+                # the draws come first, to the last card of the deck; only then the refill
+                ctx.step(f"{p}はメインデッキのカードを{drawn}枚ドローし、デッキが0枚でドローできなくなった: "
+                         "ブランクゾーンのカードをデッキに戻してシャッフルし、そして7枚になるようにドローする",
+                         ctx.section("royal/phase/charge"))
             if st.cards(p, "blank_zone"):
                 fx.refill(ctx, st, p)
             if not st.cards(p, "main_deck"):

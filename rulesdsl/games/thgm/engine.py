@@ -57,6 +57,18 @@ class ThgmEngine(GameEngine):
         return facts
 
     # -- set-up -------------------------------------------------------------------------
+    def subjects(self, st: State, call: Call) -> tuple[str, ...]:
+        """An attack is about its attacker and its target, from the declaration to the result."""
+        p = call.params
+        if call.name == "declare_attack":
+            chars = [st.side(p["player"]).at(p["row"], p["column"]),
+                     st.side(p["target"]).at(p["target_row"], p["target_column"])]
+        elif st.attack is not None and not st.attack.resolved:
+            chars = [st.attack.attacker, st.attack.target]
+        else:
+            return super().subjects(st, call)
+        return tuple(c.code for c in chars if c is not None and c.code)
+
     def actions(self, info: ScenarioInfo):
         return self.static(info)["actions"]
 

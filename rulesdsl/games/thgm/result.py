@@ -52,6 +52,7 @@ def resolve(ctx: Context, st: State) -> None:
         offer_nullify(ctx, st, atk)
     if atk.result == "nullified":
         ctx.step("攻撃は無効になり、何も起きない", ctx.section("thgm/abilities/bat-transformation"))
+        no_reveal(ctx, atk, "無効")
         end_turn(ctx, st, atk.player)
         return
     atk.spell_decided = True
@@ -115,6 +116,15 @@ def _compare_words(k: str, defense: int, lo: int, hi: int) -> str:
             "defeated": f"攻撃力{r}（防御力{defense}より大きい）"}[k]
 
 
+def no_reveal(ctx: Context, atk: Attack, result: str) -> None:
+    """A concealed attack (幻視・暗闇) whose result is neither 撃破 nor 負傷: no reveal is due,
+    for the source asks it only 「その攻撃の結果が撃破か負傷になった場合」."""
+    if atk.claim is None:
+        return
+    ctx.step(f"攻撃の結果は{result}で、撃破でも負傷でもない: 正しい位置を宣言する必要はない"
+             "（正しい位置の宣言は「その攻撃の結果が撃破か負傷になった場合」）", ctx.section("thgm/abilities/conceal"))
+
+
 def settle(ctx: Context, st: State, atk: Attack, outcome: str) -> None:
     target = atk.target
     side = st.side(target.owner)
@@ -139,6 +149,8 @@ def settle(ctx: Context, st: State, atk: Attack, outcome: str) -> None:
             ctx.step(f"防御力{d}＜攻撃力{value}: {target.label}は撃破される", ctx.section("thgm/attack/result/defeated"))
         atk.result = "defeated"
         defeat(ctx, st, atk, side, row, col)
+    if atk.result == "failed":
+        no_reveal(ctx, atk, "失敗")
     if atk.result in ("injured", "defeated") and atk.claim is not None:
         atk.must_reveal = True
         ctx.step(f"攻撃の結果が{'撃破' if atk.result == 'defeated' else '負傷'}なので、{atk.player}はその時点で"
