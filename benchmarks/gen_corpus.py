@@ -1063,6 +1063,27 @@ def write_files(out: Path, files: dict[str, str]) -> int:
     return size
 
 
+def assert_scenarios_pass(root: Path, cwd: Optional[Path] = None, env: Optional[dict] = None) -> dict:
+    """Run `rulesdsl test` on the corpus at `root` (no cache read or written, so what is timed
+    afterwards stays cold) and stop unless every worked question passes: a benchmark that times
+    failing answers times quick refusals. The report's counts."""
+    import json
+    import subprocess
+    run = subprocess.run([sys.executable, "-m", "rulesdsl", "--root", str(root), "--no-cache", "test", "--json"],
+                         capture_output=True, text=True, cwd=cwd, env=env)
+    try:
+        report = json.loads(run.stdout)
+    except ValueError:
+        raise SystemExit(f"rulesdsl test on {root} gave no report (exit {run.returncode}):\n"
+                         f"{run.stderr[-2000:]}") from None
+    bad = [r for r in report["results"] if r["result"] != "passed"]
+    if bad or not report["passed"]:
+        shown = ", ".join(f"{r['scenario']} ({r['result']})" for r in bad[:5])
+        raise SystemExit(f"{root}: {len(bad)} of {len(report['results'])} worked questions do not pass "
+                         f"(first: {shown}); the benchmark measures passing answers")
+    return {k: report[k] for k in ("passed", "failed", "skipped")}
+
+
 def split(total: int, n: int) -> list[int]:
     return [total // n + (1 if i < total % n else 0) for i in range(n)]
 

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 
 from .diagnostics import DslError
-from .parser import parse_text
+from .parser import parse_text, scan_tokens
 
 INDENT = "  "
 WIDTH = 100
@@ -31,7 +31,7 @@ _COMMENT = re.compile(r"#[^\n]*")
 _LINE_BREAK = re.compile(r"\r?\n")
 
 
-@dataclass
+@dataclass(slots=True)
 class _Piece:
     kind: str           # "tok", "sep", "comment"
     text: str
@@ -45,13 +45,37 @@ def format_text(text: str, file: str = "<text>") -> str:
     return _layout(_pieces(tokens_of(text, file), text))
 
 
-def tokens_of(text: str, file: str = "<text>") -> list:
+def format_and_compare(text: str, file: str = "<text>") -> tuple[str, bool]:
+    """`text` in the canonical layout, and whether it means what `text` means (see `meaning`);
+    raises DslError (located) if `text` does not parse. Linear in the text's size: `text` is
+    parsed once with its model built (so the formatter refuses what `check` refuses) and the
+    result once more for its tokens only; what each step needs is let go before the next
+    (a 10 MB file is a million tokens)."""
+    tokens = tokens_of(text, file)
+    wanted = meaning(tokens)
+    pieces = _pieces(tokens, text)
+    del tokens
+    formatted = _layout(pieces)
+    del pieces
+    if formatted == text:
+        return formatted, True
+    try:
+        return formatted, meaning(tokens_of(formatted, file, build=False)) == wanted
+    except DslError:
+        return formatted, False
+
+
+def tokens_of(text: str, file: str = "<text>", build: bool = True) -> list:
     """Every token of `text` as the parser saw it, separators (with their comments) included;
-    raises DslError (located) if it does not parse."""
+    raises DslError (located) if it does not parse. Without `build`, only the syntax is checked
+    (for the formatter's own output, whose meaning is then compared with the original's)."""
     tokens: list = []
     try:
         # a final newline makes a last-line comment part of a separator like every other
-        parse_text(text if text.endswith("\n") else text + "\n", file, tokens=tokens)
+        if build:
+            parse_text(text if text.endswith("\n") else text + "\n", file, tokens=tokens)
+        else:
+            scan_tokens(text if text.endswith("\n") else text + "\n", file, tokens)
     except DslError:
         parse_text(text, file)  # report the problem at its place in the text as written
         raise
