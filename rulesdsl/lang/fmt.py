@@ -66,7 +66,8 @@ def format_and_compare(text: str, file: str = "<text>") -> tuple[str, bool]:
 
 
 def tokens_of(text: str, file: str = "<text>", build: bool = True) -> list:
-    """Every token of `text` as the parser saw it, separators (with their comments) included;
+    """Every token of `text` as the parser saw it, as a (type, text) pair, separators (with their
+    comments) included;
     raises DslError (located) if it does not parse. Without `build`, only the syntax is checked
     (for the formatter's own output, whose meaning is then compared with the original's)."""
     tokens: list = []
@@ -83,6 +84,7 @@ def tokens_of(text: str, file: str = "<text>", build: bool = True) -> list:
 
 
 _OPEN, _CLOSE = {"{", "["}, {"}", "]"}
+_SEP_MARK = ("_SEP", "")
 
 
 def meaning(tokens: list) -> tuple[list, list[str]]:
@@ -94,34 +96,34 @@ def meaning(tokens: list) -> tuple[list, list[str]]:
     comments: list[str] = []
     pending = False
     for tok in tokens:
-        if tok.type == "_SEP":
-            comments.extend(m.group(0).rstrip() for m in _COMMENT.finditer(str(tok)))
+        kind, value = tok
+        if kind == "_SEP":
+            comments.extend(m.group(0).rstrip() for m in _COMMENT.finditer(value))
             pending = True
             continue
-        if tok.type == "COMMENT":
-            comments.append(str(tok).rstrip())
+        if kind == "COMMENT":
+            comments.append(value.rstrip())
             continue
-        value = str(tok)
         if pending and out and out[-1][1] not in _OPEN and out[-1][1] != "," and value not in _CLOSE:
-            out.append(("_SEP", ""))
+            out.append(_SEP_MARK)
         pending = False
-        out.append((tok.type, value))
+        out.append(tok)
     return out, comments
 
 
 def _pieces(tokens, text: str) -> list[_Piece]:
     out: list[_Piece] = []
-    for tok in tokens:
-        if tok.type == "_SEP":
-            _separator(str(tok), out)
-        elif tok.type == "COMMENT":
+    for kind, value in tokens:
+        if kind == "_SEP":
+            _separator(value, out)
+        elif kind == "COMMENT":
             # a comment outside a separator: only possible on the last line of the file
             own = not out or out[-1].kind == "sep"
-            out.append(_Piece("comment", str(tok).rstrip(), own_line=own))
-        elif tok.type == "WS":
+            out.append(_Piece("comment", value.rstrip(), own_line=own))
+        elif kind == "WS":
             continue
         else:
-            out.append(_Piece("tok", str(tok)))
+            out.append(_Piece("tok", value))
     return out
 
 

@@ -99,8 +99,8 @@ def _cached_parser(grammar: str, options: dict[str, Any], name: str) -> Lark:
 
 
 class _TokenTap:
-    """A pass-through post-lexer that records every token the parser receives (for `fmt`).
-    Comments reach it inside separator tokens; see the grammar's _SEP."""
+    """A pass-through post-lexer that records every token the parser receives (for `fmt`), as a
+    (type, text) pair. Comments reach it inside separator tokens; see the grammar's _SEP."""
 
     always_accept = ()
 
@@ -110,7 +110,9 @@ class _TokenTap:
     def process(self, stream):
         for tok in stream:
             if self.sink is not None:
-                self.sink.append(tok)
+                # (type, text) as plain strings: half the memory of lark's token, which the
+                # parser lets go of once it has shifted it (a 10 MB file is a million tokens)
+                self.sink.append((tok.type, str(tok)))
             yield tok
 
 
@@ -144,7 +146,8 @@ def raw_parser() -> Lark:
 
 def parse_text(text: str, file: str = "<text>", tokens: Optional[list] = None) -> Document:
     """Parse one file's text. Raises DslError with located diagnostics on bad input.
-    With `tokens`, every token (comments and separators included) is appended to it."""
+    With `tokens`, every token (comments and separators included) is appended to it, as a
+    (type, text) pair."""
     parser = _lark(callbacks=tokens is not None)
     _BUILDER.reset(file)
     if tokens is not None:
