@@ -21,14 +21,17 @@ else is generated and spread evenly over the games:
   source's words: （2027年5月確認済み）, ※暫定ルール・非公式; the register also names every
   synthetic card by its code, which a card must be), settings of the game's real rule points (a gap reads
   only the points the declaration leaves unsettled), supersedes, refs between items;
-* scenarios under `rulings/<game>/qa/` whose set-up, actions and expectations are generated
-  from the vocabulary's signatures, with hypothetical cards defined inline and now and then a
-  known card completed (`assume card CODE { … }`).
+* worked questions under `rulings/<game>/qa/`: variations of the repository's own (new ids and
+  hypothetical card names, other days asked, now and then a known card of the corpus completed
+  with `assume card CODE { … }`, pins to the rulings the answer consults), each answered against
+  the corpus once it is written and kept only if it passes there (gen_scenarios.py): like the
+  real corpus, every one passes `rulesdsl test`.
 
 Settings never contradict each other: each (point[, card]) goes through "eras" of one value
 (a copied gap ruling's reading opens its point's first era); a ruling that changes the value
 supersedes every ruling of the previous era, and every ruling of an era is dated from the era's
-start. The corpus passes `rulesdsl check` with no findings (tests/test_gen_corpus.py). The
+start. The corpus passes `rulesdsl check` with no findings and `rulesdsl test` with no failure
+(tests/test_gen_corpus.py; `assert_scenarios_pass` is what the benchmarks run first). The
 vocabulary is read from the real knowledge base (`rulesdsl.kb.build.load`), so the generator follows
 the games as they evolve.
 """
