@@ -640,7 +640,7 @@ def test_the_parse_that_builds_nothing_still_refuses_bad_syntax_at_its_place():
 def test_formatting_a_file_that_would_change_meaning_is_refused(monkeypatch, tmp_path, capsys):
     """The check compares what the formatted text means with what the file means, and a file
     whose layout would change its meaning is left alone with a located error."""
-    import rulesdsl.lang.fmt as fmt
+    from rulesdsl.lang import fmt
     path = tmp_path / "a.rules"
     text = 'card grm No.1 "x" {\n  weight 1kg; range all8\n}\n'
     path.write_text(text, encoding="utf-8")
