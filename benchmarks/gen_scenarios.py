@@ -7,8 +7,9 @@ in (1,000 of them: 921 errors, 75 failed expectations, 4 passed), so the questio
 repository's worked questions instead — the ones that pass there and name no card of the
 repository (the corpus has its own cards) — and vary what a question varies: its id, the names of
 its hypothetical cards, the day it is asked (`as of`, so other synthetic rulings are in force),
-now and then a known card of the corpus completed (`assume card CODE { … }`) and pins to the
-rulings its answer consults. Then every variation is answered against the corpus itself: one the
+now and then a known card of the corpus completed (`assume card CODE { … }`). (Pins are left
+out: what a question pins can decide its answer's status, so they cannot be added after it is
+answered.) Then every variation is answered against the corpus itself: one the
 interpreter refuses is dropped; an expectation the corpus's rulings make false is dropped, and
 when none would be left the first is rewritten to what the interpreter found (never / possible /
 always over every branch); a scenario's own `answer` sentence is kept only while every
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import tempfile
 from pathlib import Path
 from typing import Optional
 
@@ -90,7 +90,10 @@ class Variations:
             sid = self.gen.uid(f"{g.id}/qa/{tail}")
             block[0] = f"scenario {sid} " + block[0][head.end():]
             block = self._rename_cards(block, hypo_names)
-            block = [x for x in block if not x.startswith(("  as of ", "  pins "))]
+            # `expect status …` is left out: the status of an answer in this corpus rests on its
+            # synthetic rulings and register, and one settled here was found to read otherwise in
+            # the corpus as written (33 of 200 on 2026-12-01, cause not found yet)
+            block = [x for x in block if not x.startswith(("  as of ", "  pins ", "  expect status "))]
             at = max((i for i, x in enumerate(block) if x.startswith(_HEAD)), default=0) + 1
             asked = self._asked(block)
             extra = [f"  as of {asked}"]
@@ -132,17 +135,23 @@ class Variations:
         """Answer every candidate against the corpus under `root` (written without its questions)
         and return, per game, up to `wanted` that pass as rewritten."""
         kept: dict[str, list[list[str]]] = {g: [] for g in candidates}
-        with tempfile.TemporaryDirectory(prefix="gen-qa-") as tmp:
+        # answered where they will be: inside the knowledge base, in its games' qa/ folders (a
+        # question from outside the knowledge base is not answered quite the same way)
+        written: list[Path] = []
+        try:
             starts: dict[str, tuple[str, int]] = {}
             for gid, items in candidates.items():
+                folder = root / "rulings" / gid / "qa"
+                folder.mkdir(parents=True, exist_ok=True)
                 for k in range(0, len(items), PER_FILE):
-                    name = f"{gid}-{k // PER_FILE:05d}.rules"
+                    name = f"candidates-{k // PER_FILE:05d}.rules"
                     lines: list[str] = []
                     for sid, block in items[k:k + PER_FILE]:
-                        starts[sid] = (name, len(lines) + 1)
+                        starts[sid] = (f"rulings/{gid}/qa/{name}", len(lines) + 1)
                         lines += block + [""]
-                    (Path(tmp) / name).write_text("\n".join(lines), encoding="utf-8")
-            kb = load(root, extra=[Path(tmp)], use_cache=False)
+                    written.append(folder / name)
+                    written[-1].write_text("\n".join(lines), encoding="utf-8")
+            kb = load(root, use_cache=False)
             cache: dict = {}
             for gid, items in candidates.items():
                 for sid, block in items:
@@ -154,6 +163,9 @@ class Variations:
                     done = self._settle(kb, info, block, starts[sid][1], cache)
                     if done is not None:
                         kept[gid].append(done)
+        finally:
+            for f in written:
+                f.unlink(missing_ok=True)
         return kept
 
     def _settle(self, kb: KnowledgeBase, info: ScenarioInfo, block: list[str], first: int,
@@ -167,20 +179,23 @@ class Variations:
         pinned = {f.expectation for f in pinned_failures(kb, info)}
         drop, keep_answer = set(), True
         rewrite: Optional[tuple[int, str]] = None
+        stated = set()       # expectations of the answer itself (`expect status …` says how sure it is)
         for (e, _), r in zip(info.expects, a.expectations):
             i = e.loc.line - first
             m = _EXPECT.match(block[i]) if 0 <= i < len(block) else None
             if m is None:
                 return None
+            if not m.group(2).startswith("status "):
+                stated.add(i)
             if r.text not in pinned and (r.ok or not r.applies):
                 continue
             keep_answer = False
             drop.add(i)
-            if (rewrite is None and r.probability is None and r.evaluated == r.branches > 0
+            if (rewrite is None and i in stated and r.probability is None and r.evaluated == r.branches > 0
                     and r.text not in pinned and " from " not in m.group(2) and " until " not in m.group(2)):
                 modality = ("never " if r.holds_in == 0 else "" if r.holds_in == r.branches else "possible ")
                 rewrite = (i, f"  expect {modality}{m.group(2)}")
-        if len(drop) == len(a.expectations):
+        if not stated - drop:
             if rewrite is None:
                 self.counts["refused"] += 1
                 return None
@@ -192,9 +207,5 @@ class Variations:
         else:
             self.counts["as_written"] += 1
         out = [x for n, x in enumerate(block) if n not in drop and (keep_answer or not x.startswith("  answer "))]
-        if a.rulings and self.rng.random() < 0.25:
-            at = next(n for n, x in enumerate(out) if x.startswith("  as of "))
-            pins = sorted({r.split("@", 1)[0] for r in a.rulings})
-            out.insert(at + 1, "  pins " + " ".join(self.rng.sample(pins, min(len(pins), 3))))
         return out
 
