@@ -13,10 +13,16 @@ run's peak memory is its own, from os.wait4):
          `rulesdsl.lang.parser.raw_parser()` (plain parse tree, no transformer); the time is that of
          the loop alone, without start-up (the baseline the goal is stated against)
   cold   `rulesdsl --root DIR check` with RULESDSL_CACHE pointing at an empty folder: the first
-         run, which parses everything and also fills the cache
-  warm   the same command again with nothing changed (median of --warm-runs, default 3)
+         run, which parses everything and also fills the cache; timed until the command exits
+         and until every process it started has ended (this process is made their subreaper, so
+         the parse snapshot's writer, which the command forks and leaves running, is waited for
+         and its CPU time counted); raw and cold alternate --runs times, the median pair is kept
+  warm   the same command again with nothing changed, once nothing of the cold run is left
+         running (median of --warm-runs, default 3)
 
-Goals (issue 9): cold ≤ 1.5 × raw; warm ≤ 0.3 s.
+Before anything is timed, `rulesdsl test` must pass every worked question of the corpus.
+
+Goals (issue 25): cold, counting every process it starts, ≤ 1.5 × raw; warm ≤ 0.3 s.
 """
 
 from __future__ import annotations
@@ -39,18 +45,46 @@ COLD_GOAL = 1.5
 WARM_GOAL = 0.3
 
 
+def become_subreaper() -> bool:
+    """Make this process the one that a finished command's orphans are handed to (Linux's
+    PR_SET_CHILD_SUBREAPER), so that a process a command forks into the background and does not
+    wait for — the parse snapshot's writer — is waited for here and its time counted."""
+    try:
+        import ctypes
+        return ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+SUBREAPER = False
+
+
 def run(cmd: list[str], env: dict | None = None, cwd: Path | None = None) -> dict:
-    """Run a command; its wall time, exit code, output and own peak RSS (MB)."""
+    """Run a command; its wall time, exit code, output and own peak RSS (MB) — and, as every
+    process it started counts, the same for everything it left running: `all_seconds` is the
+    time until the last of them ended, `all_cpu_seconds` their CPU time together (a child the
+    command waited for is in its own figures already; one it left behind is added here)."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env, cwd=cwd)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
         proc.returncode = os.waitstatus_to_exitcode(status)
+        cpu = usage.ru_utime + usage.ru_stime
+        all_cpu, left, peak_left = cpu, 0, 0.0
+        while SUBREAPER:  # the orphans handed to this process: wait for every one
+            try:
+                _, _, u = os.wait4(-1, 0)
+            except ChildProcessError:
+                break
+            left += 1
+            all_cpu += u.ru_utime + u.ru_stime
+            peak_left = max(peak_left, u.ru_maxrss / 1024)
         out.seek(0)
         err.seek(0)
         return {"seconds": wall, "exit": proc.returncode, "peak_mb": usage.ru_maxrss / 1024,
-                "cpu_seconds": usage.ru_utime + usage.ru_stime,
+                "cpu_seconds": cpu, "all_seconds": time.perf_counter() - t0, "all_cpu_seconds": all_cpu,
+                "left_running": left, "left_peak_mb": peak_left,
                 "stdout": out.read().decode("utf-8", "replace"),
                 "stderr": err.read().decode("utf-8", "replace")}
 
@@ -119,6 +153,7 @@ def main(argv=None) -> int:
     ap.add_argument("--scenarios", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--warm-runs", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=3, help="raw parse and cold check pairs (the median is reported)")
     ap.add_argument("--live-code", action="store_true",
                     help="run the installed rulesdsl as it is; by default the runs use a snapshot of "
                          "rulesdsl/ taken at the start, so that edits made meanwhile (which rightly "
@@ -131,6 +166,10 @@ def main(argv=None) -> int:
         return 0
 
     log = (lambda *a: print(*a, file=sys.stderr)) if args.json else print
+    global SUBREAPER
+    SUBREAPER = become_subreaper()
+    if not SUBREAPER:
+        log("note: cannot become a subreaper here; what a command leaves running is not counted")
     tmp = None
     generated = None
     if args.corpus:
@@ -153,6 +192,11 @@ def main(argv=None) -> int:
     snap = Path(tempfile.mkdtemp(prefix="rulesdsl-code-"))
     work = Path(tempfile.mkdtemp(prefix="rulesdsl-cwd-"))
     try:
+        log("asserting that every worked question of the corpus passes …")
+        sys.path.insert(0, str(HERE))
+        from gen_corpus import assert_scenarios_pass
+        passing = assert_scenarios_pass(root, cwd=work)
+        log(f"  {passing['passed']} passed")
         size = corpus_size(root)
         log(f"corpus: {size['files']} files, {size['mb']:.1f} MB")
 
@@ -170,21 +214,31 @@ def main(argv=None) -> int:
         code_path = run([sys.executable, "-c", "import rulesdsl; print(rulesdsl.__file__)"], env, work)
         code_path = code_path["stdout"].strip()
         log(f"rulesdsl imported from {code_path}")
-        log("raw Lark parse …")
-        raw_run = run([sys.executable, str(Path(__file__).resolve()), "--raw-only", str(root)], env, work)
-        if raw_run["exit"] != 0:
-            sys.stderr.write(raw_run["stderr"])
-            return 1
-        raw = json.loads(raw_run["stdout"])
-
         check = [sys.executable, "-m", "rulesdsl", "--root", str(root), "check"]
         watched = (root, snap) if not args.live_code else (root, REPO / "rulesdsl")
-        before = manifest(*watched)
-        log("cold check (empty cache) …")
-        cold = run(check, env, work)
-        if cold["exit"] not in (0, 1):
-            sys.stderr.write(cold["stdout"][-2000:] + cold["stderr"][-2000:])
-            return 1
+        # raw parse and cold check alternate, so that a slow spell of this shared machine falls
+        # on both; the median pair (by the ratio) is reported, with every run's figures
+        pairs = []
+        for i in range(max(1, args.runs)):
+            log(f"raw Lark parse {i + 1}/{args.runs} …")
+            raw_run = run([sys.executable, str(Path(__file__).resolve()), "--raw-only", str(root)], env, work)
+            if raw_run["exit"] != 0:
+                sys.stderr.write(raw_run["stderr"])
+                return 1
+            raw = json.loads(raw_run["stdout"])
+            shutil.rmtree(cache, ignore_errors=True)
+            cache.mkdir(mode=0o700)
+            before = manifest(*watched)
+            log(f"cold check (empty cache) {i + 1}/{args.runs} …")
+            cold = run(check, env, work)
+            if cold["exit"] not in (0, 1):
+                sys.stderr.write(cold["stdout"][-2000:] + cold["stderr"][-2000:])
+                return 1
+            log(f"  raw {raw['seconds']:.1f} s; cold {cold['seconds']:.1f} s, every process "
+                f"{cold['all_seconds']:.1f} s ({cold['all_cpu_seconds']:.1f} s CPU)")
+            pairs.append((cold["all_seconds"] / raw["seconds"], raw_run, raw, cold))
+        pairs.sort(key=lambda p: p[0])
+        _, raw_run, raw, cold = pairs[len(pairs) // 2]
         summary = cold["stdout"].strip().splitlines()[-1] if cold["stdout"].strip() else ""
         log(f"  {summary}")
         warm_runs = []
@@ -225,7 +279,14 @@ def main(argv=None) -> int:
             "cold_check_peak_mb": round(cold["peak_mb"]),
             "cold_over_raw": round(cold["seconds"] / raw["seconds"], 2),
             "cold_over_raw_cpu": round(cold["cpu_seconds"] / raw["cpu_seconds"], 2),
-            "cold_goal": COLD_GOAL, "cold_ok": cold["seconds"] <= COLD_GOAL * raw["seconds"],
+            # every process the cold check started, the background snapshot writer included
+            "cold_all_seconds": round(cold["all_seconds"], 2),
+            "cold_all_cpu_seconds": round(cold["all_cpu_seconds"], 2),
+            "cold_left_running": cold["left_running"], "cold_left_peak_mb": round(cold["left_peak_mb"]),
+            "cold_all_over_raw": round(cold["all_seconds"] / raw["seconds"], 2),
+            "cold_all_over_raw_cpu": round(cold["all_cpu_seconds"] / raw["cpu_seconds"], 2),
+            "counted_left_running": SUBREAPER,
+            "cold_goal": COLD_GOAL, "cold_ok": cold["all_seconds"] <= COLD_GOAL * raw["seconds"],
             "check_exit": cold["exit"], "check_summary": summary,
             "warm_check_seconds": round(warm, 3),
             "warm_check_runs": [round(r["seconds"], 3) for r in warm_runs],
@@ -235,6 +296,11 @@ def main(argv=None) -> int:
             "warm_goal": WARM_GOAL, "warm_ok": warm <= WARM_GOAL,
             "children_peak_mb": round(children_peak),
             "notes": notes,
+            "pairs": [{"raw_s": round(r["seconds"], 2), "raw_cpu_s": round(r["cpu_seconds"], 2),
+                       "cold_s": round(c["seconds"], 2), "cold_all_s": round(c["all_seconds"], 2),
+                       "cold_all_cpu_s": round(c["all_cpu_seconds"], 2)} for _, _, r, c in pairs],
+            "load_average": os.getloadavg(),
+            "scenarios_passing": passing["passed"],
             "cache_mb": round(sum(f.stat().st_size for f in cache.rglob("*") if f.is_file()) / 1e6, 1),
         }
         for n in notes:
@@ -250,7 +316,12 @@ def main(argv=None) -> int:
                 ("cold check", f"{result['cold_check_seconds']:.1f} s",
                  f"peak {result['cold_check_peak_mb']} MB, CPU {result['cold_check_cpu_seconds']:.1f} s"),
                 ("cold / raw", f"{result['cold_over_raw']:.2f}×",
-                 f"goal ≤ {COLD_GOAL}×: {ok(result['cold_ok'])} (CPU time: {result['cold_over_raw_cpu']:.2f}×)"),
+                 f"until the command exits (CPU time: {result['cold_over_raw_cpu']:.2f}×)"),
+                ("… every process", f"{result['cold_all_seconds']:.1f} s",
+                 f"until the last process it started ends ({result['cold_left_running']} left running; "
+                 f"CPU {result['cold_all_cpu_seconds']:.1f} s)"),
+                ("… / raw", f"{result['cold_all_over_raw']:.2f}×",
+                 f"goal ≤ {COLD_GOAL}×: {ok(result['cold_ok'])} (CPU time: {result['cold_all_over_raw_cpu']:.2f}×)"),
                 ("warm check", f"{result['warm_check_seconds']:.2f} s",
                  f"goal ≤ {WARM_GOAL:g} s: {ok(result['warm_ok'])} (runs {', '.join(map(str, result['warm_check_runs']))}; "
                  f"CPU {result['warm_check_cpu_seconds']:.2f} s; peak {result['warm_check_peak_mb']} MB)"),

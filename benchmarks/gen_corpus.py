@@ -21,14 +21,17 @@ else is generated and spread evenly over the games:
   source's words: （2027年5月確認済み）, ※暫定ルール・非公式; the register also names every
   synthetic card by its code, which a card must be), settings of the game's real rule points (a gap reads
   only the points the declaration leaves unsettled), supersedes, refs between items;
-* scenarios under `rulings/<game>/qa/` whose set-up, actions and expectations are generated
-  from the vocabulary's signatures, with hypothetical cards defined inline and now and then a
-  known card completed (`assume card CODE { … }`).
+* worked questions under `rulings/<game>/qa/`: variations of the repository's own (new ids and
+  hypothetical card names, other days asked, now and then a known card of the corpus completed
+  with `assume card CODE { … }`; the templates' pins and status expectations left out), each answered against
+  the corpus once it is written and kept only if it passes there (gen_scenarios.py): like the
+  real corpus, every one passes `rulesdsl test`.
 
 Settings never contradict each other: each (point[, card]) goes through "eras" of one value
 (a copied gap ruling's reading opens its point's first era); a ruling that changes the value
 supersedes every ruling of the previous era, and every ruling of an era is dated from the era's
-start. The corpus passes `rulesdsl check` with no findings (tests/test_gen_corpus.py). The
+start. The corpus passes `rulesdsl check` with no findings and `rulesdsl test` with no failure
+(tests/test_gen_corpus.py; `assert_scenarios_pass` is what the benchmarks run first). The
 vocabulary is read from the real knowledge base (`rulesdsl.kb.build.load`), so the generator follows
 the games as they evolve.
 """
@@ -49,8 +52,11 @@ from pathlib import Path
 from typing import Optional
 
 REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+for _path in (str(REPO), str(REPO / "benchmarks")):
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
+
+from gen_scenarios import Variations, templates  # noqa: E402
 
 from rulesdsl.kb.build import load  # noqa: E402
 from rulesdsl.kb.knowledge import GameInfo
@@ -896,79 +902,17 @@ class Gen:
                     head + "\n\n".join(items[start:start + per]) + "\n"
 
     # -- scenarios ------------------------------------------------------------------------
-    def render_scenarios(self, g: GameCtx, n: int) -> None:
-        rng, v = self.rng, g.info.vocab
-        setups = [e for e in v.entries["setup"].values() if e.name not in KEYWORDS and self.usable(g, e, "scenario")]
-        actions = [e for e in v.entries["action"].values() if e.name not in KEYWORDS and self.usable(g, e, "scenario")]
-        expects = [e for e in v.entries["expect"].values() if e.name not in KEYWORDS and self.usable(g, e, "scenario")]
-        facts = [e for e in v.entries["fact"].values() if e.name not in KEYWORDS]
-        with_effects = self.can_effect(g, "card")
-        completable = [c for c in g.cards if c.unknown_facts and _is_name(c.code)]
-        modes = list(g.info.modes)
-        items = []
-        for _ in range(n):
-            sid = self.uid(f"{g.id}/qa/{self.slug()}")
-            p = rng.choice(g.src.passages)
-            names = [f"{x}{string.ascii_uppercase[i]}" if rng.random() < 0.3 else x
-                     for i, x in enumerate(rng.sample(HYPO_NAMES, rng.randint(1, 3)))]
-            body: list[str] = []
-            for name in names:
-                parts = [self.clause(g, e, [], "card", p_unknown=0.05)[0]
-                         for e in rng.sample(facts, min(len(facts), rng.randint(1, 3)))]
-                if with_effects and rng.random() < 0.25:
-                    parts.append(self.effect(g, "card", [])[0])
-                body.append(f"  card {q(name)} {{ {'; '.join(parts)} }}" if parts else f"  card {q(name)} {{ }}")
-            if completable and rng.random() < 0.05:
-                c = rng.choice(completable)
-                e = v.entries["fact"][rng.choice(c.unknown_facts)]
-                t = next((t for t in e.params[0].types if t != "unknown" and self.satisfiable(g, t, "card")), None)
-                if t is not None:
-                    a, _ = self.value(g, t, [], "card")
-                    body.append(f"  assume card {c.code} {{ {e.name} {a} }}")
-            for e in rng.sample(setups, min(len(setups), rng.randint(1, 5))):
-                body.append("  " + self.clause(g, e, names, "scenario")[0])
-            said_action = ""
-            for e in rng.sample(actions, min(len(actions), rng.randint(1, 3))):
-                text, words = self.clause(g, e, names, "scenario")
-                said_action = self.render(e, words)
-                body.append("  " + text)
-            said_expect = ""
-            for e in rng.sample(expects, min(len(expects), rng.randint(1, 4))):
-                text, words = self.clause(g, e, names, "scenario")
-                said_expect = said_expect or self.render(e, words)
-                mod = weighted(rng, (("", 75), ("never ", 12), ("possible ", 8), ("always ", 5)))
-                period = ""
-                if rng.random() < 0.05:
-                    a, _ = self.date_after(dt.date(2019, 1, 1), False, dt.date(2024, 12, 31))
-                    b, _ = self.date_after(dt.date(2025, 1, 1), False, LAST_DAY)
-                    period = f" from {a} until {b}" if rng.random() < 0.6 else f" from {a}"
-                body.append(f"  expect {mod}{text}{period}")
-            title = said_expect or p.heading
-            head = [f"scenario {sid} {q(title[:60])} {{"]
-            if rng.random() < 0.6:
-                head.append(f"  source {g.src.cite(p)}")
-            if rng.random() < 0.9:
-                head.append(f"  question {q((said_action + '。' if said_action else '') + (said_expect or p.heading) + 'か。')}")
-            if rng.random() < 0.15:
-                head.append(f"  note {q('カードは仮のもの。' + p.heading + 'の規定を確かめる。')}")
-            day = dt.date(2020, 1, 1) + dt.timedelta(days=rng.randint(0, (LAST_DAY - dt.date(2020, 1, 1)).days))
-            head.append(f"  as of {day.isoformat()}")
-            if len(modes) > 1 and rng.random() < 0.3:
-                head.append(f"  mode {rng.choice(modes)}")
-            if g.rulings and rng.random() < 0.25:
-                pins = []
-                for rg in rng.sample(g.rulings, min(len(g.rulings), rng.randint(1, 3))):
-                    pins.append(f"{rg.id}@{rng.choice(rg.revs).label}" if rng.random() < 0.4 else rg.id)
-                head.append("  pins " + " ".join(pins))
-            items.append("\n".join(head + body + ["}"]))
-            self.counts["scenarios"] += 1
+    def render_scenarios(self, g: GameCtx, blocks: list[list[str]]) -> None:
+        """The worked questions gen_scenarios.py settled, 8 to a file, a file per topic in turn."""
         per = 8
         topics = g.topics or ["misc"]
-        for n_file, start in enumerate(range(0, len(items), per)):
+        self.counts["scenarios"] += len(blocks)
+        for n_file, start in enumerate(range(0, len(blocks), per)):
             topic = topics[n_file % len(topics)]
             self.files[f"rulings/{g.id}/qa/{topic}-{n_file // len(topics) + 1:03d}.rules"] = (
                 f"# {g.info.decl.name}: worked questions (synthetic benchmark corpus). The cards are "
-                "hypothetical unless named by code.\n\n" + "\n\n".join(items[start:start + per]) + "\n")
+                "hypothetical unless named by code.\n\n"
+                + "\n\n".join("\n".join(b) for b in blocks[start:start + per]) + "\n")
 
 
 class _Default(dict):
@@ -1107,6 +1051,42 @@ def copied_rulings(kb, repo: Path, gid: str) -> list[CopiedRuling]:
     return list(out.values())
 
 
+def write_files(out: Path, files: dict[str, str]) -> int:
+    """Write each relative path's text under `out`; the bytes written."""
+    size = 0
+    made: set[Path] = set()
+    for rel, text in files.items():
+        path = out / rel
+        if path.parent not in made:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            made.add(path.parent)
+        data = text.encode("utf-8")
+        path.write_bytes(data)
+        size += len(data)
+    return size
+
+
+def assert_scenarios_pass(root: Path, cwd: Optional[Path] = None, env: Optional[dict] = None) -> dict:
+    """Run `rulesdsl test` on the corpus at `root` (no cache read or written, so what is timed
+    afterwards stays cold) and stop unless every worked question passes: a benchmark that times
+    failing answers times quick refusals. The report's counts."""
+    import json
+    import subprocess
+    run = subprocess.run([sys.executable, "-m", "rulesdsl", "--root", str(root), "--no-cache", "test", "--json"],
+                         capture_output=True, text=True, cwd=cwd, env=env, check=False)
+    try:
+        report = json.loads(run.stdout)
+    except ValueError:
+        raise SystemExit(f"rulesdsl test on {root} gave no report (exit {run.returncode}):\n"
+                         f"{run.stderr[-2000:]}") from None
+    bad = [r for r in report["results"] if r["result"] != "passed"]
+    if bad or not report["passed"]:
+        shown = ", ".join(f"{r['scenario']} ({r['result']})" for r in bad[:5])
+        raise SystemExit(f"{root}: {len(bad)} of {len(report['results'])} worked questions do not pass "
+                         f"(first: {shown}); the benchmark measures passing answers")
+    return {k: report[k] for k in ("passed", "failed", "skipped")}
+
+
 def split(total: int, n: int) -> list[int]:
     return [total // n + (1 if i < total % n else 0) for i in range(n)]
 
@@ -1139,7 +1119,6 @@ def generate(out: Path, cards: int, revisions: int, scenarios: int, seed: int = 
         gen.render_sections(g)
         gen.render_rulings(g)
         gen.render_copied(g)
-        gen.render_scenarios(g, g.n_scenarios)
     # write
     if replace:
         for d in ("cards", "rulings", ".rulesdsl-cache"):
@@ -1154,23 +1133,36 @@ def generate(out: Path, cards: int, revisions: int, scenarios: int, seed: int = 
         reg = gen.register[g.id]
         (dest / "sources" / REGISTER).write_text(
             "\n".join([REGISTER_CARDS, *reg["cards"], REGISTER_RULINGS, *reg["rulings"]]) + "\n", encoding="utf-8")
-    size = 0
-    made: set[Path] = set()
-    for rel, text in gen.files.items():
-        path = out / rel
-        if path.parent not in made:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            made.add(path.parent)
-        data = text.encode("utf-8")
-        path.write_bytes(data)
-        size += len(data)
+    size = write_files(out, gen.files)
+    # the worked questions, answered against the corpus just written (gen_scenarios.py)
+    variations = Variations(gen, templates(kb, ctxs), LAST_DAY, _is_name)
+    wanted = {gid: g.n_scenarios for gid, g in ctxs.items()}
+    kept: dict[str, list[list[str]]] = {gid: [] for gid in ctxs}
+    for _ in range(4):
+        short = {gid: wanted[gid] - len(kept[gid]) for gid in ctxs if len(kept[gid]) < wanted[gid]}
+        if not short:
+            break
+        candidates = {gid: variations.make(ctxs[gid], n + n // 2 + 8, HYPO_NAMES) for gid, n in short.items()}
+        for gid, blocks in variations.keep(out, candidates, short).items():
+            kept[gid] += blocks
+    before = set(gen.files)
+    for gid, g in ctxs.items():
+        if len(kept[gid]) < wanted[gid]:
+            raise CorpusError(f"{gid}: only {len(kept[gid])} of {wanted[gid]} worked questions pass against "
+                              "the corpus (gen_scenarios.py says how they are made)")
+        gen.render_scenarios(g, kept[gid])
+    size += write_files(out, {rel: text for rel, text in gen.files.items() if rel not in before})
     stats = {"games": list(ctxs), "files": len(gen.files) + len(ctxs), "bytes": size,
-             **dict(gen.counts), "seconds": round(time.perf_counter() - t0, 1)}
+             **dict(gen.counts), "questions": dict(variations.counts), "seconds": round(time.perf_counter() - t0, 1)}
     if not quiet:
         print(f"gen_corpus: {out}: games {', '.join(ctxs)}; {stats['files']} .rules files, "
               f"{size / 1e6:.1f} MB; {gen.counts['cards']} cards, {gen.counts['sections']} sections, "
               f"{gen.counts['rulings']} rulings with {gen.counts['revisions']} revisions, "
               f"{gen.counts['scenarios']} scenarios; {stats['seconds']} s", file=sys.stderr)
+        c = variations.counts
+        print(f"gen_corpus: worked questions: {c['answered']} variations answered, {c['refused']} refused, "
+              f"{c['as_written']} kept as written, {c['dropped']} with expectations the corpus made false "
+              f"dropped, {c['rewritten']} with one rewritten to what was found", file=sys.stderr)
     return stats
 
 

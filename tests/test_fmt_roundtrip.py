@@ -616,3 +616,37 @@ def test_fmt_write_leaves_a_file_that_does_not_parse_untouched_with_a_located_er
     assert f.read_bytes() == content
     assert f.stat().st_mtime_ns == before.st_mtime_ns
     assert sorted(p.name for p in tmp_path.iterdir() if p.name != "cache") == ["bad.rules"]
+
+
+# ----------------------------------------------------------------------------- the output's check
+
+def test_the_parse_that_checks_the_output_sees_the_tokens_the_model_parse_sees():
+    """fmt checks its own output with a parse that builds nothing (no model, no tree): it must
+    see exactly the tokens, comments and separators the model parse sees, file after file."""
+    from rulesdsl.lang.fmt import tokens_of
+    for path in CORPUS:
+        text = path.read_text(encoding="utf-8")
+        assert tokens_of(text, str(path), build=False) == tokens_of(text, str(path)), path
+
+
+def test_the_parse_that_builds_nothing_still_refuses_bad_syntax_at_its_place():
+    from rulesdsl.lang.diagnostics import DslError
+    from rulesdsl.lang.fmt import tokens_of
+    with pytest.raises(DslError) as e:
+        tokens_of('card grm No.1 "x" {\n  weight 1kg\n  }}\n', "bad.rules", build=False)
+    assert str(e.value.diagnostics[0].loc).startswith("bad.rules:3:")
+
+
+def test_formatting_a_file_that_would_change_meaning_is_refused(monkeypatch, tmp_path, capsys):
+    """The check compares what the formatted text means with what the file means, and a file
+    whose layout would change its meaning is left alone with a located error."""
+    from rulesdsl.lang import fmt
+    path = tmp_path / "a.rules"
+    text = 'card grm No.1 "x" {\n  weight 1kg; range all8\n}\n'
+    path.write_text(text, encoding="utf-8")
+    real = fmt._layout
+    monkeypatch.setattr(fmt, "_layout", lambda pieces: real(pieces).replace("all8", "all4"))
+    assert main(["fmt", "--write", str(path)]) != 0
+    assert path.read_text(encoding="utf-8") == text
+    captured = capsys.readouterr()
+    assert "a.rules:1:1" in captured.err and "change the meaning" in captured.err

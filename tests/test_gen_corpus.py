@@ -39,6 +39,20 @@ def test_the_generated_corpus_of_every_game_checks_clean(corpus, run_cli, monkey
     assert "no findings" in out
 
 
+def test_every_worked_question_of_the_generated_corpus_passes(corpus, run_cli, monkeypatch, tmp_path):
+    """The benchmarks time `rulesdsl test` and the regression on this corpus: a failing question is
+    mostly a quick refusal, so the corpus must pass like the real one does, in every game."""
+    root, stats = corpus
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "cache"))
+    code, out, err = run_cli("--root", root, "test", "--json")
+    assert code == 0, out[-3000:] + err
+    report = json.loads(out)
+    assert (report["passed"], report["failed"], report["skipped"]) == (200, 0, 0)
+    assert {r["game"] for r in report["results"]} == set(GAMES)
+    q = stats["questions"]
+    assert q["as_written"] > 0 and q["dropped"] + q["rewritten"] > 0   # the corpus's rulings do move answers
+
+
 def test_the_corpus_holds_what_the_fidelity_checks_look_at(corpus):
     """A clean check means something only if the corpus has the things the checks judge."""
     root, _ = corpus

@@ -33,7 +33,7 @@ from typing import NamedTuple, Optional
 from ..base import files
 from ..kb.loader import decode, no_gc, read_file, rules_files
 from ..lang.diagnostics import Diagnostic, DslError
-from ..lang.fmt import _layout, _pieces, meaning, tokens_of
+from ..lang.fmt import format_and_compare
 from ..lang.model import Loc
 from .main import EXIT_FINDINGS, EXIT_OK, Output, command, exit_code
 
@@ -56,9 +56,8 @@ class Refused(Exception):
 
 def format_checked(text: str, file: str) -> str:
     """`text` in the canonical layout, once it is checked to mean the same (DslError if not)."""
-    tokens = tokens_of(text, file)
-    formatted = _layout(_pieces(tokens, text))
-    if formatted != text and meaning(tokens_of(formatted, file)) != meaning(tokens):
+    formatted, same = format_and_compare(text, file)
+    if not same:
         raise DslError([Diagnostic(code="fmt", loc=Loc(file=file, line=1, col=1), fatal=True,
                                    message="formatting would change the meaning of this file; it was left alone",
                                    hint="please report this as a bug")])

@@ -39,22 +39,24 @@ GRAMMAR = Path(__file__).with_name("grammar") / "rules.lark"
 
 # ----------------------------------------------------------------------------- the parser
 
-def _lark(raw: bool = False, callbacks: bool = False) -> Lark:
+def _lark(raw: bool = False, callbacks: bool = False, build: bool = True) -> Lark:
     """The parser. `raw` builds a plain parse tree (the benchmark baseline); `callbacks`
-    reports every token, comments included, to `_TokenTap` (used by `fmt`). One instance of
+    reports every token, comments included, to `_TokenTap` (used by `fmt`); without `build`
+    (with `callbacks` only) it builds nothing at all, neither model nor tree: it only says whether
+    the text parses, and which tokens it is (fmt's check of its own output). One instance of
     each: syntax hints compare parser states, whose numbers differ between instances."""
-    return _parser(bool(raw), bool(callbacks))
+    return _parser(bool(raw), bool(callbacks), bool(build) or not callbacks)
 
 
 @lru_cache(maxsize=None)
-def _parser(raw: bool, callbacks: bool) -> Lark:
+def _parser(raw: bool, callbacks: bool, build: bool = True) -> Lark:
     options: dict[str, Any] = dict(parser="lalr", lexer="contextual", maybe_placeholders=False,
                                    propagate_positions=False)
     if not raw:
-        options["transformer"] = _BUILDER
+        options["transformer"] = _BUILDER if build else _NOTHING
     if callbacks:
         options["postlex"] = _TAP
-    name = "raw" if raw else ("tokens" if callbacks else "model")
+    name = "raw" if raw else ("tokens" if build else "scan") if callbacks else "model"
     return _cached_parser(GRAMMAR.read_text(encoding="utf-8"), options, name)
 
 
@@ -97,8 +99,8 @@ def _cached_parser(grammar: str, options: dict[str, Any], name: str) -> Lark:
 
 
 class _TokenTap:
-    """A pass-through post-lexer that records every token the parser receives (for `fmt`).
-    Comments reach it inside separator tokens; see the grammar's _SEP."""
+    """A pass-through post-lexer that records every token the parser receives (for `fmt`), as a
+    (type, text) pair. Comments reach it inside separator tokens; see the grammar's _SEP."""
 
     always_accept = ()
 
@@ -108,11 +110,33 @@ class _TokenTap:
     def process(self, stream):
         for tok in stream:
             if self.sink is not None:
-                self.sink.append(tok)
+                # (type, text) as plain strings: half the memory of lark's token, which the
+                # parser lets go of once it has shifted it (a 10 MB file is a million tokens)
+                self.sink.append((tok.type, str(tok)))
             yield tok
 
 
+class _Inlined:
+    """What an inlined rule (`_name`) reduces to when nothing is built: lark splices its children
+    into the rule that contains it."""
+
+    __slots__ = ("children",)
+
+    def __init__(self, children: list) -> None:
+        self.children = children
+
+
+class _Nothing:
+    """Callbacks that build nothing: every rule reduces to None, except that an inlined rule
+    hands its children on (they are None too, or tokens)."""
+
+    @staticmethod
+    def __default__(data, children, meta):
+        return _Inlined([]) if data[:1] == "_" else None
+
+
 _BUILDER = _Builder()
+_NOTHING = _Nothing()
 _TAP = _TokenTap()
 
 
@@ -122,7 +146,8 @@ def raw_parser() -> Lark:
 
 def parse_text(text: str, file: str = "<text>", tokens: Optional[list] = None) -> Document:
     """Parse one file's text. Raises DslError with located diagnostics on bad input.
-    With `tokens`, every token (comments and separators included) is appended to it."""
+    With `tokens`, every token (comments and separators included) is appended to it, as a
+    (type, text) pair."""
     parser = _lark(callbacks=tokens is not None)
     _BUILDER.reset(file)
     if tokens is not None:
@@ -139,6 +164,20 @@ def parse_text(text: str, file: str = "<text>", tokens: Optional[list] = None) -
     if _BUILDER.errors:
         raise DslError(_BUILDER.errors)
     return Document.model_construct(path=file, decls=tuple(decls))
+
+
+def scan_tokens(text: str, file: str, tokens: list) -> None:
+    """Append every token of `text` (comments and separators included) to `tokens`, building
+    nothing: about half the cost of `parse_text`. Raises DslError on a syntax error only (the
+    checks the model's builder makes are not made)."""
+    parser = _lark(callbacks=True, build=False)
+    _TAP.sink = tokens
+    try:
+        parser.parse(text)
+    except UnexpectedInput as e:
+        raise DslError([syntax_diagnostic(e, text, file)]) from None
+    finally:
+        _TAP.sink = None
 
 
 # ----------------------------------------------------------------------------- syntax errors
