@@ -450,9 +450,9 @@ def use_text(ctx: Context, st: State, player: str, card: Card, target: Optional[
     if st.chain and not interrupt:
         if player == st.priority and player != st.active:
             # the window a waiting play opens is its own rule: in it only interrupt cards are played
-            words = {"main_phase": "メインフェイズ", "approach_phase": "アプローチフェイズ"}.get(timing, "割り込みではない")
+            # a use-type text carries no timing of its own: only an `interrupt` one may answer
             raise illegal(f"{st.chain[-1].card.label}のプレイが割り込みを待っている：このとき使用できるのは"
-                          f"使用タイミングが割り込みのカードのみで、{card.label}の使用タイミングは{words}",
+                          f"使用タイミングが割り込みのカードのみで、{card.label}のテキストは割り込みではない",
                           ctx.section("pm/effects/interrupt"), card_cite(ctx, card))
         settle_chain(ctx, st)
     if interrupt and not st.chain:
