@@ -26,19 +26,8 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.cli.main import main
-from rulesdsl.regress.fuzzing import (
-    KINDS,
-    Case,
-    abbreviations,
-    cases,
-    classify,
-    concurrent_saves,
-    copy_knowledge_bases,
-    folder_emptying,
-    mutate,
-    runner,
-    show_id,
-)
+from rulesdsl.regress.fuzzing import (KINDS, Case, abbreviations, cases, classify, concurrent_saves,
+                                      copy_knowledge_bases, folder_emptying, mutate, runner, show_id)
 
 run = runner(main)
 

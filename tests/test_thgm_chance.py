@@ -11,15 +11,8 @@ from conftest import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesdsl.engine.chance import (
-    Distribution,
-    brute_force,
-    dice,
-    dice_outcomes,
-    odds_text,
-    percent,
-    summarize,
-)
+from rulesdsl.engine.chance import (Distribution, brute_force, dice, dice_outcomes, odds_text, percent,
+                                    summarize)
 from rulesdsl.engine.context import Bounds, EngineError
 from rulesdsl.engine.runner import answer
 from rulesdsl.games.thgm import dice as D

@@ -27,17 +27,8 @@ from ..kb.build import check_root
 from ..lang.diagnostics import Diagnostic
 from ..lang.model import Loc
 from .lsp_complete import complete
-from .lsp_state import (
-    Session,
-    Target,
-    Texts,
-    hover_text,
-    id_span,
-    references,
-    scenario_at,
-    split_lines,
-    target_at,
-)
+from .lsp_state import (Session, Target, Texts, hover_text, id_span, references, scenario_at, split_lines,
+                        target_at)
 
 ASK = "rulesdsl.ask"
 ANSWER_TITLE = "この質問に答える"

@@ -12,21 +12,8 @@ from typing import Any, Callable, Iterable, Optional
 from ..base import cache
 from ..base.cache import KB_DIRS, find_root
 from ..lang.diagnostics import Diagnostic, DslError, Related, did_you_mean
-from ..lang.model import (
-    Atom,
-    Card,
-    Clause,
-    Deck,
-    Document,
-    Game,
-    Loc,
-    Point,
-    Revision,
-    RevRef,
-    Ruling,
-    Scenario,
-    Section,
-)
+from ..lang.model import (Atom, Card, Clause, Deck, Document, Game, Loc, Point, Revision, RevRef, Ruling,
+                          Scenario, Section)
 from ..lang.vocab import UNKNOWN, Call, CardRef, Validator, build_vocabulary, grid_cells
 from .knowledge import CardInfo, DeckInfo, GameInfo, KnowledgeBase, ScenarioInfo
 from .loader import display_path, rules_files

@@ -13,22 +13,8 @@ from pydantic import BaseModel, ConfigDict
 
 from ..lang.dates import CALENDARS, DEFAULT_CALENDAR, PartialDate
 from ..lang.diagnostics import Diagnostic
-from ..lang.model import (
-    Card,
-    Deck,
-    Document,
-    Errata,
-    Expectation,
-    Game,
-    Loc,
-    Point,
-    Revision,
-    RevRef,
-    Ruling,
-    Scenario,
-    Section,
-    Status,
-)
+from ..lang.model import (Card, Deck, Document, Errata, Expectation, Game, Loc, Point, Revision, RevRef,
+                          Ruling, Scenario, Section, Status)
 from ..lang.vocab import Call, Vocabulary
 from .sources import SourceDocument
 from .timeline import Timelines, start

@@ -17,31 +17,9 @@ from lark import Token, Transformer
 
 from .dates import DateError, PartialDate
 from .diagnostics import Diagnostic, Related
-from .model import (
-    Atom,
-    Card,
-    Citation,
-    Clause,
-    Deck,
-    Errata,
-    Expectation,
-    Game,
-    Loc,
-    Point,
-    PointDefault,
-    PointValue,
-    Probability,
-    Quote,
-    Revision,
-    RevRef,
-    Ruling,
-    Scenario,
-    Section,
-    Setting,
-    Status,
-    StatusExpectation,
-    Text,
-)
+from .model import (Atom, Card, Citation, Clause, Deck, Errata, Expectation, Game, Loc, Point, PointDefault,
+                    PointValue, Probability, Quote, Revision, RevRef, Ruling, Scenario, Section, Setting,
+                    Status, StatusExpectation, Text)
 
 # Blocks inside blocks and lists inside lists: real rules use three or four levels; the limit
 # keeps every later walk over the nodes far from Python's recursion limit.

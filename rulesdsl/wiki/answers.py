@@ -8,16 +8,8 @@ from ..engine.registry import engine_for
 from ..lang.model import Status
 from ..lang.vocab import Call, Vocabulary
 from .board import render_board
-from .common import (
-    MODALITY_JA,
-    Ctx,
-    answer_summary,
-    card_words,
-    known_facts,
-    linked_text,
-    rev_label,
-    value_label,
-)
+from .common import (MODALITY_JA, Ctx, answer_summary, card_words, known_facts, linked_text, rev_label,
+                     value_label)
 from .escape import esc
 from .odds import odds_html
 from .render import STATUS_JA, Doc, badge, code, tag

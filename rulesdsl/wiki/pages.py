@@ -21,16 +21,8 @@ from .answers import qa_index, scenario_page
 from .card_pages import card_page, cards_index
 from .common import STATUS_ORDER, Ctx, linked_text, ruling_state, short_title, value_label
 from .escape import esc, esc_lines
-from .history import (
-    CHANGE_HEAD,
-    RECENT,
-    change_rows,
-    changelog_index,
-    changelog_year,
-    latest_changes,
-    review_page,
-    status_counts,
-)
+from .history import (CHANGE_HEAD, RECENT, change_rows, changelog_index, changelog_year, latest_changes,
+                      review_page, status_counts)
 from .render import GAP_JA, UNKNOWN_TAG, Doc, badge, code, tag
 from .ruling_pages import ruling_page, rulings_index
 from .site import Failure, Page, Wiki, line_anchor, point_anchor

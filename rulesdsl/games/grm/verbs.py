@@ -4,23 +4,8 @@
 from __future__ import annotations
 
 from ...engine.context import EngineError
-from .effects import (
-    SCOPED,
-    _kg,
-    card_cites,
-    discard,
-    draw,
-    exposed,
-    fire,
-    flip_cell,
-    need,
-    say,
-    scope,
-    take_from_field,
-    targets,
-    to_graveyard,
-    verb,
-)
+from .effects import (SCOPED, _kg, card_cites, discard, draw, exposed, fire, flip_cell, need, say, scope,
+                      take_from_field, targets, to_graveyard, verb)
 from .state import Link, neighbours, other
 
 
