@@ -32,16 +32,30 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         cache.note(f"no output cache: {e}")
         key = None
     if key is None:
+        answer_path(argv)
         from .main import main as run
         return run(argv)
     hit = cache.recall(key) or ask_server(key, argv)
     if hit is None:
+        answer_path(argv)
         from .main import run_captured
         hit = run_captured(argv)
         cache.remember(key, hit)
     sys.stdout.write(hit["stdout"])
     sys.stderr.write(hit["stderr"])
     return int(hit["code"])
+
+
+# the commands that run here on the plain models (rulesdsl/base/declared.py): they only answer,
+# so they need none of pydantic's machinery, whose import and class building are a third of
+# a judge's new question
+PLAIN_COMMANDS = frozenset({"ask"})
+
+
+def answer_path(argv: Sequence[str]) -> None:
+    if cache.globals_of(argv).command in PLAIN_COMMANDS and not os.environ.get("RULESDSL_PYDANTIC"):
+        from ..base import declared
+        declared.use_plain()
 
 
 def ask_server(key: cache.OutputKey, argv: Sequence[str]) -> Optional[dict]:
