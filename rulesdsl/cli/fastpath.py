@@ -12,7 +12,6 @@ pydantic nor lark is imported.
 from __future__ import annotations
 
 import os
-import socket
 import sys
 from typing import Optional, Sequence
 
@@ -63,7 +62,10 @@ def ask_server(key: cache.OutputKey, argv: Sequence[str]) -> Optional[dict]:
     there is none, it runs other code or refuses, or anything goes wrong on the way (the
     command then runs here)."""
     path = key.path.parent.parent / "serve.sock"
-    if not hasattr(socket, "AF_UNIX") or not os.path.exists(path):
+    if not os.path.exists(path):
+        return None
+    import socket
+    if not hasattr(socket, "AF_UNIX"):
         return None
     request = {"argv": list(argv), "cwd": os.getcwd(),
                "env": {k: os.environ[k] for k in wire.ENV if k in os.environ}, "code": key.code}
