@@ -69,13 +69,17 @@ def _sentences(kb: KnowledgeBase, game: str, point) -> list[tuple[str, str]]:
 
 
 def excluded_readings(kb: KnowledgeBase) -> Iterator[Diagnostic]:
+    read: dict[str, list] = {}                  # text -> its bounds (a section defines many points)
     for game, info in sorted(kb.games.items()):
         for point in info.points.values():
-            said = [(where, b) for where, text in _sentences(kb, game, point) for b in bounds_in(text)]
+            numbers = [(v, value_number(v.name, v.label)) for v in point.values]
+            if all(n is None for _, n in numbers):
+                continue                        # no value a bound could exclude: nothing to read
+            said = [(where, b) for where, text in _sentences(kb, game, point)
+                    for b in (read[text] if text in read else read.setdefault(text, bounds_in(text)))]
             if not said:
                 continue
-            for v in point.values:
-                number = value_number(v.name, v.label)
+            for v, number in numbers:
                 if number is None:
                     continue
                 for where, (sentence, bound, excluded) in said:
