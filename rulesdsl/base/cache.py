@@ -29,7 +29,10 @@ import stat
 import sys
 import time
 from pathlib import Path
-from typing import Iterable, NamedTuple, Optional, Sequence
+from collections import namedtuple
+
+# No `typing` here: this module is the command line's whole start when a kept output or a
+# server answers, and typing's import is a tenth of that (the annotations are never evaluated).
 
 try:        # CPython's own BLAKE2, without hashlib's import of OpenSSL (a tenth of a served answer)
     from _blake2 import blake2b
@@ -471,11 +474,8 @@ def code_digest(d: Optional[Digests] = None) -> str:
 
 # ----------------------------------------------------------------------------- command outputs
 
-class Globals(NamedTuple):
-    command: Optional[str]
-    root: Optional[str]
-    no_cache: bool
-    verbose: bool
+Globals = namedtuple("Globals", "command root no_cache verbose")
+Globals.__doc__ = "The command (a str or None) and the global options before it: root (str or None), no_cache, verbose."
 
 
 def globals_of(argv: Sequence[str]) -> Globals:
@@ -506,11 +506,9 @@ def globals_of(argv: Sequence[str]) -> Globals:
     return Globals(None, root, no_cache, verbose)
 
 
-class OutputKey(NamedTuple):
-    root: Path
-    path: Path          # where the output is kept
-    key: str            # the digest of everything it depends on
-    code: str           # the code's digest
+OutputKey = namedtuple("OutputKey", "root path key code")
+OutputKey.__doc__ = ("Where a command's output is kept: the knowledge base's root (Path), the file (Path), "
+                     "the digest of everything the output depends on and the code's digest.")
 
 
 # What a command's output depends on besides its arguments: the variables it reads.

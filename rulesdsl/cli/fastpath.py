@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Optional, Sequence
 
 from ..base import cache
 from . import wire

@@ -13,10 +13,6 @@ from __future__ import annotations
 import json
 import re
 import time
-from typing import TYPE_CHECKING, Optional
-
-if TYPE_CHECKING:
-    import socket
 
 ENV = ("RULESDSL_ROOT", "NO_COLOR")
 MAX_REQUEST = 1 << 20       # bytes: a command line and an environment, never more
