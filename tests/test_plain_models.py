@@ -41,7 +41,13 @@ if job == "fields":
     print(json.dumps(out, sort_keys=True))
 elif job == "ask":
     from rulesdsl.cli.main import run_captured
-    out = [run_captured(json.loads(argv)) for argv in rest]
+    from rulesdsl.kb import loader
+    import os
+    loader.PARALLEL_MIN = int(os.environ.get("PARALLEL_MIN", loader.PARALLEL_MIN))
+    here = []                           # the files this process parsed itself
+    parse_one = loader.parse_one
+    loader.parse_one = lambda *a: (here.append(1), parse_one(*a))[1]
+    out = [dict(run_captured(json.loads(argv)), parsed_here=len(here)) for argv in rest]
     import rulesdsl.lang.model as m
     if mode == "plain":
         assert "pydantic" not in sys.modules, "the plain path imported pydantic"
@@ -54,7 +60,14 @@ elif job == "snapshot":
     back = loads(data)
     assert back == docs
     assert [d.model_dump() for d in back] == [d.model_dump() for d in docs]
+    import pickle                       # as the loader's fork sends its share of a parse
+    assert pickle.loads(pickle.dumps(docs, protocol=pickle.HIGHEST_PROTOCOL)) == docs
     sys.stdout.buffer.write(data)
+elif job == "dump":
+    from rulesdsl.lang.parser import parse_text
+    docs = [parse_text(open(p, encoding="utf-8").read(), p) for p in rest]
+    print(json.dumps([d.model_dump(mode="json") for d in docs], ensure_ascii=False))
+    print(repr([d.model_dump() for d in docs]))
 '''
 
 
@@ -67,6 +80,11 @@ def run(mode: str, job: str, *args: str, env: dict | None = None) -> bytes:
 
 def both(job: str, *args: str, env: dict | None = None) -> tuple[bytes, bytes]:
     return run("pydantic", job, *args, env=env), run("plain", job, *args, env=env)
+
+
+def outputs(raw: bytes) -> list[dict]:
+    """What each command printed and its exit code (not how many files it parsed itself)."""
+    return [{k: r[k] for k in ("code", "stdout", "stderr")} for r in json.loads(raw)]
 
 
 def worked_question_files() -> list[Path]:
@@ -90,7 +108,7 @@ def test_every_worked_question_gets_the_same_answer_on_the_plain_path(tmp_path):
         argvs.append(json.dumps(["ask", "--trace", "all", "--readings", str(first)]))
     env = {"RULESDSL_CACHE": str(tmp_path / "cache")}
     pyd, plain = both("ask", *argvs, env=env)     # the plain process reads pydantic's snapshot
-    pyd_out, plain_out = json.loads(pyd), json.loads(plain)
+    pyd_out, plain_out = outputs(pyd), outputs(plain)
     assert len(pyd_out) == len(argvs)
     answered = 0
     for argv, a, b in zip(argvs, pyd_out, plain_out):
@@ -119,13 +137,31 @@ def test_a_judges_own_file_is_answered_or_refused_the_same_way_on_the_plain_path
     path = judge(tmp_path, edit(JUDGE))
     argvs = [json.dumps(["ask", "--json", path]), json.dumps(["ask", path])]
     pyd, plain = both("ask", *argvs, env={"RULESDSL_CACHE": str(tmp_path / "cache")})
-    assert json.loads(pyd) == json.loads(plain)
+    assert outputs(pyd) == outputs(plain)
 
 
 def test_a_snapshot_written_on_the_plain_path_is_the_same_bytes_and_reads_back_equal():
     files = [str(p) for p in worked_question_files()[:12]] + [str(p) for p in sorted((REPO / "cards").rglob("*.rules"))[:6]]
     pyd, plain = both("snapshot", *files)
     assert pyd == plain and len(pyd) > 10_000
+
+
+def test_the_plain_models_dump_as_pydantics_do():
+    files = [str(p) for p in worked_question_files()[:8]] + [str(REPO / "rulings/grm/game.rules")]
+    pyd, plain = both("dump", *files)
+    assert pyd.splitlines()[0] == plain.splitlines()[0]          # mode="json"
+    assert pyd.splitlines()[1] == plain.splitlines()[1]          # the Python objects, by their repr
+
+
+def test_without_caches_the_plain_path_parses_in_two_processes_and_answers_the_same(tmp_path):
+    path = judge(tmp_path, JUDGE)
+    argvs = [json.dumps(["--no-cache", "ask", "--json", path])]
+    pyd, plain = both("ask", *argvs, env={"PARALLEL_MIN": "2"})   # the bundled base is under the usual 500
+    assert outputs(pyd) == outputs(plain)
+    out = json.loads(plain)[0]
+    assert json.loads(out["stdout"])["ok"] is True
+    files = len(list((REPO / "rulings").rglob("*.rules"))) + len(list((REPO / "cards").rglob("*.rules")))
+    assert 0 < out["parsed_here"] < files * 0.6      # the fork parsed its half and sent it back
 
 
 def test_a_damaged_parse_snapshot_is_rebuilt_not_trusted_on_the_command_lines_answer_path(tmp_path):

@@ -203,8 +203,16 @@ class Plain:
     def __copy__(self):
         return self.model_copy()
 
-    def __reduce__(self):
-        raise TypeError("declared models are not pickled")
+    # pickled only through the pipe between the loader and its own fork (kb/loader.parse_all);
+    # nothing pickled is ever read from a file
+    def __getstate__(self):
+        return self.__dict__, self.__pydantic_fields_set__
+
+    def __setstate__(self, state) -> None:
+        object.__setattr__(self, "__dict__", state[0])
+        object.__setattr__(self, "__pydantic_fields_set__", state[1])
+        object.__setattr__(self, "__pydantic_extra__", None)
+        object.__setattr__(self, "__pydantic_private__", None)
 
 
 class _FieldInfo:
@@ -223,8 +231,8 @@ def _dump(v: Any, mode: str) -> Any:
         return v.model_dump(mode=mode)
     if isinstance(v, tuple):
         if hasattr(v, "_fields") and "__get_pydantic_core_schema__" in vars(type(v)):
-            if type(v).__name__ == "Loc":             # accepted and kept as it is
-                return list(v) if mode == "json" else v
+            if type(v).__name__ == "Loc":             # accepted as it is, dumped as a tuple
+                return list(v) if mode == "json" else tuple(v)
             return _dump(v.as_dict(), mode)          # the named tuples that dump as a dict
         items = [_dump(x, mode) for x in v]
         return items if mode == "json" else tuple(items)
@@ -236,4 +244,6 @@ def _dump(v: Any, mode: str) -> Any:
         return v.value if mode == "json" else v
     if v is None or isinstance(v, (str, int, float, bool)):
         return v
+    if "__get_pydantic_core_schema__" in vars(type(v)):
+        return str(v)               # a value class serialised to its text (PartialDate), in both modes
     return str(v) if mode == "json" else v
