@@ -22,7 +22,6 @@ before anything else).
 from __future__ import annotations
 
 import contextlib
-import datetime as _dt
 import json
 import os
 import stat
@@ -532,7 +531,8 @@ def output_key(argv: Sequence[str]) -> Optional[OutputKey]:
     d = digests(root)
     code = code_digest(d)
     h = blake2b(FORMAT, digest_size=20)
-    h.update(json.dumps([list(argv), os.getcwd(), str(root), _dt.date.today().isoformat(),
+    # the day, local time, as datetime.date.today() reads it (datetime is not imported for it)
+    h.update(json.dumps([list(argv), os.getcwd(), str(root), time.strftime("%Y-%m-%d"),
                          [os.environ.get(k, "") for k in ENV_READ]]).encode("utf-8", "surrogateescape"))
     h.update(code.encode())
     for name in KB_DIRS:
