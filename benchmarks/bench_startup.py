@@ -13,12 +13,16 @@ python3 has site hooks that make its start about 50 ms). The package's bytecode 
 first, as an installed package has it. The parse caches are filled before timing, as after any
 earlier command.
 
-    python benchmarks/bench_startup.py [--runs 15] [--json]
+    python benchmarks/bench_startup.py [--runs 15] [--code DIR] [--json]
+
+--code DIR runs the commands with another checkout's package (e.g. the main branch's, for a
+before/after in the same minutes) on this checkout's knowledge base.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -48,16 +52,32 @@ def timed(cmd: list[str], env: dict) -> tuple[float, float, str]:
     return wall, cpu, r.stdout
 
 
-def measure(runs: int) -> dict:
+@contextlib.contextmanager
+def serving(base: list[str], env: dict):
+    """A `rulesdsl serve` of the knowledge base, loaded and listening, stopped on the way out."""
+    server = subprocess.Popen(base + ["serve", "--idle", "300"], env=env, cwd=REPO,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        if not any("answering" in line for line in server.stderr):     # its log says when it listens
+            raise SystemExit(f"rulesdsl serve ended before answering (exit {server.wait()})")
+        yield server
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+
+
+def measure(runs: int, code: Path = REPO) -> dict:
     cache = Path(tempfile.mkdtemp(prefix="rs-"))      # short: it holds the server's socket
     work = Path(tempfile.mkdtemp(prefix="rulesdsl-judge-"))
     env = dict(os.environ, RULESDSL_CACHE=str(cache))
+    if code != REPO:
+        env["PYTHONPATH"] = os.pathsep.join([str(code), *filter(None, [os.environ.get("PYTHONPATH")])])
     for k in ("RULESDSL_NO_CACHE", "RULESDSL_PYDANTIC", "RULESDSL_VERBOSE"):
         env.pop(k, None)
     pyd_env = dict(env, RULESDSL_PYDANTIC="1")
     py = sys.executable
     base = [py, "-m", "rulesdsl"]
-    subprocess.run([py, "-m", "compileall", "-q", str(REPO / "rulesdsl")],
+    subprocess.run([py, "-m", "compileall", "-q", str(code / "rulesdsl")],
                    env=dict(os.environ, PYTHONDONTWRITEBYTECODE=""), capture_output=True, check=True)
     counter = iter(range(10 ** 6))
 
@@ -79,18 +99,10 @@ def measure(runs: int) -> dict:
             times["pass"].append(timed(anchor, env)[:2])
             times["new"].append(timed(question(), env)[:2])
             times["new_pydantic"].append(timed(question(), pyd_env)[:2])
-        server = subprocess.Popen(base + ["serve", "--idle", "300"], env=env, cwd=REPO,
-                                  stderr=subprocess.PIPE, text=True)
-        try:
-            for line in server.stderr:                    # loaded and listening
-                if "answering" in line:
-                    break
+        with serving(base, env):
             for _ in range(runs):
                 times["pass_served"].append(timed(anchor, env)[:2])
                 times["served"].append(timed(question(), env)[:2])
-        finally:
-            server.terminate()
-            server.wait(timeout=60)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
         shutil.rmtree(work, ignore_errors=True)
@@ -98,7 +110,7 @@ def measure(runs: int) -> dict:
     def med(name: str, i: int) -> float:
         return statistics.median(t[i] for t in times[name])
 
-    result = {"runs": runs, "python": py, "load": os.getloadavg()[0]}
+    result = {"runs": runs, "python": py, "code": str(code), "load": os.getloadavg()[0]}
     for name in times:
         result[f"{name}_ms"] = round(med(name, 0) * 1000, 1)
         result[f"{name}_cpu_ms"] = round(med(name, 1) * 1000, 1)
@@ -111,13 +123,14 @@ def measure(runs: int) -> dict:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--runs", type=int, default=15)
+    p.add_argument("--code", type=Path, default=REPO, help="the checkout whose package runs the commands")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
-    r = measure(args.runs)
+    r = measure(args.runs, args.code.resolve())
     if args.json:
         print(json.dumps(r, indent=2))
         return
-    print(f"medians of {r['runs']} interleaved rounds, load {r['load']:.1f}, {r['python']}")
+    print(f"medians of {r['runs']} interleaved rounds, load {r['load']:.1f}, {r['python']}, code of {r['code']}")
     print(f"  python -c pass (anchor)                         {r['pass_ms']:7.1f} ms wall  {r['pass_cpu_ms']:6.1f} ms CPU")
     print(f"  new question, no server (goal <= 3x)            {r['new_ms']:7.1f} ms wall  {r['new_ratio']:5.2f}x   "
           f"CPU {r['new_cpu_ms']:.1f} ms {r['new_cpu_ratio']:.2f}x")
