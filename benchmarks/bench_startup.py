@@ -15,8 +15,8 @@ earlier command.
 
     python benchmarks/bench_startup.py [--runs 15] [--code DIR] [--json]
 
---code DIR runs the commands with another checkout's package (e.g. the main branch's, for a
-before/after in the same minutes) on this checkout's knowledge base.
+--code DIR runs the commands in another checkout (e.g. an export of the main branch, for a
+before/after in the same minutes): its package, on its own copy of the knowledge base.
 """
 
 from __future__ import annotations
@@ -39,11 +39,11 @@ REPO = Path(__file__).resolve().parent.parent
 JUDGE = (REPO / "examples/judge-question.rules").read_text(encoding="utf-8")
 
 
-def timed(cmd: list[str], env: dict) -> tuple[float, float, str]:
+def timed(cmd: list[str], env: dict, cwd: Path = REPO) -> tuple[float, float, str]:
     """Wall and CPU seconds of one process, and its stdout."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    r = subprocess.run(cmd, env=env, capture_output=True, check=False, cwd=REPO, text=True)
+    r = subprocess.run(cmd, env=env, capture_output=True, check=False, cwd=cwd, text=True)
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -53,9 +53,9 @@ def timed(cmd: list[str], env: dict) -> tuple[float, float, str]:
 
 
 @contextlib.contextmanager
-def serving(base: list[str], env: dict):
+def serving(base: list[str], env: dict, cwd: Path = REPO):
     """A `rulesdsl serve` of the knowledge base, loaded and listening, stopped on the way out."""
-    server = subprocess.Popen(base + ["serve", "--idle", "300"], env=env, cwd=REPO,
+    server = subprocess.Popen(base + ["serve", "--idle", "300"], env=env, cwd=cwd,
                               stderr=subprocess.PIPE, text=True)
     try:
         if not any("answering" in line for line in server.stderr):     # its log says when it listens
@@ -70,8 +70,6 @@ def measure(runs: int, code: Path = REPO) -> dict:
     cache = Path(tempfile.mkdtemp(prefix="rs-"))      # short: it holds the server's socket
     work = Path(tempfile.mkdtemp(prefix="rulesdsl-judge-"))
     env = dict(os.environ, RULESDSL_CACHE=str(cache))
-    if code != REPO:
-        env["PYTHONPATH"] = os.pathsep.join([str(code), *filter(None, [os.environ.get("PYTHONPATH")])])
     for k in ("RULESDSL_NO_CACHE", "RULESDSL_PYDANTIC", "RULESDSL_VERBOSE"):
         env.pop(k, None)
     pyd_env = dict(env, RULESDSL_PYDANTIC="1")
@@ -92,17 +90,17 @@ def measure(runs: int, code: Path = REPO) -> dict:
     anchor = [py, "-c", "pass"]
     times: dict[str, list[tuple[float, float]]] = {k: [] for k in ("pass", "new", "new_pydantic", "pass_served", "served")}
     try:
-        out = timed(question(), env)[2]                   # fills the parse and grammar caches
+        out = timed(question(), env, code)[2]                   # fills the parse and grammar caches
         assert out.startswith("答え: "), out
-        timed(question(), pyd_env)
+        timed(question(), pyd_env, code)
         for _ in range(runs):
-            times["pass"].append(timed(anchor, env)[:2])
-            times["new"].append(timed(question(), env)[:2])
-            times["new_pydantic"].append(timed(question(), pyd_env)[:2])
-        with serving(base, env):
+            times["pass"].append(timed(anchor, env, code)[:2])
+            times["new"].append(timed(question(), env, code)[:2])
+            times["new_pydantic"].append(timed(question(), pyd_env, code)[:2])
+        with serving(base, env, code):
             for _ in range(runs):
-                times["pass_served"].append(timed(anchor, env)[:2])
-                times["served"].append(timed(question(), env)[:2])
+                times["pass_served"].append(timed(anchor, env, code)[:2])
+                times["served"].append(timed(question(), env, code)[:2])
     finally:
         shutil.rmtree(cache, ignore_errors=True)
         shutil.rmtree(work, ignore_errors=True)
