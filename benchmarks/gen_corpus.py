@@ -1162,7 +1162,8 @@ def generate(out: Path, cards: int, revisions: int, scenarios: int, seed: int = 
         c = variations.counts
         print(f"gen_corpus: worked questions: {c['answered']} variations answered, {c['refused']} refused, "
               f"{c['as_written']} kept as written, {c['dropped']} with expectations the corpus made false "
-              f"dropped, {c['rewritten']} with one rewritten to what was found", file=sys.stderr)
+              f"dropped, {c['rewritten']} with one rewritten to what was found; {c['status_rewritten']} "
+              "`expect status` lines rewritten to the status found", file=sys.stderr)
     return stats
 
 
