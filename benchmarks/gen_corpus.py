@@ -23,7 +23,7 @@ else is generated and spread evenly over the games:
   only the points the declaration leaves unsettled), supersedes, refs between items;
 * worked questions under `rulings/<game>/qa/`: variations of the repository's own (new ids and
   hypothetical card names, other days asked, now and then a known card of the corpus completed
-  with `assume card CODE { … }`; the templates' pins and status expectations left out), each answered against
+  with `assume card CODE { … }`; the templates' pins left out, their status expectations settled), each answered against
   the corpus once it is written and kept only if it passes there (gen_scenarios.py): like the
   real corpus, every one passes `rulesdsl test`.
 
