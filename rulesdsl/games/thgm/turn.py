@@ -221,6 +221,11 @@ def replenish_step(ctx: Context, st: State, player: str) -> None:
             ctx.step(f"{player}のストックは尽きている: それ以上の補充はない（場のキャラは{side.count()}人）", sec)
             break
         options = replenish_options(ctx, side)
+        if not options:   # only where 「誰もいない列」 is read as the row: every front character has one behind
+            ctx.step(f"{player}の前列キャラはどれも後ろに後列キャラがいる: 「誰もいない列」を前列（横の並び）と読むと、前列に"
+                     f"キャラがいる間は新しく前列キャラとして置けず、置き方がないので補充はここまで（場のキャラは{side.count()}人）",
+                     ctx.section("thgm/placement/replenish-options"), empty_column_allows(ctx, side)[1])
+            break
         labels = [_option_words(how, col) for how, col in options]
         ctx.step(f"{player}の場のキャラは{side.count()}人（６人未満）: ストックから１枚補充する", sec,
                  ctx.section("thgm/placement/replenish-options"))
