@@ -315,7 +315,8 @@ def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True,
             todo.append((len(slots), name, data, key, shard))
         slots.append((key, doc, [], shard))
     plan = None
-    if use_cache and snap is not None and _worth_writing(todo, {s[0] for s in slots if s[0]}, cached):
+    relaid = any(s >= count for s in held)      # parts of a knowledge base of another size
+    if use_cache and snap is not None and (relaid or _worth_writing(todo, {s[0] for s in slots if s[0]}, cached)):
         plan = _Plan(snap, salt, count, slots, held, outlined)
     for (i, _, _, key, shard), (doc, problems) in zip(todo, parse_all(todo, plan)):
         slots[i] = (key, doc, problems, shard)
