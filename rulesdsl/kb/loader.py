@@ -279,6 +279,7 @@ def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True,
     With `bodies`, the scenarios it rejects may come back as outlines (see `outline`)."""
     paths = list(paths)
     names = shown if shown is not None else [display_path(p, root) for p in paths]
+    wait_for_writers()                     # the parts a previous load of this process is writing
     salt = _salt()
     snap = snapshot_path(root) if use_cache else None
     digests = cache.digests(root if use_cache else None)
@@ -433,22 +434,23 @@ def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Pla
               ) -> list[tuple[Optional[Document], list[Diagnostic]]]:
     """Parse files (slot, name, bytes, key, part), and write the parts of the snapshot `plan`
     says, in two processes when there are many files and two processors: a forked child parses
-    the files of the second half of the parts, writes those parts, and sends them back through
-    a pipe as the snapshot's own payloads (JSON, read back with lang/snapshot.py); this process
-    parses and writes the first half meanwhile. (What else the child sends — the diagnostics of
-    files that do not parse, and the documents when no part was written — travels pickled: the
+    the files of 9 of the 16 parts, sends its documents back through a pipe, then writes its
+    parts while this process, which parsed and wrote the other 7 meanwhile, goes on with them
+    (`wait_for_writers` waits for it). No process walks the whole knowledge base to write it,
+    and none is forked from a process holding all of it. (The documents travel pickled: the
     pipe joins this process to its own fork and nothing else can write into it; nothing pickled
     is ever read from a file.)"""
     count = plan.count if plan is not None else 1
     if len(items) < PARALLEL_MIN or not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
         return _serial(items, plan)
-    half = count // 2
+    half = count * 7 // 16      # this process also loads the child's share and checks everything
     by_part = plan is not None and count > 1
     if by_part:             # each process writes the parts of its own files
         mine_items = [it for it in items if it[4] < half]
         theirs_items = [it for it in items if it[4] >= half]
     else:
         mine_items, theirs_items = items[0::2], items[1::2]
+    wait_for_writers()
     r, w = os.pipe()
     try:
         pid = os.fork()
@@ -456,41 +458,30 @@ def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Pla
         os.close(r)
         os.close(w)
         return _serial(items, plan)
-    if pid == 0:  # the child: parse its share, write its parts, send them, leave without the parent's exit handlers
+    if pid == 0:  # the child: parse its share, send it, write its parts, leave without the parent's exit handlers
         os.close(r)
         try:
             gc.disable()
             results = [parse_one(name, data, key) for _, name, data, key, _ in theirs_items]
-            fresh = {it[3]: doc for it, (doc, _) in zip(theirs_items, results) if doc is not None}
-            payloads = plan.write(range(half, count), fresh) if by_part else {}
-            sent = {s for s in payloads}
-            message = {"payloads": list(payloads.values()),
-                       "results": [(None if doc is not None and it[4] in sent else doc, problems)
-                                   for it, (doc, problems) in zip(theirs_items, results)]}
-            payload = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
             with os.fdopen(w, "wb") as f:
-                f.write(payload)
+                f.write(pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL))
+            if by_part:     # while the parent checks what it was sent
+                plan.write(range(half, count), {it[3]: doc for it, (doc, _) in zip(theirs_items, results)
+                                                if doc is not None})
         finally:
             os._exit(0)
     os.close(w)
+    _writers.append(pid)
     mine = [parse_one(name, data, key) for _, name, data, key, _ in mine_items]
     if by_part:
         plan.write(range(half), {it[3]: doc for it, (doc, _) in zip(mine_items, mine) if doc is not None})
     with os.fdopen(r, "rb") as f:
         payload = f.read()
-    os.waitpid(pid, 0)
     try:
-        message = pickle.loads(payload)
-        theirs = message["results"]
+        theirs = pickle.loads(payload)
         assert len(theirs) == len(theirs_items)
-        from ..lang.snapshot import loads
-        sent: dict[str, Document] = {}
-        for part in message["payloads"]:
-            keys, docs = loads(part)
-            sent.update(zip(keys, docs))
-        theirs = [(sent[it[3]] if doc is None and not problems else doc, problems)
-                  for it, (doc, problems) in zip(theirs_items, theirs)]
     except Exception:  # the child failed: parse its share here
+        wait_for_writers()
         theirs = [parse_one(name, data, key) for _, name, data, key, _ in theirs_items]
         if by_part:
             plan.write(range(half, count), {it[3]: doc for it, (doc, _) in zip(theirs_items, theirs) if doc is not None})
@@ -500,6 +491,18 @@ def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Pla
     if plan is not None and not by_part:
         plan.write(range(count), {it[3]: doc for it, (doc, _) in zip(items, out) if doc is not None})
     return out
+
+
+_writers: list[int] = []        # forked children that may still be writing their parts
+
+
+def wait_for_writers() -> None:
+    """Wait until every child this process forked has written its parts of the snapshot: a
+    command that exits leaves nothing running, and two writers never overlap."""
+    while _writers:
+        pid = _writers.pop()
+        with contextlib.suppress(ChildProcessError, InterruptedError):
+            os.waitpid(pid, 0)
 
 
 def _serial(items: list, plan: Optional[_Plan]) -> list[tuple[Optional[Document], list[Diagnostic]]]:
