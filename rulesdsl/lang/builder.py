@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any, Optional
 
 from lark import Token, Transformer
+from pydantic import BaseModel
 
 from .dates import DateError, PartialDate
 from .diagnostics import Diagnostic, Related
@@ -41,7 +42,10 @@ _REQUIRED = object()
 
 
 def constructor(cls):
-    """`cls.model_construct`, for the models of the syntax model (no default factories)."""
+    """`cls.model_construct`, for the models of the syntax model (no default factories); a
+    class that is not a pydantic model keeps its own `model_construct` (or is called as is)."""
+    if not (isinstance(cls, type) and issubclass(cls, BaseModel)):
+        return getattr(cls, "model_construct", cls)
     template = {}
     for name, info in cls.model_fields.items():
         if info.default_factory is not None:
