@@ -9,7 +9,7 @@ from typing import Optional
 from ..base.cache import find_root
 from ..kb.build import load, names_of
 from ..kb.lint import GAP_KINDS, run_checks
-from ..kb.loader import rules_files
+from ..kb.loader import rules_files, wait_for_writers
 from ..lang.diagnostics import Diagnostic, DslError
 from ..regress.answers import answer_findings
 from .main import EXIT_OK, Output, command, dump_json, exit_code
@@ -32,7 +32,9 @@ def check_paths(root: Path, paths: list[Path], use_cache: bool = True):
         raise DslError([Diagnostic(code="usage", fatal=True, message=f"{p} holds no .rules file to check",
                                    hint="give a .rules file or a folder holding some") for p in empty])
     kb = load(root, extra=paths, use_cache=use_cache)
-    return kb, findings_of(kb, names_of(kb, paths) if paths else None)
+    findings = findings_of(kb, names_of(kb, paths) if paths else None)
+    wait_for_writers()      # the parse snapshot's parts a child wrote meanwhile: nothing is left running
+    return kb, findings
 
 
 def findings_of(kb, files: Optional[set[str]] = None) -> list:

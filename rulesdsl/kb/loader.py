@@ -214,12 +214,62 @@ def read_kept(snap: Optional[Path], salt: str,
     """The kept documents, and whether they are outlines: the outline when only the scenarios
     `bodies` accepts are needed in full and none of those is among the kept ones (a question
     from a file outside the knowledge base), else the whole snapshot."""
+    kept, outlined, _ = _read_kept(snap, salt, bodies)
+    return kept, outlined
+
+
+def _read_kept(snap: Optional[Path], salt: str, bodies: Optional[Callable[[Scenario], bool]]
+               ) -> tuple[dict[str, Document], bool, dict[int, set[str]]]:
+    """read_kept, and the keys each shard that was read holds (see `shard_paths`)."""
     if bodies is not None and snap is not None:
-        kept = read_snapshot(outline_path(snap), salt, "outline")
-        if kept is not None and not any(bodies(s) for d in kept.values() for s in scenarios_in(d)):
+        kept, held = _read_shards(snap, salt, outline=True)
+        if held and not any(bodies(s) for d in kept.values() for s in scenarios_in(d)):
             cache.note("read the outline of the parse snapshot")
-            return kept, True
-    return read_snapshot(snap, salt) or {}, False
+            return kept, True, held
+    if snap is None:
+        return {}, False, {}
+    kept, held = _read_shards(snap, salt)
+    return kept, False, held
+
+
+# The parse snapshot of a large knowledge base is kept in SHARDS parts, each file's document in
+# the part its name falls in: each of the two processes that parse a cold knowledge base writes
+# its own parts (no process walks the whole knowledge base to write it), and a run that parsed a
+# few changed files rewrites only their parts. A part holds documents keyed by name and content,
+# so parts written at different times never disagree: a stale one only holds unused entries.
+SHARDS = 16
+
+
+def shard_count(files: int) -> int:
+    """How many parts the snapshot of a knowledge base of `files` files is kept in."""
+    return SHARDS if files >= PARALLEL_MIN else 1
+
+
+def shard_of(name: str, count: int) -> int:
+    if count == 1:
+        return 0
+    h = hashlib.blake2b(name.encode("utf-8", "surrogateescape"), digest_size=4).digest()
+    return int.from_bytes(h, "little") % count
+
+
+def shard_paths(snap: Path) -> list[Path]:
+    """Where the parts of the snapshot at `snap` are kept: the first at `snap` itself."""
+    return [snap] + [snap.with_name(f"{snap.name}-{i}") for i in range(1, SHARDS)]
+
+
+def _read_shards(snap: Path, salt: str, outline: bool = False) -> tuple[dict[str, Document], dict[int, set[str]]]:
+    kept: dict[str, Document] = {}
+    held: dict[int, set[str]] = {}
+    for i, path in enumerate(shard_paths(snap)):
+        if outline:
+            path = outline_path(path)
+        if i and not path.exists():
+            continue
+        part = read_snapshot(path, salt, "outline" if outline else "parsed")
+        if part is not None:
+            kept.update(part)
+            held[i] = set(part)
+    return kept, held
 
 
 def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True,
@@ -229,66 +279,129 @@ def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True,
     With `bodies`, the scenarios it rejects may come back as outlines (see `outline`)."""
     paths = list(paths)
     names = shown if shown is not None else [display_path(p, root) for p in paths]
+    wait_for_writers()                     # the parts a previous load of this process is writing
     salt = _salt()
     snap = snapshot_path(root) if use_cache else None
     digests = cache.digests(root if use_cache else None)
     global _in_memory
     cached: dict[str, Document] = {}
+    held: dict[int, set[str]] = {}
     outlined = False
     if use_cache:
         if RESIDENT and _in_memory:
             cached = _in_memory
         else:
-            cached, outlined = read_kept(snap, salt, None if RESIDENT else bodies)
-    used: dict[str, Document] = {}
+            cached, outlined, held = _read_kept(snap, salt, None if RESIDENT else bodies)
+    count = shard_count(len(paths))
     docs: list[Document] = []
     diags: list[Diagnostic] = []
-    slots: list = []                       # per file: key and document, or diagnostics
-    todo: list[tuple[int, str, bytes, str]] = []
+    slots: list = []                       # per file: key, document (or diagnostics), its shard
+    todo: list[tuple[int, str, bytes, str, int]] = []
     for path, name in zip(paths, names):
+        shard = shard_of(name, count)
         known = digests.trusted(str(path)) if cached else None
         if known is not None:
             key = _key(name, known)
             if key in cached:
-                slots.append((key, cached[key], []))
+                slots.append((key, cached[key], [], shard))
                 continue
         try:
             data = read_file(path, name)
         except DslError as e:
-            slots.append((None, None, e.diagnostics))
+            slots.append((None, None, e.diagnostics, shard))
             continue
         key = _key(name, digests.digest(str(path), data))
         doc = cached.get(key)
         if doc is None:
-            todo.append((len(slots), name, data, key))
-        slots.append((key, doc, []))
-    for (i, _, _, key), (doc, problems) in zip(todo, parse_all([(s, d, k) for _, s, d, k in todo])):
-        slots[i] = (key, doc, problems)
-    for key, doc, problems in slots:
+            todo.append((len(slots), name, data, key, shard))
+        slots.append((key, doc, [], shard))
+    plan = None
+    relaid = any(s >= count for s in held)      # parts of a knowledge base of another size
+    if use_cache and snap is not None and (relaid or _worth_writing(todo, {s[0] for s in slots if s[0]}, cached)):
+        plan = _Plan(snap, salt, count, slots, held, outlined)
+    for (i, _, _, key, shard), (doc, problems) in zip(todo, parse_all(todo, plan)):
+        slots[i] = (key, doc, problems, shard)
+    used: dict[str, Document] = {}
+    for key, doc, problems, _ in slots:
         diags.extend(problems)
         if doc is not None:
             used[key] = doc
             docs.append(doc)
     if use_cache:
         digests.save()
-        if snap is not None and _worth_writing(todo, used, cached):
-            whole = _whole(snap, salt, used, {k for *_, k in todo}) if outlined else used
-            if whole is not None:
-                write_in_background(snap, salt, whole, fresh=len(used) - len(set(used) & set(cached)))
+        if plan is not None:
+            plan.tidy()
         if RESIDENT:
             _in_memory = used
     return docs, diags
 
 
-def _whole(snap: Path, salt: str, used: dict[str, Document], parsed: set[str]) -> Optional[dict[str, Document]]:
-    """`used` with every outline replaced by its whole document from the snapshot (a snapshot
-    is never written from outlines), or None when one is not there."""
-    full = read_snapshot(snap, salt) or {}
-    whole = {k: d if k in parsed else full.get(k) for k, d in used.items()}
-    if any(d is None for d in whole.values()):
-        cache.note("not rewriting the parse snapshot: it lacks documents the outline has")
-        return None
-    return whole
+class _Plan:
+    """Which parts of the parse snapshot a run rewrites, and writing them: a part whose file
+    holds other keys than the documents now in it (a file parsed, changed, added or removed;
+    the parts laid out for another size), from whole documents, never from outlines."""
+
+    def __init__(self, snap: Path, salt: str, count: int, slots: list, held: dict[int, set[str]],
+                 outlined: bool) -> None:
+        self.snap, self.salt, self.count, self.slots, self.held = snap, salt, count, slots, held
+        self.outlined = outlined
+        self.full: Optional[dict[str, Document]] = None
+        self.written = 0
+
+    def write(self, shards: Iterable[int], fresh: dict[str, Document]) -> dict[int, bytes]:
+        """Write the parts `shards` that need it, with the documents parsed here (`fresh`) and
+        those that were kept; their payloads by part."""
+        from ..lang.snapshot import SnapshotError, dumps_nested
+        wanted = set(shards)
+        parts: dict[int, list] = {s: [] for s in wanted}
+        for key, doc, problems, shard in self.slots:
+            if shard in wanted and key is not None:
+                doc = fresh.get(key, doc)
+                if doc is not None:
+                    parts[shard].append((key, doc))
+        out = {}
+        paths = shard_paths(self.snap)
+        for shard in sorted(wanted):
+            entries = dict(parts[shard])
+            if set(entries) == self.held.get(shard, set()):
+                continue
+            if self.outlined and any(k not in fresh for k in entries):
+                whole = self.whole(entries, fresh)
+                if whole is None:
+                    continue
+                entries = whole
+            keys, values = tuple(entries), tuple(entries.values())
+            try:
+                brief, payload = dumps_nested([keys, tuple(map(outline, values))], [keys, values])
+            except SnapshotError as e:
+                cache.note(f"not writing the parse snapshot: {e}")
+                continue
+            path = paths[shard]
+            if cache.write_entry(path, "parsed", self.salt, payload) and \
+                    cache.write_entry(outline_path(path), "outline", self.salt, brief):
+                self.written += len(entries)
+                cache.note(f"parse snapshot of {len(entries)} files written" +
+                           (f" (part {shard + 1} of {self.count})" if self.count > 1 else ""))
+            out[shard] = payload
+        return out
+
+    def whole(self, entries: dict[str, Document], fresh: dict[str, Document]) -> Optional[dict[str, Document]]:
+        """`entries` with every outline replaced by its whole document from the snapshot, or
+        None when one is not there."""
+        if self.full is None:
+            self.full = _read_shards(self.snap, self.salt)[0]
+        whole = {k: fresh[k] if k in fresh else self.full.get(k) for k in entries}
+        if any(d is None for d in whole.values()):
+            cache.note("not rewriting the parse snapshot: it lacks documents the outline has")
+            return None
+        return whole
+
+    def tidy(self) -> None:
+        """Remove the parts past this layout's count (left by a knowledge base of another size)."""
+        for path in shard_paths(self.snap)[self.count:]:
+            for p in (path, outline_path(path)):
+                with contextlib.suppress(OSError):
+                    p.unlink()
 
 
 def _key(name: str, digest: str) -> str:
@@ -299,13 +412,13 @@ PARALLEL_MIN = 500  # files to parse before a second process is worth its start
 FEW = 20            # files outside the knowledge base, or stale entries, not worth a rewrite
 
 
-def _worth_writing(todo: list, used: dict, cached: dict) -> bool:
+def _worth_writing(todo: list, used: set, cached: dict) -> bool:
     """Whether to rewrite the parse snapshot: when a file of the knowledge base was parsed, or
     many files were, or many entries are stale. A judge's scenario file outside it is not
     (parsing one file costs less than rewriting the whole snapshot each time another is asked)."""
-    if any(not os.path.isabs(shown) for _, shown, _, _ in todo) or len(todo) >= FEW:
+    if any(not os.path.isabs(shown) for _, shown, *_ in todo) or len(todo) >= FEW:
         return True
-    stale = len(cached.keys() - used.keys())
+    stale = len(cached.keys() - used)
     return stale > max(FEW, len(used) // 10)
 
 
@@ -317,73 +430,83 @@ def parse_one(shown: str, data: bytes, key: str) -> tuple[Optional[Document], li
         return None, e.diagnostics
 
 
-def parse_all(items: list[tuple[str, bytes, str]]) -> list[tuple[Optional[Document], list[Diagnostic]]]:
-    """Parse files, in two processes when there are many and two processors: a forked child
-    parses every other file and sends its documents back through a pipe. (They travel pickled:
-    the pipe joins this process to its own fork and nothing else can write into it; nothing
-    pickled is ever read from a file.)"""
+def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Plan] = None
+              ) -> list[tuple[Optional[Document], list[Diagnostic]]]:
+    """Parse files (slot, name, bytes, key, part), and write the parts of the snapshot `plan`
+    says, in two processes when there are many files and two processors: a forked child parses
+    the files of 9 of the 16 parts, sends its documents back through a pipe, then writes its
+    parts while this process, which parsed and wrote the other 7 meanwhile, goes on with them
+    (`wait_for_writers` waits for it). No process walks the whole knowledge base to write it,
+    and none is forked from a process holding all of it. (The documents travel pickled: the
+    pipe joins this process to its own fork and nothing else can write into it; nothing pickled
+    is ever read from a file.)"""
+    count = plan.count if plan is not None else 1
     if len(items) < PARALLEL_MIN or not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
-        return [parse_one(*it) for it in items]
-    theirs_items, mine_items = items[1::2], items[0::2]
+        return _serial(items, plan)
+    half = count * 7 // 16      # this process also loads the child's share and checks everything
+    by_part = plan is not None and count > 1
+    if by_part:             # each process writes the parts of its own files
+        mine_items = [it for it in items if it[4] < half]
+        theirs_items = [it for it in items if it[4] >= half]
+    else:
+        mine_items, theirs_items = items[0::2], items[1::2]
+    wait_for_writers()
     r, w = os.pipe()
     try:
         pid = os.fork()
     except OSError:
         os.close(r)
         os.close(w)
-        return [parse_one(*it) for it in items]
-    if pid == 0:  # the child: parse its share, send it, leave without the parent's exit handlers
+        return _serial(items, plan)
+    if pid == 0:  # the child: parse its share, send it, write its parts, leave without the parent's exit handlers
         os.close(r)
         try:
-            payload = pickle.dumps([parse_one(*it) for it in theirs_items], protocol=pickle.HIGHEST_PROTOCOL)
+            gc.disable()
+            results = [parse_one(name, data, key) for _, name, data, key, _ in theirs_items]
             with os.fdopen(w, "wb") as f:
-                f.write(payload)
+                f.write(pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL))
+            if by_part:     # while the parent checks what it was sent
+                plan.write(range(half, count), {it[3]: doc for it, (doc, _) in zip(theirs_items, results)
+                                                if doc is not None})
         finally:
             os._exit(0)
     os.close(w)
-    mine = [parse_one(*it) for it in mine_items]
+    _writers.append(pid)
+    mine = [parse_one(name, data, key) for _, name, data, key, _ in mine_items]
+    if by_part:
+        plan.write(range(half), {it[3]: doc for it, (doc, _) in zip(mine_items, mine) if doc is not None})
     with os.fdopen(r, "rb") as f:
         payload = f.read()
-    os.waitpid(pid, 0)
     try:
         theirs = pickle.loads(payload)
         assert len(theirs) == len(theirs_items)
     except Exception:  # the child failed: parse its share here
-        theirs = [parse_one(*it) for it in theirs_items]
-    out = []
-    for i in range(len(items)):
-        out.append(mine[i // 2] if i % 2 == 0 else theirs[i // 2])
+        wait_for_writers()
+        theirs = [parse_one(name, data, key) for _, name, data, key, _ in theirs_items]
+        if by_part:
+            plan.write(range(half, count), {it[3]: doc for it, (doc, _) in zip(theirs_items, theirs) if doc is not None})
+    by_slot = {it[0]: res for it, res in zip(mine_items, mine)}
+    by_slot.update((it[0], res) for it, res in zip(theirs_items, theirs))
+    out = [by_slot[it[0]] for it in items]
+    if plan is not None and not by_part:
+        plan.write(range(count), {it[3]: doc for it, (doc, _) in zip(items, out) if doc is not None})
     return out
 
 
-def write_snapshot(path: Path, salt: str, docs: dict[str, Document]) -> None:
-    """Write the snapshot of `docs` and its outline."""
-    from ..lang.snapshot import SnapshotError, dumps
-    try:
-        payload = dumps([tuple(docs), tuple(docs.values())])
-        brief = dumps([tuple(docs), tuple(map(outline, docs.values()))])
-    except SnapshotError as e:
-        cache.note(f"not writing the parse snapshot: {e}")
-        return
-    if cache.write_entry(path, "parsed", salt, payload) and \
-            cache.write_entry(outline_path(path), "outline", salt, brief):
-        cache.note(f"parse snapshot of {len(docs)} files written")
+_writers: list[int] = []        # forked children that may still be writing their parts
 
 
-def write_in_background(path: Path, salt: str, docs: dict[str, Document], fresh: int) -> None:
-    """Write the parse snapshot; when many files were parsed, from a forked child so that the
-    command does not wait for it (the write is atomic: a reader sees the old one or the new)."""
-    if fresh < 2000 or not hasattr(os, "fork"):
-        write_snapshot(path, salt, docs)
-        return
-    try:
-        pid = os.fork()
-    except OSError:
-        write_snapshot(path, salt, docs)
-        return
-    if pid == 0:  # the child: write, then leave without running the parent's exit handlers
-        try:
-            gc.disable()
-            write_snapshot(path, salt, docs)
-        finally:
-            os._exit(0)
+def wait_for_writers() -> None:
+    """Wait until every child this process forked has written its parts of the snapshot: a
+    command that exits leaves nothing running, and two writers never overlap."""
+    while _writers:
+        pid = _writers.pop()
+        with contextlib.suppress(ChildProcessError, InterruptedError):
+            os.waitpid(pid, 0)
+
+
+def _serial(items: list, plan: Optional[_Plan]) -> list[tuple[Optional[Document], list[Diagnostic]]]:
+    out = [parse_one(name, data, key) for _, name, data, key, _ in items]
+    if plan is not None:
+        plan.write(range(plan.count), {it[3]: doc for it, (doc, _) in zip(items, out) if doc is not None})
+    return out

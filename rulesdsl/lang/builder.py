@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any, Optional
 
 from lark import Token, Transformer
+from pydantic import BaseModel
 
 from .dates import DateError, PartialDate
 from .diagnostics import Diagnostic, Related
@@ -24,6 +25,55 @@ from .model import (Atom, Card, Citation, Clause, Deck, Errata, Expectation, Gam
 # Blocks inside blocks and lists inside lists: real rules use three or four levels; the limit
 # keeps every later walk over the nodes far from Python's recursion limit.
 MAX_NESTING = 64
+
+
+# ----------------------------------------------------------------------------- nodes
+# The grammar already guarantees what the models' validators would check of a node the builder
+# makes (its fields and their kinds), so nodes are made without validation — as pydantic's
+# `model_construct` makes them, but without its general machinery (aliases, factories, extra
+# fields), which cost four times the node itself: a knowledge base of 10,000 cards has a few
+# hundred thousand of them. The result is the same: the same __dict__ (fields in their declared
+# order, defaults filled in), the same set of fields given.
+
+_new = object.__new__
+_set = object.__setattr__
+_tnew = tuple.__new__
+_REQUIRED = object()
+
+
+def constructor(cls):
+    """`cls.model_construct`, for the models of the syntax model (no default factories); a
+    class that is not a pydantic model keeps its own `model_construct` (or is called as is)."""
+    if not (isinstance(cls, type) and issubclass(cls, BaseModel)):
+        return getattr(cls, "model_construct", cls)
+    template = {}
+    for name, info in cls.model_fields.items():
+        if info.default_factory is not None:
+            return cls.model_construct
+        template[name] = _REQUIRED if info.is_required() else info.default
+    required = frozenset(k for k, v in template.items() if v is _REQUIRED)
+    width = len(template)
+
+    def make(**given):
+        d = template.copy()
+        d.update(given)
+        if len(d) != width or not required <= given.keys():
+            raise TypeError(f"{cls.__name__}: unknown or missing fields in {sorted(given)}")
+        node = _new(cls)
+        _set(node, "__dict__", d)
+        _set(node, "__pydantic_fields_set__", set(given))
+        _set(node, "__pydantic_extra__", None)
+        _set(node, "__pydantic_private__", None)
+        return node
+    return make
+
+
+# Loc, Atom and Clause are built as plain tuples of their fields, in this order:
+if (Loc._fields, Atom._fields, Clause._fields) != (("file", "line", "col"), ("kind", "value", "loc", "unit"),
+                                                   ("head", "loc", "args", "body")):
+    raise ImportError("lang/builder.py builds Loc, Atom and Clause by field order: update it with the model")
+
+_NEW = {cls: constructor(cls) for cls in (Card, Citation, Deck, Errata, Expectation, Game, Point, PointDefault, PointValue, Probability, Quote, RevRef, Revision, Ruling, Scenario, Section, Setting, StatusExpectation, Text)}
 
 
 # ----------------------------------------------------------------------------- statements
@@ -77,7 +127,7 @@ def unquote(token: str) -> str:
 
 def parse_citation(raw: str, loc: Loc) -> Citation:
     document, sep, heading = raw.partition("§")
-    return Citation.model_construct(raw=raw, document=document.strip(), heading=heading.strip() or None if sep else None,
+    return _NEW[Citation](raw=raw, document=document.strip(), heading=heading.strip() or None if sep else None,
                     loc=loc)
 
 
@@ -112,7 +162,7 @@ class _Builder(Transformer):
 
     # -- helpers ------------------------------------------------------------------------
     def loc(self, tok: Token) -> Loc:
-        return Loc(self.file, tok.line, tok.column)
+        return _tnew(Loc, (self.file, tok.line, tok.column))
 
     def string(self, tok: Token, name: bool = False) -> str:
         """The value of a STRING token (a name: in its NFC form); an unknown escape in it is a
@@ -179,10 +229,10 @@ class _Builder(Transformer):
     def text(self, c):
         loc = self.loc(c[0])
         value = None if c[1].type == "UNKNOWN" else self.string(c[1])
-        return _Stmt("text", Text.model_construct(value=value, loc=self.loc(c[1])), loc)
+        return _Stmt("text", _NEW[Text](value=value, loc=self.loc(c[1])), loc)
 
     def quote(self, c):
-        return _Stmt("quotes", Quote.model_construct(text=self.string(c[1]), loc=self.loc(c[1])), self.loc(c[0]))
+        return _Stmt("quotes", _NEW[Quote](text=self.string(c[1]), loc=self.loc(c[1])), self.loc(c[0]))
 
     def reason(self, c):
         return _Stmt("reason", self.string(c[1]), self.loc(c[0]))
@@ -200,7 +250,7 @@ class _Builder(Transformer):
             date = c[1].value
             undated = date is None
         target = self.string(tok, name=True) if tok.type == "STRING" else str(tok)
-        return RevRef.model_construct(target=target, date=date, undated=undated, loc=self.loc(tok))
+        return _NEW[RevRef](target=target, date=date, undated=undated, loc=self.loc(tok))
 
     def status(self, c):
         return _Stmt("status", Status(str(c[0])), self.loc(c[0]))
@@ -211,12 +261,12 @@ class _Builder(Transformer):
             return tok
         kind = tok.type
         loc = self.loc(tok)
-        if kind == "NAME":
-            return Atom(kind="name", value=str(tok), loc=loc)
+        if kind == "NAME":           # named tuples made directly: (kind, value, loc, unit)
+            return _tnew(Atom, ("name", str(tok), loc, None))
         if kind == "STRING":
-            return Atom(kind="string", value=self.string(tok, name=True), loc=loc)
+            return _tnew(Atom, ("string", self.string(tok, name=True), loc, None))
         if kind == "NUMBER":
-            return Atom(kind="number", value=_number(tok), loc=loc)
+            return _tnew(Atom, ("number", _number(tok), loc, None))
         if kind == "QUANTITY":
             m = re.match(r"(\d+(?:\.\d+)?)(.*)", str(tok))
             return Atom(kind="quantity", value=_number(m.group(1)), unit=m.group(2), loc=loc)
@@ -235,8 +285,8 @@ class _Builder(Transformer):
             body = args[-1].clauses
             args = args[:-1]
         atom = self.atom
-        clause = Clause(head=str(head), args=tuple([atom(a) for a in args]), body=body,
-                        loc=Loc(self.file, head.line, head.column))
+        clause = _tnew(Clause, (str(head), _tnew(Loc, (self.file, head.line, head.column)),  # (head, loc, args, body)
+                                tuple([atom(a) for a in args]), body))
         if body:
             return self.nested(clause, body, head, "blocks")
         return clause
@@ -254,7 +304,7 @@ class _Builder(Transformer):
         vocab = fields.pop("vocabulary", None)
         if vocab is not None:
             fields["vocabulary"], fields["vocabulary_loc"] = vocab
-        return Game.model_construct(id=str(gid), name=self.string(name), loc=loc, **fields)
+        return _NEW[Game](id=str(gid), name=self.string(name), loc=loc, **fields)
 
     def point(self, c):
         kw, name, *rest = c
@@ -267,12 +317,12 @@ class _Builder(Transformer):
         for key in ("per", "unsettled"):
             if key in fields:
                 fields[key], fields[key + "_loc"] = fields[key]
-        return _Stmt("points", Point.model_construct(name=str(name), label=label, loc=self.loc(kw), **fields),
+        return _Stmt("points", _NEW[Point](name=str(name), label=label, loc=self.loc(kw), **fields),
                      self.loc(kw))
 
     def value_decl(self, c):
         kw, name, *label = c
-        return _Stmt("values", PointValue.model_construct(name=str(name), label=self.string(label[0]) if label else None,
+        return _Stmt("values", _NEW[PointValue](name=str(name), label=self.string(label[0]) if label else None,
                                           loc=self.loc(name)), self.loc(kw))
 
     def default(self, c):
@@ -281,7 +331,7 @@ class _Builder(Transformer):
         if isinstance(rest[0], _Stmt):
             status = rest.pop(0).value
         section = rest[1]  # rest[0] is FROM
-        return _Stmt("default", PointDefault.model_construct(value=str(value), status=status, section=str(section),
+        return _Stmt("default", _NEW[PointDefault](value=str(value), status=status, section=str(section),
                                              loc=self.loc(value)), self.loc(kw))
 
     def per(self, c):
@@ -303,7 +353,7 @@ class _Builder(Transformer):
         if defines is not None:
             fields["defines"], fields["defines_loc"] = defines
         fields["refs"] = _flatten(fields.get("refs", ()))
-        return Section.model_construct(id=str(sid), title=self.string(title), loc=self.loc(kw), **fields)
+        return _NEW[Section](id=str(sid), title=self.string(title), loc=self.loc(kw), **fields)
 
     def defines(self, c):
         return _Stmt("defines", (tuple(str(t) for t in c[1:]), self.loc(c[0])), self.loc(c[0]))
@@ -320,7 +370,7 @@ class _Builder(Transformer):
         kw, game, code, name, *items = c
         fields = self.collect("card", (self._wrap(i) for i in items), self._CARD_FIELDS)
         fields["refs"] = _flatten(fields.get("refs", ()))
-        return Card.model_construct(game=str(game), code=code[0], name=self.string(name, name=True), loc=self.loc(kw), **fields)
+        return _NEW[Card](game=str(game), code=code[0], name=self.string(name, name=True), loc=self.loc(kw), **fields)
 
     def inline_card(self, c):
         assumed = c[0].type == "ASSUME"
@@ -329,7 +379,7 @@ class _Builder(Transformer):
         kw, code, *items = c
         fields = self.collect("card", (self._wrap(i) for i in items), self._CARD_FIELDS)
         fields["refs"] = _flatten(fields.get("refs", ()))
-        card = Card.model_construct(game=None, code=code[0], loc=code[1], assumed=assumed, **fields)
+        card = _NEW[Card](game=None, code=code[0], loc=code[1], assumed=assumed, **fields)
         return _Stmt("cards", card, self.loc(kw))
 
     def errata(self, c):
@@ -341,7 +391,7 @@ class _Builder(Transformer):
             self.errors.append(Diagnostic(code="syntax", loc=nested.loc, fatal=True,
                                           message="an errata cannot contain another errata"))
         fields["refs"] = _flatten(fields.get("refs", ()))
-        return _Stmt("errata", Errata.model_construct(date=date.value, status=status.value, loc=self.loc(kw), **fields),
+        return _Stmt("errata", _NEW[Errata](date=date.value, status=status.value, loc=self.loc(kw), **fields),
                      self.loc(kw))
 
     # -- rulings ------------------------------------------------------------------------
@@ -353,7 +403,7 @@ class _Builder(Transformer):
         if gap is not None:
             fields["gap"], fields["gap_loc"] = gap
         fields["refs"] = _flatten(fields.get("refs", ()))
-        return Ruling.model_construct(id=str(rid), title=self.string(title), loc=self.loc(kw), **fields)
+        return _NEW[Ruling](id=str(rid), title=self.string(title), loc=self.loc(kw), **fields)
 
     def gap(self, c):
         return _Stmt("gap", (str(c[1]), self.loc(c[1])), self.loc(c[0]))
@@ -365,12 +415,12 @@ class _Builder(Transformer):
             "settings": "many", "supersedes": "many", "refs": "many", "scenarios": "many"})
         fields["refs"] = _flatten(fields.get("refs", ()))
         fields["supersedes"] = _flatten(fields.get("supersedes", ()))
-        return _Stmt("revisions", Revision.model_construct(date=date.value, status=status.value, loc=self.loc(kw),
+        return _Stmt("revisions", _NEW[Revision](date=date.value, status=status.value, loc=self.loc(kw),
                                            **fields), self.loc(kw))
 
     def setting(self, c):
         kw, (point, card), value = c
-        return _Stmt("settings", Setting.model_construct(point=point, card=card, value=str(value), loc=self.loc(kw)),
+        return _Stmt("settings", _NEW[Setting](point=point, card=card, value=str(value), loc=self.loc(kw)),
                      self.loc(kw))
 
     def game_point(self, c):
@@ -394,7 +444,7 @@ class _Builder(Transformer):
             if key in fields:
                 fields[key], fields[key + "_loc"] = fields[key]
         fields["pins"] = _flatten(fields.get("pins", ()))
-        return Scenario.model_construct(id=str(sid), title=self.string(title), loc=self.loc(kw), **fields)
+        return _NEW[Scenario](id=str(sid), title=self.string(title), loc=self.loc(kw), **fields)
 
     def question(self, c):
         return _Stmt("question", self.string(c[1]), self.loc(c[0]))
@@ -443,7 +493,7 @@ class _Builder(Transformer):
             ok = False
         if not ok:
             self.error(value, f"{value} is not a probability", "a probability is between 0 and 1: 0, 1/2, 77/216, 1")
-        return Probability.model_construct(op=op, value=str(value), loc=self.loc(kw),
+        return _NEW[Probability](op=op, value=str(value), loc=self.loc(kw),
                                            best_for=policy[1] if policy and policy[0] == "best" else None,
                                            plan=policy[1] if policy and policy[0] == "plan" else ())
 
@@ -456,7 +506,7 @@ class _Builder(Transformer):
             probability = rest.pop(0)
         period = rest.pop() if rest and isinstance(rest[-1], _Period) else _Period(None, None)
         form, *args = rest
-        return _Stmt("expects", Expectation.model_construct(
+        return _Stmt("expects", _NEW[Expectation](
             modality=modality, probability=probability, form=str(form), args=tuple(self.atom(a) for a in args),
             valid_from=period.start, valid_until=period.end, loc=self.loc(kw)), self.loc(kw))
 
@@ -467,7 +517,7 @@ class _Builder(Transformer):
         if stmt.value is Status.retracted:
             self.error(kw, "an answer's status is never retracted",
                        "expect status confirmed, provisional, unofficial or unconfirmed")
-        return _Stmt("status_expects", StatusExpectation.model_construct(
+        return _Stmt("status_expects", _NEW[StatusExpectation](
             status=stmt.value, at_least=bool(rest), valid_from=period.start, valid_until=period.end,
             loc=self.loc(kw)), self.loc(kw))
 
@@ -476,7 +526,7 @@ class _Builder(Transformer):
         kw, did, title, *items = c
         fields = self.collect("deck", (self._wrap(i) for i in items), {
             "source": "one", "notes": "many", "cards": "many", "clauses": "many"})
-        return Deck.model_construct(id=str(did), title=self.string(title), loc=self.loc(kw), **fields)
+        return _NEW[Deck](id=str(did), title=self.string(title), loc=self.loc(kw), **fields)
 
     # -- top ----------------------------------------------------------------------------
     def start(self, c):

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import enum
 import json
+from bisect import bisect_left
 from itertools import repeat, starmap
+from operator import itemgetter
 from typing import Any, Iterable, Optional
 
 from ..base.declared import BaseModel
@@ -35,6 +37,7 @@ _SCALAR_SET = frozenset(_SCALARS)
 _new = object.__new__
 _set = object.__setattr__
 _tnew = tuple.__new__
+_Loc = model.Loc
 
 
 class SnapshotError(ValueError):
@@ -103,109 +106,209 @@ def dumps(roots: Iterable[Any], loose: bool = False) -> bytes:
     """The snapshot of `roots` as UTF-8 JSON. With `loose`, instances of str subclasses (such
     as lark's tokens) are written as plain strings. SnapshotError for anything else the
     snapshot cannot hold."""
-    roots = [str(r) if loose and isinstance(r, str) else r for r in roots]
-    kinds = {cls: kind for cls, kind in allowed().values()}
-    scalars: list = []
-    strs: dict = {}
-    ints: dict = {}
-    others: dict = {}                 # floats (by repr: 0.0 and -0.0 differ), bools, None
-    height: dict[int, int] = {}
-    parts: dict[int, list] = {}
-    order: list = []                  # children before parents
+    return _Writer(loose).payloads([roots])[0]
 
-    def scalar(c) -> None:
+
+def dumps_nested(small: Iterable[Any], large: Iterable[Any]) -> tuple[bytes, bytes]:
+    """The snapshots of `small` and of `large`, from one walk: what the two share (the parse
+    snapshot's outline shares everything but the worked questions' bodies with the documents)
+    is visited once. Each payload holds only what its own roots reach; reading either back
+    gives what `dumps` of it would."""
+    small_payload, large_payload = _Writer(False).payloads([small, large])
+    return small_payload, large_payload
+
+
+class _Writer:
+    """One walk over the objects of one or more sets of roots, children before parents.
+
+    Each object gets a position in the order of the walk; its row holds, for each of its parts,
+    the index of a scalar (>= 0) or the bitwise complement of the position of an object (< 0),
+    so that turning positions into the payload's indices is one C-level `map` per column. A set
+    of roots walked after another reaches the objects of the first at lower positions, so the
+    payload of the first is a prefix of every group and of the scalars."""
+
+    def __init__(self, loose: bool) -> None:
+        self.loose = loose
+        self.kinds = {cls: kind for cls, kind in allowed().values()}
+        self.getters: dict[type, Any] = {}
+        self.bits: dict[type, dict[str, int]] = {}
+        self.scalars: list = []
+        self.strs: dict = {}
+        self.ints: dict = {}
+        self.others: dict = {}            # floats (by repr: 0.0 and -0.0 differ), bools, None
+        self.memo: dict[int, int] = {}    # id(object) -> its reference (~position)
+        self.nodes: list = []             # by position
+        self.rows: list = []
+        self.heights: list[int] = []
+        self.masks: list[int] = []        # a model's fields given, as bits (else 0)
+
+    def scalar(self, c) -> int:
         t = type(c)
-        table, key = (strs, c) if t is str else (ints, c) if t is int else (others, (t, repr(c)))
-        if key not in table:
-            table[key] = len(scalars)
-            scalars.append(c)
+        table, key = (self.strs, c) if t is str else (self.ints, c) if t is int else (self.others, (t, repr(c)))
+        i = table.get(key)
+        if i is None:
+            i = table[key] = len(self.scalars)
+            self.scalars.append(c)
+        return i
 
-    def visit(v) -> int:
-        """The height of `v` (one more than its tallest child), visiting its children first."""
+    def ref(self, c) -> int:
+        t = type(c)
+        if t in _SCALAR_SET:
+            return self.scalar(c)
+        r = self.memo.get(id(c))
+        return self.visit(c) if r is None else r
+
+    def visit(self, v) -> int:
         t = type(v)
-        kind = kinds.get(t)
+        kind = self.kinds.get(t)
         if kind is None:
+            if self.loose and isinstance(v, str):
+                return self.scalar(str(v))
             raise SnapshotError(f"a snapshot cannot hold a {t.__module__}.{t.__qualname__}")
-        p = _parts(v, t, kind)
-        if loose:
-            p = [str(c) if isinstance(c, str) and type(c) is not str else c for c in p]
+        mask = 0
+        if kind == "model":
+            if getattr(v, "__pydantic_extra__", None) or getattr(v, "__pydantic_private__", None):
+                raise SnapshotError(f"{_name(t)}: extra or private attributes are not kept")
+            get = self.getters.get(t)
+            if get is None:
+                get = self.getters[t] = _getter(list(t.model_fields))
+                self.bits[t] = {f: 1 << j for j, f in enumerate(t.model_fields)}
+            p = get(v.__dict__)
+            mask = sum(map(self.bits[t].__getitem__, v.__pydantic_fields_set__))
+        elif kind in ("tuple", "list", "ntuple"):
+            p = v
+        else:
+            p = _parts(v, t, kind)
+        strs, ints, scalars, memo, heights = self.strs, self.ints, self.scalars, self.memo, self.heights
+        nodes, rows, masks = self.nodes, self.rows, self.masks
+        row = []
+        append = row.append
         h = 0
         for c in p:
-            t = type(c)
-            if t is str:                    # the commonest children, registered inline
-                if c not in strs:
-                    strs[c] = len(scalars)
+            tc = type(c)
+            if tc is str:                   # the commonest parts, registered inline
+                i = strs.get(c)
+                if i is None:
+                    i = strs[c] = len(scalars)
                     scalars.append(c)
+                append(i)
                 continue
-            if t is int:
-                if c not in ints:
-                    ints[c] = len(scalars)
+            if tc is int:
+                i = ints.get(c)
+                if i is None:
+                    i = ints[c] = len(scalars)
                     scalars.append(c)
+                append(i)
                 continue
-            if t in _SCALAR_SET:
-                scalar(c)
-                continue
-            ch = height.get(id(c))
-            if ch is None:
-                ch = visit(c)
+            r = memo.get(id(c))
+            if r is None:
+                if tc is _Loc and type(c[0]) is str and type(c[1]) is int is type(c[2]):
+                    file, line, col = c     # the commonest object (every node has one): inline
+                    a = strs.get(file)
+                    if a is None:
+                        a = strs[file] = len(scalars)
+                        scalars.append(file)
+                    b = ints.get(line)
+                    if b is None:
+                        b = ints[line] = len(scalars)
+                        scalars.append(line)
+                    d = ints.get(col)
+                    if d is None:
+                        d = ints[col] = len(scalars)
+                        scalars.append(col)
+                    r = ~len(nodes)
+                    nodes.append(c)
+                    rows.append([a, b, d])
+                    heights.append(1)
+                    masks.append(0)
+                    memo[id(c)] = r
+                elif tc in _SCALAR_SET:
+                    append(self.scalar(c))
+                    continue
+                else:
+                    r = self.visit(c)
+                    if r >= 0:              # a str subclass written as a str (loose)
+                        append(r)
+                        continue
+            ch = heights[~r]
             if ch > h:
                 h = ch
-        h += 1
-        height[id(v)] = h
-        parts[id(v)] = p
-        order.append(v)
-        return h
+            append(r)
+        pos = len(nodes)
+        nodes.append(v)
+        rows.append(row)
+        heights.append(h + 1)
+        masks.append(mask)
+        memo[id(v)] = ~pos
+        return ~pos
 
-    try:
-        for r in roots:
-            if type(r) in _SCALAR_SET:
-                scalar(r)
-            elif id(r) not in height:
-                visit(r)
-    except RecursionError:
-        raise SnapshotError("nested too deep for a snapshot") from None
-    groups: dict[tuple[int, type], list] = {}
-    for v in order:
-        groups.setdefault((height[id(v)], type(v)), []).append(v)
-    keys = sorted(groups, key=lambda k: (k[0], _name(k[1])))
-    index: dict[int, int] = {}
-    n = len(scalars)
-    for k in keys:
-        for v in groups[k]:
-            index[id(v)] = n
-            n += 1
+    def payloads(self, root_sets: list) -> list[bytes]:
+        marks = []              # per set of roots: (its references, objects, scalars so far)
+        try:
+            for roots in root_sets:
+                refs = [self.ref(r) for r in roots]
+                marks.append((refs, len(self.nodes), len(self.scalars)))
+        except RecursionError:
+            raise SnapshotError("nested too deep for a snapshot") from None
+        types = list(map(type, self.nodes))
+        groups: dict[tuple[int, type], list[int]] = {}
+        for pos, key in enumerate(zip(self.heights, types)):
+            g = groups.get(key)
+            if g is None:
+                groups[key] = [pos]
+            else:
+                g.append(pos)
+        keys = sorted(groups, key=lambda k: (k[0], _name(k[1])))
+        return [self.payload(refs, n_nodes, n_scalars, groups, keys) for refs, n_nodes, n_scalars in marks]
 
-    def refs(values) -> list[int]:
-        return [index[id(c)] if (t := type(c)) not in _SCALAR_SET else
-                strs[c] if t is str else ints[c] if t is int else others[(t, repr(c))] for c in values]
+    def payload(self, roots: list[int], n_nodes: int, n_scalars: int, groups: dict, keys: list) -> bytes:
+        chosen = []
+        for k in keys:
+            g = groups[k]
+            if g[0] < n_nodes:
+                chosen.append((k, g if g[-1] < n_nodes else g[:bisect_left(g, n_nodes)]))
+        final: list = [None] * n_nodes
+        at = n_scalars
+        for _, g in chosen:
+            _all(map(final.__setitem__, g, range(at, at + len(g))))
+            at += len(g)
+        final.reverse()
+        get = (list(range(n_scalars)) + final).__getitem__   # a scalar's index is itself; ~pos is final[pos]
+        rows, masks, kinds = self.rows, self.masks, self.kinds
+        classes: list = []
+        class_no: dict[type, int] = {}
+        out_groups = []
+        for (_, cls), g in chosen:
+            kind = kinds[cls]
+            if cls not in class_no:
+                class_no[cls] = len(classes)
+                classes.append([_name(cls), kind, _fields(cls, kind)])
+            grows = list(map(rows.__getitem__, g))
+            if kind in ("tuple", "list"):
+                cols = [list(map(get, r)) for r in grows]
+            else:
+                if len(set(map(len, grows))) != 1:
+                    raise SnapshotError(f"{_name(cls)}: instances of different shapes")
+                cols = [list(map(get, col)) for col in zip(*grows)]
+                if kind == "model":
+                    cols.append(list(map(masks.__getitem__, g)))
+            out_groups.append([class_no[cls], len(g), cols])
+        data = {"snapshot": VERSION, "classes": classes, "scalars": self.scalars[:n_scalars],
+                "groups": out_groups, "roots": list(map(get, roots))}
+        try:
+            return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        except (ValueError, UnicodeEncodeError) as e:
+            raise SnapshotError(str(e)) from None
 
-    classes: list = []
-    class_no: dict[type, int] = {}
-    out_groups = []
-    for h, cls in keys:
-        objs = groups[(h, cls)]
-        kind = kinds[cls]
-        if cls not in class_no:
-            class_no[cls] = len(classes)
-            classes.append([_name(cls), kind, _fields(cls, kind)])
-        rows = [parts[id(v)] for v in objs]
-        if kind in ("tuple", "list"):
-            cols = [refs(r) for r in rows]
-        else:
-            width = len(rows[0])
-            if any(len(r) != width for r in rows):
-                raise SnapshotError(f"{_name(cls)}: instances of different shapes")
-            cols = [refs(col) for col in zip(*rows)]
-            if kind == "model":
-                bits = {f: 1 << j for j, f in enumerate(cls.model_fields)}
-                cols.append([sum(bits[f] for f in v.__pydantic_fields_set__) for v in objs])
-        out_groups.append([class_no[cls], len(objs), cols])
-    data = {"snapshot": VERSION, "classes": classes, "scalars": scalars, "groups": out_groups,
-            "roots": refs(roots)}
-    try:
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    except (ValueError, UnicodeEncodeError) as e:
-        raise SnapshotError(str(e)) from None
+
+def _getter(fields: list[str]):
+    """The values of `fields` from a model's __dict__, as a tuple, in one C-level call."""
+    if len(fields) == 1:
+        f = fields[0]
+        return lambda d: (d[f],)
+    if not fields:
+        return lambda d: ()
+    return itemgetter(*fields)
 
 
 def _parts(v, t: type, kind: str) -> list:
