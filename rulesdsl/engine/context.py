@@ -140,8 +140,13 @@ class Context:
     def section(self, sid: str) -> Cite:
         """A citation of a base rule section (status: as the rules text states it)."""
         self.sections.add(sid)
-        sec = self.kb.sections.get(sid)
-        return Cite("section", sid, Status.confirmed, sec.source.raw if sec and sec.source else None)
+        memo = self.kb.memo
+        cite = memo.get(("engine.section", sid))
+        if cite is None:    # the same for every run on this knowledge base (citations are never changed)
+            sec = self.kb.sections.get(sid)
+            cite = memo[("engine.section", sid)] = Cite("section", sid, Status.confirmed,
+                                                        sec.source.raw if sec and sec.source else None)
+        return cite
 
     def ruling(self, rid: str) -> Cite:
         """A citation of the revision of a ruling in force on the run's date (for the rulings
@@ -195,26 +200,41 @@ class Context:
         if card is None and self.subjects:
             card = self._card_setting(name)
         key = (name, card, self.day)
-        resolved = self._cache.get(key)
-        if resolved is None:
-            resolved = self.kb.value(self.game, name, card=card, as_of=self.day)
-            self._cache[key] = resolved
-        pkey = f"card({card}).{name}" if card else name
+        found = self._cache.get(key)
+        if found is None:
+            # the value, its citation and its key, built once per point and day: a run consults
+            # the same points again and again, and so does every run of a scenario
+            found = self._cache[key] = self._resolve(name, card, self.kb.value(self.game, name, card=card, as_of=self.day))
+        resolved, cite, pkey = found
         if self.readings:   # answering under another value of the point (a reading, or a test of what decides)
             wanted = self.readings.get(pkey)
             if wanted is not None and wanted != resolved.value:
-                resolved = resolved.model_copy(update={"value": wanted, "fuzzy": None})
+                rkey = (name, card, self.day, wanted)
+                found = self._cache.get(rkey)
+                if found is None:
+                    found = self._cache[rkey] = self._resolve(
+                        name, card, resolved.model_copy(update={"value": wanted, "fuzzy": None}))
+                resolved, cite, pkey = found
         self.points[(name, card)] = resolved
+        if resolved.section and not resolved.ruling:
+            self.sections.add(resolved.section)
+        via = self.point_cites.get(cite.key())
+        if via is None:
+            self.point_cites[cite.key()] = {pkey}
+        else:
+            via.add(pkey)
+        return resolved.value, cite
+
+    @staticmethod
+    def _resolve(name: str, card: Optional[str], resolved: Resolved) -> tuple[Resolved, Cite, str]:
+        """A point's value with the citation of what set it and its key (「card(X).point」)."""
         if resolved.ruling:
             cite = Cite("ruling", f"{resolved.ruling}@{resolved.revision}", resolved.status,
                         resolved.source, resolved.fuzzy)
         else:
-            if resolved.section:
-                self.sections.add(resolved.section)
             cite = Cite("section", resolved.section or name, resolved.status, resolved.source,
                         resolved.reason if resolved.status is Status.unconfirmed else resolved.fuzzy)
-        self.point_cites.setdefault(cite.key(), set()).add(pkey)
-        return resolved.value, cite
+        return resolved, cite, f"card({card}).{name}" if card else name
 
     def _card_setting(self, name: str) -> Optional[str]:
         for code in self.subjects:

@@ -6,6 +6,7 @@ The runner is game-neutral; a game plugs in through `GameEngine` (see `registry`
 
 from __future__ import annotations
 
+import copy as _copy
 import datetime as _dt
 from typing import Optional
 
@@ -24,11 +25,13 @@ _CAUTION = (Status.unconfirmed, Status.unofficial, Status.provisional)
 def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = None,
            tournament: Optional[bool] = None, bounds: Optional[Bounds] = None,
            point_cache: Optional[dict] = None, reading: Optional[dict[str, str]] = None,
-           settled: bool = True) -> Answer:
+           settled: bool = True, boards: bool = True) -> Answer:
     """Answer one scenario (under `reading`, other values for rule points, if given). Without a
     reading (and unless `settled` is false) the answer is tried under the other values of the
     points it consulted that are not confirmed, and its status counts only those that decide it
-    (engine.deciding). Raises EngineError for a question the engine cannot answer."""
+    (engine.deciding). Raises EngineError for a question the engine cannot answer. Without
+    `boards` the branches keep no board before and after (the answers tried under other
+    readings, which are compared and whose sentences are shown, never their boards)."""
     sc = info.scenario
     game = info.game
     engine = engine_for(game)
@@ -65,7 +68,7 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         refused: list[IllegalAction] = []
         try:
             state = engine.setup(ctx, info)
-            before = engine.board(state)
+            before = engine.board(state) if boards else None
             done = []
             for k, call in enumerate(calls):
                 mark = len(ctx.choices)
@@ -76,7 +79,7 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
                     if not goes_on or not any(not c.name.startswith("_") for c in calls[k + 1:]):
                         raise       # nothing of the scenario's follows (a game's own markers aside): the refusal is the answer
                     # refused: the action does not happen, and the game goes on from the state before it
-                    refused.append(e)
+                    refused.append(e.with_traceback(None))   # kept: not its frames (a cycle through this one)
                     ctx.steps.append(Step(f"ルール上できない: {e.message}（この操作は行われず、その前の状態からゲームを続ける）",
                                           e.cites, "illegal"))
                     del ctx.choices[mark:]
@@ -87,7 +90,7 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
                     ctx.subjects = ()
                 done.append(call)
         except IllegalAction as e:
-            illegal = e
+            illegal = e.with_traceback(None)
             ctx.steps.append(Step(f"ルール上できない: {e.message}", e.cites, "illegal"))
             before = locals().get("before")
         except StepLimit:
@@ -107,7 +110,7 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         if refused:     # the outcome says what did not happen, then where the game went on to
             outcome = "; ".join([*(f"ルール上できない（行われなかった）: {e.message}" for e in refused), outcome])
         branch = Branch(list(ctx.choices), ctx.steps, outcome, message,
-                        before, engine.board(state), results)
+                        before, engine.board(state) if boards else None, results)
         branch.illegal_cite = illegal.cite if illegal else None
         branch.refused = [e.message for e in refused]
         return ctx.choices, (branch, ctx)
@@ -147,7 +150,7 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         per_plan = None if odds is None else [(p.label, p.holds[i]) for p in odds.plans]
         if e.probability is not None and per_plan is not None:
             per_plan = _under_policy(e, i, branches, odds, per_plan)
-        statement = text = engine.describe(kb, call)
+        statement = text = describe(kb, engine, call)
         if e.probability is not None:
             policy = f"{e.probability.best_for}の最善の決め方で" if e.probability.best_for else \
                 ("「" + "」「".join(e.probability.plan) + "」と決めて" if e.probability.plan else "")
@@ -244,11 +247,34 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     if settled and not reading:
         def under(r: dict[str, str]) -> Answer:   # the point cache holds values before any reading: shared
             return answer(kb, info, as_of=as_of, tournament=tournament, bounds=bounds,
-                          point_cache=cache, reading=r)
+                          point_cache=cache, reading=r, boards=False)
         settle(kb, a, under)
+        _unlink_readings(a)
         asked = sc.as_of.start() if sc.as_of else None
         a.expectations += [status_expectation(e, a, asked) for e in sc.status_expects]
     return a
+
+
+def _unlink_readings(a: Answer) -> None:
+    """The answer's readings list the answer itself (under the default reading): there, a twin
+    of it that does not point back at the readings, so that an answer is freed as soon as it is
+    dropped instead of waiting for the cyclic garbage collector (whose collections of whole
+    answers were a tenth to a sixth of answering a corpus). The twin says what the answer says."""
+    r = a.readings
+    if r is not None and r.answers and r.answers[0][1] is a:
+        twin = _copy.copy(a)
+        twin.readings = None
+        r.answers[0] = (r.answers[0][0], twin)
+
+
+def describe(kb: KnowledgeBase, engine, call) -> str:
+    """An expectation in words (engine.describe), worded once per knowledge base: the same
+    words for every run and every reading the answer is tried under."""
+    key = ("engine.describe", id(call))
+    found = kb.memo.get(key)
+    if found is None or found[0] is not call:   # the call is kept with its words: its id stays its own
+        found = kb.memo[key] = (call, engine.describe(kb, call))
+    return found[1]
 
 
 def status_expectation(e, a: Answer, asked: Optional[_dt.date] = None) -> ExpectationResult:
@@ -391,13 +417,19 @@ def cite_title(kb: KnowledgeBase, cite: Cite) -> Optional[str]:
 def _authority(kb: KnowledgeBase, game: str, cites) -> list[str]:
     """What the documents an answer's citations come from are (「ファンwikiのまとめ。公式ルールではない」)."""
     docs = kb.games[game].documents
+    memo = kb.memo
     out: list[str] = []
     for c in cites:
         if not c.source:
             continue
-        doc = docs.get(c.source.split("§", 1)[0].strip())
-        if doc is not None and doc.authority not in out:
-            out.append(doc.authority)
+        key = ("engine.authority", game, c.source)
+        if key in memo:
+            said = memo[key]
+        else:       # the same for every answer on this knowledge base
+            doc = docs.get(c.source.split("§", 1)[0].strip())
+            said = memo[key] = doc.authority if doc is not None else None
+        if said is not None and said not in out:
+            out.append(said)
     return out
 
 

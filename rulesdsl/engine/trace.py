@@ -17,14 +17,18 @@ class Cite:
     point), `card` (a card's printed fact or effect), `scenario` (a hypothetical given by
     the question) or `assumption` (a fact the sources do not give, taken as given: 仮定)."""
 
-    __slots__ = ("kind", "ref", "status", "source", "note")
+    __slots__ = ("kind", "ref", "status", "source", "note", "_key")
 
     def __init__(self, kind: str, ref: str, status: Status = Status.confirmed,
                  source: Optional[str] = None, note: Optional[str] = None) -> None:
         self.kind, self.ref, self.status, self.source, self.note = kind, ref, status, source, note
+        self._key = None
 
     def key(self) -> tuple:
-        return (self.kind, self.ref, self.status.value)
+        k = self._key      # a citation is never changed once made: its key is made once
+        if k is None:
+            k = self._key = (self.kind, self.ref, self.status.value)
+        return k
 
     def label(self) -> str:
         if self.kind in ("card", "scenario"):

@@ -62,7 +62,7 @@ def resolve(ctx: Context, st: State) -> None:
         kind, value, cite = defense_of(ctx, atk)
     except EngineError as e:
         ctx.step("攻撃対象の防御力は資料にも場面にもない: 攻撃の結果は決まらない", defense)
-        st.blocked = e
+        st.blocked = e.with_traceback(None)   # kept: not its frames (a cycle through this one)
         return
     atk.defense = (kind, value)
     tendency_note(ctx, atk)
