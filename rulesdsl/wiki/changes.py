@@ -153,11 +153,36 @@ def change_block(ctx: Ctx, r: Ruling, rev: Revision, kind: str) -> None:
     if not changed:
         return
     doc.p_html(f"<strong>この改訂で変わった答え（{len(changed)}件）</strong>")
-    for members, d in change_groups(w, changed):
-        doc.add(_group_html(ctx, r.game, members, d))
+    groups = change_groups(w, changed)
+    # what every group shares (the status change, the agreement with the Q&A, the reasons) is said
+    # once, before them
+    shared = {k for k, get in _SHARED.items() if len({get(m[0][0]) for m, _ in groups}) == 1} if len(groups) > 1 else set()
+    common = _parts(ctx, r.game, groups[0][0][0][0], shared) if shared else ""
+    if common:
+        doc.add(f'<div class="rd-change rd-change-shared"><p class="rd-muted">どの答えにも共通:</p>{common}</div>\n')
+    for members, d in groups:
+        doc.add(_group_html(ctx, r.game, members, d, set(_SHARED) - shared))
 
 
-def _group_html(ctx: Ctx, game: str, members: list, d: Diff) -> str:
+_SHARED = {"status": lambda c: (c.status_before, c.status_after), "expect": lambda c: (c.ok_before, c.ok_after),
+           "because": lambda c: tuple(c.because)}
+
+
+def _parts(ctx: Ctx, game: str, c, which: set) -> str:
+    """The status change, the agreement with the Q&A and the reasons of change `c`, those in `which`."""
+    parts = []
+    sb, sa = _status_pair(c)
+    if "status" in which and c.status_before != c.status_after:
+        parts.append(f'<p class="rd-status-change"><span class="rd-label">状態</span><del>{sb}</del> → <ins>{sa}</ins></p>')
+    if "expect" in which and c.ok_before != c.ok_after:
+        parts.append(f'<p class="rd-expect">{esc(expectation_ja(c.ok_before, c.ok_after))}</p>')
+    if "because" in which and c.because:
+        because = "".join(f"<li>{because_ja(ctx, game, x)}</li>" for x in c.because)
+        parts.append(f'<p class="rd-label">理由</p><ul class="rd-because">{because}</ul>')
+    return "".join(parts)
+
+
+def _group_html(ctx: Ctx, game: str, members: list, d: Diff, which: set) -> str:
     c = members[0][0]
     links = [ctx.scenario(m.scenario) for m, _ in members]
     head = "、".join(links[:SHOWN])
@@ -166,20 +191,15 @@ def _group_html(ctx: Ctx, game: str, members: list, d: Diff) -> str:
                  f'<p>{"、".join(links[SHOWN:])}</p></details>')
     alike = f'<p class="rd-muted">{len(links)}件の答えが同じように変わった。</p>' if len(links) > 1 else ""
     parts = [f'<div class="rd-change"><p class="rd-change-qa">{head}</p>{alike}']
-    sb, sa = _status_pair(c)
-    if c.status_before != c.status_after:
-        parts.append(f'<p class="rd-status-change"><span class="rd-label">状態</span><del>{sb}</del> → <ins>{sa}</ins></p>')
+    if "status" in which:
+        parts.append(_parts(ctx, game, c, {"status"}))
     if d.changed:
         rows = "".join(f'<li><span class="rd-label">改訂の前</span>{old or "（なし）"}</li>'
                        f'<li><span class="rd-label">改訂の後</span>{new or "（なし）"}</li>' for old, new in d.changed)
         parts.append(f'<ul class="rd-diff">{rows}</ul>')
     else:
-        parts.append(f'<p class="rd-muted">答えの内容は同じで、依拠する根拠の状態だけが変わった（{sa}）。</p>')
-    if c.ok_before != c.ok_after:
-        parts.append(f'<p class="rd-expect">{expectation_ja(c.ok_before, c.ok_after)}</p>')
-    if c.because:
-        because = "".join(f"<li>{because_ja(ctx, game, x)}</li>" for x in c.because)
-        parts.append(f'<p class="rd-label">理由</p><ul class="rd-because">{because}</ul>')
+        parts.append('<p class="rd-muted">答えの内容は同じで、依拠する根拠の状態だけが変わった。</p>')
+    parts.append(_parts(ctx, game, c, which - {"status"}))
     same = [(m, x) for m, x in members if x.same]
     if same:
         if len(members) == 1:
