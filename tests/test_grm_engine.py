@@ -32,6 +32,20 @@ def test_card_beneath_a_flipped_top_is_exposed_in_its_own_face_state(ask):
     assert "それまでの表裏状態（表向き）のまま露出する" in out
 
 
+def test_a_face_is_said_of_the_card_of_a_cell_with_one_card_and_of_the_top_of_a_stack(ask):
+    one = FLAGSHIP.replace('  stack b2 P1 "上" up\n', "").replace("  remove_top b2\n", "") \
+        .replace('expect card_face b2 "土台" up\n  expect in_graveyard "上"', "expect face b2 down")
+    code, out, err = ask(one)
+    assert code == 0, out + err
+    assert out.splitlines()[0] == "答え: b2のカードは裏向き。"
+    stacked = FLAGSHIP.replace("  remove_top b2\n", "").replace(
+        'expect card_face b2 "土台" up\n  expect in_graveyard "上"', "expect face b2 down")
+    code, out, err = ask(stacked)
+    assert code == 0, out + err
+    assert out.splitlines()[0] == "答え: b2の一番上のカードは裏向き。"
+    assert "✓  b2の一番上のカードは裏向き" in out       # what was checked stays as the scenario writes it
+
+
 def test_same_input_gives_byte_identical_output(ask):
     first = ask(FLAGSHIP)
     second = ask(FLAGSHIP)
@@ -64,7 +78,7 @@ def test_answer_resting_on_an_unconfirmed_default_carries_a_banner(ask):
     """)
     assert code == 0
     first, second, *rest = out.splitlines()
-    assert first == "答え: b2の一番上のカードは裏向き。"
+    assert first == "答え: b2のカードは裏向き。"         # one card on b2: no 「一番上」 to speak of
     assert second.startswith("根拠: ※未確定")
     assert "この答えは確定していない裁定・解釈に依拠している" in out
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import glob
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -323,12 +324,91 @@ def test_glossary_definitions_are_quoted_from_the_sources_or_left_out():
     assert names("表向き (オモテ) / 裏向き (ウラ)") == ["表向き  / 裏向き", "表向き", "裏向き"]
 
 
-def test_changelog_marks_what_differs_between_two_answers():
-    from rulesdsl.wiki.changes import marked_diff, verdict_ja
-    before, after = marked_diff("b2=P1表《上》", "b2=P1裏《上》")
-    assert before == "b2=P1<del>表</del>《上》" and after == "b2=P1<ins>裏</ins>《上》"
-    assert marked_diff("<a>", "<b>") == ("&lt;<del>a</del>&gt;", "&lt;<ins>b</ins>&gt;")
+def test_changelog_marks_what_differs_between_two_answers_phrase_by_phrase():
+    from rulesdsl.wiki.changes import verdict_ja
+    from rulesdsl.wiki.phrases import answer_diff, phrase_diff, phrases
+    # Japanese cut by script runs, a run keeping the hiragana that follow it (okurigana, particles)
+    assert phrases("「バトルの解決順」を誰が選ぶかは資料に定めがない。") == \
+        ["「", "バトルの", "解決順", "」", "を", "誰が", "選ぶかは", "資料に", "定めがない", "。"]
+    assert "".join(phrases("P1表《100kg扱い》（2通り中1通り）")) == "P1表《100kg扱い》（2通り中1通り）"
+    # a change is whole phrases, never single characters inside a word
+    before, after = phrase_diff("「バトルの解決順」を誰が選ぶかは資料に定めがない。",
+                                "「バトルの解決順」はP1が選ぶ（同時バトルの解決順は対象側のプレイヤーが選ぶ）。")
+    assert before == "「バトルの解決順」<del>を誰が選ぶかは資料に定めがない</del>。"
+    assert after == "「バトルの解決順」<ins>はP1が選ぶ（同時バトルの解決順は対象側のプレイヤーが選ぶ）</ins>。"
+    # sentences both answers share are apart (the page folds them), the changed ones compared
+    d = answer_diff("B1のカードは裏向き。「バトルの解決順」を誰が選ぶかは資料に定めがない。",
+                    "B1のカードは裏向き。「バトルの解決順」はP1が選ぶ。")
+    assert d.same == ["B1のカードは裏向き。"] and len(d.changed) == 1
+    assert answer_diff("<a>。", "<b>。").changed == [("&lt;<del>a</del>&gt;。", "&lt;<ins>b</ins>&gt;。")]   # escaped
+    assert answer_diff("A。B。", "A。").changed == [("<del>B。</del>", "")]
     assert verdict_ja("x — all 2 expectations hold") == "x（期待2件すべてが成り立つ）"
+
+
+@pytest.fixture(scope="module")
+def plain_wiki():
+    """The bundled knowledge base's wiki, no answer computed."""
+    return Wiki(load(REPO))
+
+
+def test_a_changelog_reason_names_the_rule_point_by_its_title_and_the_values_by_their_labels(plain_wiki):
+    from rulesdsl.wiki.changes import because_ja, expectation_ja
+    from rulesdsl.wiki.common import Ctx
+    ctx = Ctx(plain_wiki, Doc("t", "../"))
+    said = because_ja(ctx, "grm", "optional.partial_execution: all_or_nothing (unconfirmed, default of "
+                      "grm/effects/optional-mandatory) → allowed (provisional, grm/effects/partial-optional@2026-08)")
+    text = re.sub(r"<[^>]+>", "", said)
+    assert "optional.partial_execution" not in text and "all_or_nothing" not in text and "allowed" not in text
+    assert "「一部のみを実行できる」" in text
+    assert text.startswith("「複数のアクションを含む任意効果の一部のみの実行」が、「全て実行するか、発動しないかのどちらか」")
+    assert "既定値" in text and "に変わった。" in text and "暫定裁定" in text
+    assert because_ja(ctx, "grm", "the scenario itself changed") == "Q&Aの場面そのものが書き換えられた。"
+    # whether the answer agrees with the Q&A, as a sentence, not 「期待との一致: 不一致 → 一致」
+    assert expectation_ja(False, True) == "Q&Aが期待する答えと、改訂の前は一致しなかったが、改訂の後は一致する。"
+    assert "→" not in expectation_ja(True, None)
+
+
+def test_answers_that_a_revision_changed_alike_are_one_block(plain_wiki):
+    from rulesdsl.regress.impact import Change
+    from rulesdsl.wiki.changes import change_groups
+    sids = [s for s, i in plain_wiki.kb.scenarios.items() if i.game == "grm"][:3]
+    alike = [Change(s, "", "B1のカードは裏向き。「解決順」を誰が選ぶかは資料に定めがない。", "B1のカードは裏向き。「解決順」はP1が選ぶ。",
+                    False, True, "unconfirmed", "confirmed", ["x"]) for s in sids[:2]]
+    other = Change(sids[2], "", "A。", "B。", True, True, "unconfirmed", "unconfirmed", ["x"])
+    groups = change_groups(plain_wiki, [*alike, other])
+    assert [len(members) for members, _ in groups] == [2, 1]
+
+
+def test_the_review_list_is_cards_and_a_page_per_game_and_status_kept_out_of_the_nav(plain_wiki):
+    from rulesdsl.wiki.pages import render
+    w = plain_wiki
+    parts = [p for p in w.pages if p.kind == "review_part"]
+    assert len(parts) == 3 * len(w.games) and all(p.src.startswith("review/") for p in parts)
+    grm = next(p for p in parts if p.key == ("grm", "unconfirmed"))
+    html = "".join(render(w, grm, "../").parts)
+    assert "<table" not in html and 'class="rd-review-item"' in html
+    assert set(re.findall(r'data-game="([^"]+)"', html)) == {"grm"}
+    assert set(re.findall(r'data-status="([^"]+)"', html)) == {"unconfirmed"}
+    review = "".join(render(w, next(p for p in w.pages if p.kind == "review"), "").parts)
+    assert "<table" not in review and f'href="{w.url(grm.src)}"' in review and "data-rd-filter" in review
+
+
+def test_the_trace_checks_and_set_up_spell_cells_as_the_question_does(plain_wiki):
+    from rulesdsl.engine.runner import answer
+    from rulesdsl.wiki.pages import render
+    w = plain_wiki
+    sid = "grm/qa/battle-adjacency-corner"        # the question writes A1, B1, A2, B2
+    assert "A1" in w.kb.scenarios[sid].scenario.question
+    w.answers[sid] = answer(w.kb, w.kb.scenarios[sid])
+    page = next(p for p in w.items if p.key == sid)
+    html = "".join(render(w, page, "../../").parts)
+    article = re.sub(r"<pre.*?</pre>|<code.*?</code>", "", html, flags=re.S)     # the DSL is as written
+    trace = article.split('<ol class="rd-trace">', 1)[1].split("</ol>", 1)[0]
+    checks = article.split('<ul class="rd-expect">', 1)[1].split("</ul>", 1)[0]
+    setup = article.split('<ol class="rd-setup">', 1)[1].split("</ol>", 1)[0]
+    for part in (trace, checks, setup):
+        assert re.search(r"[AB][12]", part) and not re.search(r"(?<![A-Za-z0-9.#/_-])[ab][12](?![0-9])", part), part
+    assert "B1のカードは裏向き" in article
 
 
 # ----------------------------------------------------------------------------- answers are computed

@@ -23,6 +23,7 @@ pytest.importorskip("material")
 
 from rulesdsl.engine.registry import engine_for  # noqa: E402
 from rulesdsl.engine.runner import answer  # noqa: E402
+from rulesdsl.engine.sentences import cell_spelling  # noqa: E402
 from rulesdsl.kb.build import load  # noqa: E402
 from rulesdsl.wiki import testing  # noqa: E402
 from rulesdsl.wiki.testing import (  # noqa: E402
@@ -203,6 +204,7 @@ def test_item_pages_are_not_in_any_pages_nav(bundled_site):
         nav = nav.split('md-nav--secondary', 1)[0]
         assert "カード" in nav and "変更履歴" in nav
         assert "No.018" not in nav and "zero-weight" not in nav and "stack-flips" not in nav
+        assert "review/" not in nav          # the review list's pages per game and status either
 
 
 def test_a_scenario_page_shows_the_answer_and_trace_the_interpreter_computes(bundled_site):
@@ -212,10 +214,11 @@ def test_a_scenario_page_shows_the_answer_and_trace_the_interpreter_computes(bun
     html = page(bundled_site, "grm/qa/stack-flips-top-only.html")
     assert "インタプリタがビルド時に計算した答えです" in html
     text = "".join(parse(html).text)
-    positions = [text.find(s.text) for s in a.branches[0].steps]
+    spell = cell_spelling(info.scenario.question)       # the question writes B2: so does the page
+    positions = [text.find(spell(s.text)) for s in a.branches[0].steps]
     assert -1 not in positions and positions == sorted(positions)          # every step, in order
     for e in a.expectations:
-        assert e.text in text
+        assert spell(e.text) in text
     assert html.count('<td class="rd-cell') == 18                           # the board, before and after
     assert "P1・裏向き" in html                                             # 《上》 turned face down
 
@@ -306,6 +309,57 @@ def test_home_changelog_review_gaps_and_glossary_are_filled_from_the_knowledge_b
     stack = glossary.split('id="スタック"', 1)[1].split("<h2", 1)[0]
     assert "場の既存カードの上に重ねてプレイすることをスタックと呼ぶ。" in stack and "#L" in stack
     assert "資料に定義なし" in glossary.split('id="ロゴカード"', 1)[1].split("<h2", 1)[0]
+
+
+def _text(html: str) -> str:
+    import html as _html
+    return _html.unescape(re.sub(r"<[^>]+>", "", html))
+
+
+def test_the_changelog_marks_whole_phrases_says_its_reasons_in_words_and_folds_what_stayed(bundled_site):
+    from rulesdsl.wiki.phrases import phrases
+    changelog = page(bundled_site, "changelog/2026.html").split("<article", 1)[1].split("</article>", 1)[0]
+    text = _text(changelog)
+    # reasons in words: no rule point ids, no value names, no 「期待との一致: 不一致 → 一致」
+    assert "optional.partial_execution" not in text and "battle.simultaneous_order" not in text
+    assert "all_or_nothing" not in text and "期待との一致" not in text
+    assert "Q&Aが期待する答えと、改訂の前は一致しなかったが、改訂の後は一致する。" in text
+    assert "「複数のアクションを含む任意効果の一部のみの実行」が、" in text
+    # grouped by game under each month; what stayed folded; answers that changed alike shown once
+    assert re.search(r"<h3 [^>]*>2026年4月：GRMカード <small", changelog)
+    assert '<details class="rd-unchanged">' in changelog and "件の答えが同じように変わった" in changelog
+    assert "どの答えにも共通:" in changelog           # a revision's shared reason is said once
+    # every mark starts and ends where a phrase does: never one character inside a word
+    marks = 0
+    for item in re.findall(r"<li><span class=\"rd-label\">改訂の(?:前|後)</span>(.*?)</li>", changelog, re.S):
+        plain, cuts, pos = "", set(), 0
+        for m in re.finditer(r"</?(?:del|ins)>|<[^>]+>|[^<]+", item):
+            t = m.group()
+            if t in ("<del>", "<ins>", "</del>", "</ins>"):
+                cuts.add(len(plain))
+            elif not t.startswith("<"):
+                import html as _html
+                plain += _html.unescape(t)
+        bounds, pos = {0}, 0
+        for ph in phrases(plain):
+            pos += len(ph)
+            bounds.add(pos)
+        assert cuts <= bounds, (plain, sorted(cuts - bounds))
+        marks += len(cuts)
+    assert marks > 10
+
+
+def test_the_review_list_is_one_card_per_item_with_a_page_per_game_and_status(bundled_site):
+    review = page(bundled_site, "review.html").split("<article", 1)[1].split("</article>", 1)[0]
+    assert "<table" not in review                            # no 状態 column repeated, no ゲーム column cut
+    assert review.count('class="rd-review-item"') > 300 and "data-rd-filter" in review
+    assert 'href="review/grm-unconfirmed.html"' in review
+    part = page(bundled_site, "review/grm-unconfirmed.html").split("<article", 1)[1].split("</article>", 1)[0]
+    assert "<table" not in part and set(re.findall(r'data-game="([^"]+)"', part)) == {"grm"}
+    assert set(re.findall(r'data-status="([^"]+)"', part)) == {"unconfirmed"}
+    assert part.count('class="rd-review-item"') == len(re.findall(
+        r'<li class="rd-review-item" data-game="grm" data-status="unconfirmed">', review))
+    assert 'aria-current="page"' in part and 'href="../review.html"' in part
 
 
 def test_a_game_page_opens_with_what_the_game_is(bundled_site):
@@ -663,6 +717,43 @@ def test_no_page_is_wider_than_a_phone_screen(chromium, bundled_url, dark):
     w.close()
     assert wide == []
     assert overflow and set(overflow) <= {"auto", "scroll"}
+
+
+@browser
+def test_the_review_pages_fit_a_phone_with_nothing_cut(chromium, bundled_url, bundled_site):
+    w = Watch(chromium, **PHONE)
+    urls = ["review.html"] + sorted(f"review/{p.name}" for p in (bundled_site / "review").glob("*.html"))
+    cut = []
+    for url in urls:
+        laid_out(w.page, bundled_url + url)
+        w.page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")   # the folded too
+        width = w.page.evaluate("document.documentElement.scrollWidth")
+        inner = w.page.evaluate("[...document.querySelectorAll('article *')].filter(e => "
+                                "e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible')"
+                                ".map(e => e.tagName + '.' + e.className)")
+        if width > PHONE["width"] or inner:
+            cut.append((url, width, inner[:3]))
+    w.close()
+    assert len(urls) > 3 and cut == []
+
+
+@browser
+def test_the_review_list_filters_in_place_by_game_and_status(phone, bundled_url, bundled_site):
+    pg = phone.page
+    laid_out(pg, bundled_url + "review.html")
+    every = pg.locator(".rd-review-item").count()
+    assert pg.locator("[data-rd-filter] select").count() == 2 and pg.locator("[data-rd-filter]").is_visible()
+    pg.select_option("[data-rd-filter] select >> nth=0", "grm")
+    pg.select_option("[data-rd-filter] select >> nth=1", "unconfirmed")
+    shown = pg.locator(".rd-review-item:visible")
+    expected = page(bundled_site, "review/grm-unconfirmed.html").split("<article", 1)[1].count('class="rd-review-item"')
+    assert 0 < shown.count() == expected < every
+    assert set(shown.evaluate_all("els => els.map(e => e.dataset.game + '/' + e.dataset.status)")) == {"grm/unconfirmed"}
+    assert pg.locator(".rd-review-shown").inner_text() == f"表示中: {expected}件"
+    pg.select_option("[data-rd-filter] select >> nth=0", "")
+    pg.select_option("[data-rd-filter] select >> nth=1", "")
+    assert pg.locator(".rd-review-shown").inner_text() == f"表示中: {every}件"
+    assert phone.errors == []
 
 
 @browser

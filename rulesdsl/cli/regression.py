@@ -16,6 +16,7 @@ from ..engine.answer import readings_json
 from ..engine.context import EngineError
 from ..engine.readings import try_readings
 from ..engine.registry import engine_for
+from ..engine.sentences import cell_spelling
 from ..kb.build import from_documents, load
 from ..kb.knowledge import KnowledgeBase
 from ..kb.loader import display_path
@@ -310,12 +311,13 @@ def run_timeline(args, out: Output) -> int:
             raise DslError([Diagnostic(code="no-engine", fatal=True, loc=info.scenario.loc,
                                        message=f"there is no interpreter for {info.game} yet")])
         periods = timeline(kb, info)
+        spell = cell_spelling(info.scenario.question)      # cells as the question writes them (B2)
         for p in periods:
             if p.answer is not None:
                 try_readings(kb, info, p.answer, as_of=p.answer.as_of)
         data.append({"scenario": info.id, "title": info.scenario.title, "periods": [{
             "from": p.start.isoformat() if p.start else None, "until": p.end.isoformat() if p.end else None,
-            "answer": p.record.summary(), "status": p.record.status, "ok": p.record.ok,
+            "answer": spell(p.record.summary()), "status": p.record.status, "ok": p.record.ok,
             "status_words": p.answer.to_json()["status_words"] if p.answer else None,
             "fuzzy": p.answer.fuzzy if p.answer else [],
             "readings": readings_json(p.answer) if p.answer else None,

@@ -87,6 +87,11 @@ class GameEngine:
     def render_board(self, board: Any) -> str:
         return ""
 
+    def expectation_words(self, kb: "KnowledgeBase", call: "Call", boards: list) -> Optional[str]:
+        """An expectation in the words its answer sentence needs for the boards (`board`) the
+        branches ended on, where they differ from the template's (`describe`); None: the template's."""
+        return None
+
     def answer_sentences(self, answer: Any) -> Optional[list[str]]:
         """The answer's opening sentences, if this game words them itself (the core writes them
         from the expectations, the illegal action, the choosers and the odds otherwise)."""

@@ -6,8 +6,9 @@ readings — so every game gets them without writing any.
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, Optional
 
 from .chance import chance_sentences, is_chance
 from .chance import expectation_sentence as chance_expectation
@@ -23,9 +24,12 @@ def _end(text: str) -> str:
     return text if text.endswith(("。", "！", "？", "）")) and not text.endswith("（）") else text + "。"
 
 
-def expectation_sentence(e: "ExpectationResult") -> str:
-    """One expectation as a statement of what the rules give, whether or not it was expected."""
+def expectation_sentence(e: "ExpectationResult", text: Optional[str] = None) -> str:
+    """One expectation as a statement of what the rules give, whether or not it was expected
+    (`text`: the expectation in the words the final boards call for, if not its own)."""
     many = e.branches > 1
+    if text:
+        e = dataclasses.replace(e, text=text)
     if e.ok:
         if e.modality == "never":
             return f"{'どの選択でも' if many else ''}「{e.text}」とはならない。"
@@ -53,12 +57,30 @@ def _asks_can(question: str) -> bool:
     return bool(question and _CAN.search(question.strip()))
 
 
-def _in_question_terms(sentences: list[str], question: str) -> list[str]:
-    """The question's own spelling of cells: where it writes them in capitals (B2), so does the
-    answer, for every cell (not the interpreter's b1, b2)."""
+def cell_spelling(question: Optional[str]) -> Callable[[str], str]:
+    """The question's own spelling of cells, as a function on text: where the question writes
+    them in capitals (B2), every cell in the text is written so (not the interpreter's b1, b2);
+    else the text is left as it is. For the answer's sentences and for every text shown with the
+    question — the checks, the trace, the set-up, the answers over time."""
     if not any(c != c.lower() for c in _CELL.findall(question or "")):
-        return sentences
-    return [_CELL.sub(lambda m: m.group(1).upper(), x) for x in sentences]
+        return lambda text: text
+    return lambda text: _CELL.sub(lambda m: m.group(1).upper(), text) if text else text
+
+
+def _in_question_terms(sentences: list[str], question: str) -> list[str]:
+    spell = cell_spelling(question)
+    return [spell(x) for x in sentences]
+
+
+def _expectation_words(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", i: int) -> Optional[str]:
+    """The game's wording of expectation `i` for the boards the run ended on (「a1のカードは裏向き」
+    of a cell that holds one card, where the expectation's template speaks of a stack's top)."""
+    from .registry import engine_for
+    engine = engine_for(info.game)
+    if engine is None or i >= len(info.expects):
+        return None
+    boards = [b.after for b in a.branches if getattr(b, "after", None) is not None]
+    return engine.expectation_words(kb, info.expects[i][1], boards) if boards else None
 
 
 def _path_words(branch) -> str:
@@ -99,8 +121,10 @@ def answer_sentences(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", own
         for e in applicable:
             if a.illegal and e.text.endswith("ルール上できない"):
                 continue        # the first sentence already says so, with the rule
-            add(chance_expectation(a.odds, a.expectations.index(e), e.statement or e.text, e.probability, e.ok)
-                or expectation_sentence(e))
+            i = a.expectations.index(e)
+            words = None if e.probability else _expectation_words(kb, a, info, i)
+            add(chance_expectation(a.odds, i, e.statement or e.text, e.probability, e.ok)
+                or expectation_sentence(e, words))
     if not applicable and not a.illegal and not chance_sentences(a.odds):
         outcomes = a.outcomes
         if len(outcomes) == 1:

@@ -5,6 +5,7 @@ shown on ruling pages."""
 from __future__ import annotations
 
 from ..engine.registry import engine_for
+from ..engine.sentences import cell_spelling
 from ..lang.model import Status
 from ..lang.vocab import Call, Vocabulary
 from .board import render_board
@@ -28,12 +29,13 @@ def pinned_answer(ctx: Ctx, sid: str) -> None:
     if isinstance(a, Failure):
         doc.note(esc(a.message), "danger", "答えを計算できませんでした")
         return
-    doc.p_html("<strong>答え:</strong> " + esc("。".join(answer_sentences(a))) + " " +
-               f'<span class="rd-muted">（{esc(verdict_ja(a))}）</span>')
+    spell = cell_spelling(info.scenario.question)
+    said = "".join(x if x.endswith(("。", "）")) else x + "。" for x in answer_sentences(a))
+    doc.p_html("<strong>答え:</strong> " + esc(said) + " " + f'<span class="rd-muted">（{esc(spell(verdict_ja(a)))}）</span>')
     for outcome, branches in a.outcomes.items():
         b = branches[0]
-        label = "手順（トレース）" + (f"：{b.path}" if len(a.branches) > 1 else "")
-        doc.add(f'<details class="rd-trace-box"><summary>{esc(label)}</summary>{trace_html(ctx, info.game, b)}</details>\n')
+        label = "手順（トレース）" + (f"：{spell(b.path)}" if len(a.branches) > 1 else "")
+        doc.add(f'<details class="rd-trace-box"><summary>{esc(label)}</summary>{trace_html(ctx, info.game, b, spell)}</details>\n')
 
 
 
@@ -68,12 +70,14 @@ def cite_html(ctx: Ctx, game: str, c) -> str:
     return label
 
 
-def trace_html(ctx: Ctx, game: str, branch) -> str:
+def trace_html(ctx: Ctx, game: str, branch, spell=lambda text: text) -> str:
+    """The steps of one branch, each with what it cites; `spell`: cells spelled as the question
+    spells them (engine.sentences.cell_spelling)."""
     items = []
     for s in branch.steps:
         cites = "".join(f"<li>{cite_html(ctx, game, c)}</li>" for c in s.cites)
         cites = f'<ul class="rd-cites">{cites}</ul>' if cites else ""
-        items.append(f'<li class="rd-step rd-step-{esc(s.kind)}"><span class="rd-step-text">{esc(s.text)}</span>{cites}</li>')
+        items.append(f'<li class="rd-step rd-step-{esc(s.kind)}"><span class="rd-step-text">{esc(spell(s.text))}</span>{cites}</li>')
     return '<ol class="rd-trace">' + "".join(items) + "</ol>"
 
 
@@ -222,7 +226,8 @@ def scenario_page(w: Wiki, doc: Doc, sid: str) -> None:
             items.append(f"{kind} {name}{'：' + facts if facts else ''}{effects}")
         doc.ul(items)
     doc.h3("設定と操作")
-    steps = [esc(card_words(vocab, call)) for call in info.calls]
+    spell = cell_spelling(sc.question)
+    steps = [esc(spell(card_words(vocab, call))) for call in info.calls]
     if steps:
         doc.add('<ol class="rd-setup">' + "".join(f"<li>{s}</li>" for s in steps) + "</ol>\n")
     else:
@@ -249,11 +254,12 @@ def answer_details(ctx: Ctx, a) -> None:
     checks(ctx, a, choices=not odds)      # the odds table already gives the choices' outcomes
     readings_section(ctx, a)
     doc.h2("手順（トレース）")
+    spell = cell_spelling(getattr(a, "question", None))
     firsts = [bs[0] for bs in a.outcomes.values()]
     for b in firsts:
         if len(a.branches) > 1:
-            doc.p_html(f"<strong>{esc(b.path)}</strong>")
-        doc.add(trace_html(ctx, game, b) + "\n")
+            doc.p_html(f"<strong>{esc(spell(b.path))}</strong>")
+        doc.add(trace_html(ctx, game, b, spell) + "\n")
     grounds(ctx, a)
 
 
@@ -327,17 +333,18 @@ def checks(ctx: Ctx, a, choices: bool = True) -> None:
     """Each expectation, checked (✓ holds, ✗ fails — neither green: green is only for 確定), and
     the outcomes of the players' choices."""
     doc = ctx.doc
+    spell = cell_spelling(getattr(a, "question", None))
     if a.expectations:
         doc.h2("確かめた結果")
         items = []
         for e in a.expectations:
             if not e.applies:
-                items.append(f'<li class="rd-na">— {esc(e.text)}（この日付には適用されない）</li>')
+                items.append(f'<li class="rd-na">— {esc(spell(e.text))}（この日付には適用されない）</li>')
                 continue
             mark = "✓" if e.ok else "✗"
             detail = f"{MODALITY_JA.get(e.modality, e.modality)}：{e.holds_in}/{e.branches}の分岐で成立"
-            found = "".join(f"<br><small>実際: {esc(x)}</small>" for x in e.found) if not e.ok else ""
-            items.append(f'<li class="rd-{"holds" if e.ok else "ng"}"><span class="rd-mark">{mark}</span> {esc(e.text)} '
+            found = "".join(f"<br><small>実際: {esc(spell(x))}</small>" for x in e.found) if not e.ok else ""
+            items.append(f'<li class="rd-{"holds" if e.ok else "ng"}"><span class="rd-mark">{mark}</span> {esc(spell(e.text))} '
                          f'<small>（{esc(detail)}）</small>{found}</li>')
         doc.add('<ul class="rd-expect">' + "".join(items) + "</ul>\n")
     outcomes = a.outcomes
@@ -347,8 +354,8 @@ def checks(ctx: Ctx, a, choices: bool = True) -> None:
         items = []
         for outcome, bs in outcomes.items():
             kind = "必ず" if len(bs) == len(a.branches) else "ありうる"
-            paths = "".join(f"<li>{esc(b.path)}</li>" for b in bs)
-            items.append(f"<li>[{kind}] {esc(outcome)}<ul>{paths}</ul></li>")
+            paths = "".join(f"<li>{esc(spell(b.path))}</li>" for b in bs)
+            items.append(f"<li>[{kind}] {esc(spell(outcome))}<ul>{paths}</ul></li>")
         doc.add('<ul class="rd-outcomes">' + "".join(items) + "</ul>\n")
 
 

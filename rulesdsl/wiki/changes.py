@@ -1,44 +1,28 @@
 """The changelog's parts a maintainer reads: per ruling change its status, source and the day the
 knowledge base learned it (from git), and for every worked answer it changed the answer before and
-after with the difference marked and the reason in Japanese. No wide tables: each change is a
-block that reads on a phone."""
+after — what changed phrase by phrase, what stayed folded — and the reason in words. No wide
+tables: each change is a block that reads on a phone; answers that changed alike are one block."""
 
 from __future__ import annotations
 
 import datetime as _dt
-import difflib
 import logging
 import re
 import subprocess
 from pathlib import Path
 from typing import Optional
 
+from ..engine.sentences import cell_spelling
 from ..lang.model import Revision, Ruling, Status
 from .common import Ctx, value_label
 from .escape import esc
+from .phrases import Diff, answer_diff
 from .render import badge, tag
 
 log = logging.getLogger("mkdocs.plugins.rulesdsl")
 
 KIND_CLASS = {"新規": "plain", "改訂": "plain", "撤回": "superseded"}
 BLAME_FILES_MAX = 200       # git blame is run once per file: beyond this, the day learned is left out
-
-
-def marked_diff(before: str, after: str) -> tuple[str, str]:
-    """`before` and `after` as HTML, what was removed in <del>, what was added in <ins>."""
-    sm = difflib.SequenceMatcher(None, before, after, autojunk=False)
-    old, new = [], []
-    for op, i1, i2, j1, j2 in sm.get_opcodes():
-        a, b = esc(before[i1:i2]), esc(after[j1:j2])
-        if op == "equal":
-            old.append(a)
-            new.append(b)
-            continue
-        if a:
-            old.append(f"<del>{a}</del>")
-        if b:
-            new.append(f"<ins>{b}</ins>")
-    return "".join(old), "".join(new)
 
 
 _VERDICT = [
@@ -57,44 +41,103 @@ def verdict_ja(text: str) -> str:
 
 _POINT = re.compile(r"^(?:card\((?P<card>[^)]*)\)\.)?(?P<point>[\w.]+): (?P<old>.+?) → (?P<new>.+)$")
 _VALUE = re.compile(r"^(?P<value>\S+) \((?P<status>\w+), (?:default of (?P<section>\S+)|(?P<ruling>[^@\s]+)@(?P<rev>\S+))\)$")
+_RULING = re.compile(r"^(?P<ruling>\S+): revision (?P<old>\S+) \((?P<os>\w*)\) → (?P<new>\S+) \((?P<ns>\w*)\)$")
+_CARD = re.compile(r"^card (?P<card>.+) changed$")
 
 
 def because_ja(ctx: Ctx, game: str, reason: str) -> str:
-    """One reason of rulesdsl.regress.records (`point: value (status, source) → value (status, source)`)
-    as Japanese HTML with links; anything else is shown as it is."""
+    """One reason of rulesdsl.regress.impact (`point: value (status, source) → value (status,
+    source)`, `ruling: revision A (status) → B (status)`, `card CODE changed`) as a Japanese
+    sentence with links: the rule point by its title, the values by their labels, where each came
+    from — no DSL ids. Anything else is shown as it is."""
     if reason == "the scenario itself changed":
-        return "場面そのものが変わった"
+        return "Q&Aの場面そのものが書き換えられた。"
     m = _POINT.match(reason)
-    if not m:
-        return esc(reason)
-    point = m.group("point")
-    side = []
-    for part in (m.group("old"), m.group("new")):
-        v = _VALUE.match(part)
-        if not v:
-            side.append(esc(part))
-            continue
-        label = esc(value_label(ctx.w, game, point, v.group("value")))
-        try:
-            status = badge(Status(v.group("status")))
-        except ValueError:
-            status = esc(v.group("status"))
-        origin = (f"既定値（{ctx.section(v.group('section'))}）" if v.group("section")
-                  else ctx.ruling(v.group("ruling"), v.group("rev")))
-        side.append(f"「{label}」 {status} {origin}")
-    card = f"（カード {ctx.card(game, m.group('card'))}）" if m.group("card") else ""
-    return f"{ctx.point(game, point)}{card}: {side[0]} → {side[1]}"
+    if m:
+        point = m.group("point")
+        side = [_value_ja(ctx, game, point, m.group(k)) for k in ("old", "new")]
+        p = ctx.w.kb.games[game].points.get(point) if game in ctx.w.kb.games else None
+        title = ctx.a(ctx.w.point_href(game, point), p.label if p and p.label else point)
+        whose = f"カード{ctx.card(game, m.group('card'))}の" if m.group("card") else ""
+        return f"{whose}「{title}」が、{side[0]}から、{side[1]}に変わった。"
+    m = _RULING.match(reason)
+    if m:
+        def rev(label: str, status: str) -> str:
+            if label == "none":
+                return "有効な改訂なし"
+            try:
+                st = " " + badge(Status(status))
+            except ValueError:
+                st = ""
+            return ctx.ruling(m.group("ruling"), label, _label_ja(label)) + st
+        return (f"裁定{ctx.ruling(m.group('ruling'))}の有効な改訂が、{rev(m.group('old'), m.group('os'))}から、"
+                f"{rev(m.group('new'), m.group('ns'))}に変わった。")
+    m = _CARD.match(reason)
+    if m:
+        return f"カード{ctx.card(game, m.group('card'))}のデータが変わった。"
+    return esc(reason)
+
+
+def _label_ja(label: str) -> str:
+    return "日付のない改訂" if label == "undated" else f"{label}の改訂"
+
+
+def _value_ja(ctx: Ctx, game: str, point: str, part: str) -> str:
+    """「全て実行するか、発動しないかのどちらか」（※未確定、既定値: 任意効果と強制効果）"""
+    v = _VALUE.match(part)
+    if not v:
+        return f"「{esc(part)}」"
+    label = esc(value_label(ctx.w, game, point, v.group("value")))
+    try:
+        status = badge(Status(v.group("status")))
+    except ValueError:
+        status = esc(v.group("status"))
+    origin = (f"{ctx.section(v.group('section'))}の既定値" if v.group("section")
+              else "裁定" + ctx.ruling(v.group("ruling"), v.group("rev")))
+    return f"「{label}」（{status}、{origin}）"
+
+
+def expectation_ja(ok_before: Optional[bool], ok_after: Optional[bool]) -> str:
+    """Whether the answer agrees with what the Q&A expects, before and after, as a sentence."""
+    before = {None: "改訂の前は答えが出なかったが", True: "改訂の前は一致していたが",
+              False: "改訂の前は一致しなかったが"}[ok_before]
+    after = {None: "改訂の後は答えが出ない", True: "改訂の後は一致する", False: "改訂の後は一致しない"}[ok_after]
+    return f"Q&Aが期待する答えと、{before}、{after}。"
+
+
+def _status_pair(c) -> tuple[str, str]:
+    sb = badge(Status(c.status_before)) if c.status_before else ""
+    sa = badge(Status(c.status_after)) if c.status_after else ""
+    return sb, sa
+
+
+def change_groups(w, changed) -> list[tuple[list, Diff]]:
+    """The answers a revision changed, those that changed alike (the same passages, statuses,
+    agreement with the Q&A and reasons) together, in the order of their first answer; cells
+    spelled as each question spells them."""
+    groups: dict[tuple, tuple[list, Diff]] = {}
+    for c in changed:
+        info = w.kb.scenarios.get(c.scenario)
+        spell = cell_spelling(info.scenario.question if info else None)
+        d = answer_diff(spell(verdict_ja(c.before)), spell(verdict_ja(c.after)))
+        k = (d.key(), c.status_before, c.status_after, c.ok_before, c.ok_after, tuple(c.because))
+        groups.setdefault(k, ([], d))[0].append((c, d))
+    return list(groups.values())
+
+
+SHOWN = 3      # the answers of a group named before the fold
 
 
 def change_block(ctx: Ctx, r: Ruling, rev: Revision, kind: str) -> None:
     """One ruling change: its date, status, kind, source, game, the day the knowledge base learned
-    it; then each answer it changed."""
+    it; then the answers it changed, those that changed alike once, each with what changed
+    (phrase by phrase), what stayed (folded) and why, in words."""
     w, doc = ctx.w, ctx.doc
-    # a block, not a heading: a year of changes at scale is thousands of them (the months are the
-    # table of contents)
+    # a block, not a heading: a year of changes at scale is thousands of them (the months and the
+    # games are the table of contents)
     doc.add(f'<p class="rd-change-head"><span class="rd-date">{esc(rev.date_ja)}</span>　'
             f'{ctx.ruling(r.id, rev.date_label, r.title)}</p>\n')
-    meta = [badge(rev.status), tag(kind, KIND_CLASS.get(kind, "plain")), ctx.game(r.game)]
+    meta = [badge(rev.status), tag(kind, KIND_CLASS.get(kind, "plain"))]
     if rev.source:
         meta.append("出典: " + ctx.cite(rev.source))
     if rev.supersedes:
@@ -110,26 +153,64 @@ def change_block(ctx: Ctx, r: Ruling, rev: Revision, kind: str) -> None:
     if not changed:
         return
     doc.p_html(f"<strong>この改訂で変わった答え（{len(changed)}件）</strong>")
-    for c in changed:
-        before, after = marked_diff(verdict_ja(c.before), verdict_ja(c.after))
-        sb = badge(Status(c.status_before)) + " " if c.status_before else ""
-        sa = badge(Status(c.status_after)) + " " if c.status_after else ""
-        if c.status_before != c.status_after:           # the status changed: marked like the text
-            sb, sa = f"<del>{sb}</del>", f"<ins>{sa}</ins>"
-        if c.before == c.after:
-            after += '<br><span class="rd-muted">（答えの内容は同じで、依拠する根拠の状態だけが変わった）</span>'
-        elif c.ok_before != c.ok_after:
-            after += f'<br><span class="rd-muted">（期待との一致: {_ok(c.ok_before)} → {_ok(c.ok_after)}）</span>'
-        because = "".join(f"<li>{because_ja(ctx, r.game, x)}</li>" for x in c.because)
-        doc.add(f'<div class="rd-change"><p>{ctx.scenario(c.scenario)}</p>'
-                f'<p><span class="rd-label">改訂の前</span>{sb}{before}</p>'
-                f'<p><span class="rd-label">改訂の後</span>{sa}{after}</p>'
-                + (f'<p class="rd-label">理由</p><ul class="rd-because">{because}</ul>' if because else "")
-                + "</div>\n")
+    groups = change_groups(w, changed)
+    # what every group shares (the status change, the agreement with the Q&A, the reasons) is said
+    # once, before them
+    shared = {k for k, get in _SHARED.items() if len({get(m[0][0]) for m, _ in groups}) == 1} if len(groups) > 1 else set()
+    common = _parts(ctx, r.game, groups[0][0][0][0], shared) if shared else ""
+    if common:
+        doc.add(f'<div class="rd-change rd-change-shared"><p class="rd-muted">どの答えにも共通:</p>{common}</div>\n')
+    for members, d in groups:
+        doc.add(_group_html(ctx, r.game, members, d, set(_SHARED) - shared))
 
 
-def _ok(ok: Optional[bool]) -> str:
-    return "答えられない" if ok is None else ("一致" if ok else "不一致")
+_SHARED = {"status": lambda c: (c.status_before, c.status_after), "expect": lambda c: (c.ok_before, c.ok_after),
+           "because": lambda c: tuple(c.because)}
+
+
+def _parts(ctx: Ctx, game: str, c, which: set) -> str:
+    """The status change, the agreement with the Q&A and the reasons of change `c`, those in `which`."""
+    parts = []
+    sb, sa = _status_pair(c)
+    if "status" in which and c.status_before != c.status_after:
+        parts.append(f'<p class="rd-status-change"><span class="rd-label">状態</span><del>{sb}</del> → <ins>{sa}</ins></p>')
+    if "expect" in which and c.ok_before != c.ok_after:
+        parts.append(f'<p class="rd-expect">{esc(expectation_ja(c.ok_before, c.ok_after))}</p>')
+    if "because" in which and c.because:
+        because = "".join(f"<li>{because_ja(ctx, game, x)}</li>" for x in c.because)
+        parts.append(f'<p class="rd-label">理由</p><ul class="rd-because">{because}</ul>')
+    return "".join(parts)
+
+
+def _group_html(ctx: Ctx, game: str, members: list, d: Diff, which: set) -> str:
+    c = members[0][0]
+    links = [ctx.scenario(m.scenario) for m, _ in members]
+    head = "、".join(links[:SHOWN])
+    if len(links) > SHOWN:
+        head += (f'<details class="rd-more"><summary>ほか{len(links) - SHOWN}件（同じように変わった答え）</summary>'
+                 f'<p>{"、".join(links[SHOWN:])}</p></details>')
+    alike = f'<p class="rd-muted">{len(links)}件の答えが同じように変わった。</p>' if len(links) > 1 else ""
+    parts = [f'<div class="rd-change"><p class="rd-change-qa">{head}</p>{alike}']
+    if "status" in which:
+        parts.append(_parts(ctx, game, c, {"status"}))
+    if d.changed:
+        rows = "".join(f'<li><span class="rd-label">改訂の前</span>{old or "（なし）"}</li>'
+                       f'<li><span class="rd-label">改訂の後</span>{new or "（なし）"}</li>' for old, new in d.changed)
+        parts.append(f'<ul class="rd-diff">{rows}</ul>')
+    else:
+        parts.append('<p class="rd-muted">答えの内容は同じで、依拠する根拠の状態だけが変わった。</p>')
+    parts.append(_parts(ctx, game, c, which - {"status"}))
+    same = [(m, x) for m, x in members if x.same]
+    if same:
+        if len(members) == 1:
+            inner = "".join(f"<p>{s}</p>" for s in same[0][1].same)
+            count = f"{len(same[0][1].same)}文"
+        else:
+            inner = "".join(f"<p>{ctx.scenario(m.scenario)}：{''.join(x.same)}</p>" for m, x in same)
+            count = f"{len(same)}件"
+        parts.append(f'<details class="rd-unchanged"><summary>変わらない部分（{count}）</summary>{inner}</details>')
+    parts.append("</div>\n")
+    return "".join(parts)
 
 
 # ----------------------------------------------------------------------------- when the knowledge base learned it

@@ -1,23 +1,20 @@
 """What changed when, and what is not settled: the latest ruling changes (home and game pages),
-the changelog by year and month, and the review list of provisional, unofficial and unconfirmed
-rulings, rule points and answers."""
+and the changelog by year, month and game (the review list of what is not settled is in
+review.py)."""
 
 from __future__ import annotations
 
 import datetime as _dt
-from collections import Counter, defaultdict
+from collections import Counter
 from typing import Optional
 
 from ..kb.timeline import sort_key
 from ..lang.model import Revision, Ruling, Status
 from .changes import change_block
-from .common import Ctx, value_label
+from .common import Ctx
 from .escape import esc
-from .render import STATUS_HELP, STATUS_JA, Doc, badge
-from .site import Failure, Wiki
-
-REVIEW_STATUSES = (Status.provisional, Status.unofficial, Status.unconfirmed)
-
+from .render import Doc, badge
+from .site import Wiki
 
 RECENT = 12
 
@@ -120,49 +117,11 @@ def changelog_year(w: Wiki, doc: Doc, year: int) -> None:
     for key in sorted(months, reverse=True):
         label, changes = months[key]
         doc.h2(label, extra_html=f' <small class="rd-count">{len(changes)}件</small>')
-        for _, r, rev, kind in changes:
-            change_block(ctx, r, rev, kind)
-
-
-def review_page(w: Wiki, doc: Doc) -> None:
-    ctx = Ctx(w, doc)
-    kb = w.kb
-    doc.p("確定していない項目の一覧です。暫定裁定は資料が「暫定裁定」とするもの、※暫定ルール・非公式は"
-          "資料自身がそう書いているもの、※未確定はこのwiki自身の解釈です。状態は今日時点のものです。")
-    rulings = defaultdict(list)
-    for r in kb.rulings.values():
-        rev, state = w.current(r)
-        if rev is not None and state in ("in_force", "future") and rev.status in REVIEW_STATUSES:
-            rulings[rev.status].append((r, rev))
-    defaults = defaultdict(list)
-    for g in w.games:
-        for p in kb.games[g].points.values():
-            if p.default and p.default.status in REVIEW_STATUSES:
-                defaults[p.default.status].append((g, p))
-    answers = defaultdict(list)
-    for sid, a in w.answers.items():
-        if a is not None and not isinstance(a, Failure) and a.status in REVIEW_STATUSES:
-            answers[a.status].append(sid)
-    totals = {st: len(rulings[st]) + len(defaults[st]) + len(answers[st]) for st in REVIEW_STATUSES}
-    doc.add('<ul class="rd-jump">' + "".join(
-        f'<li><a href="#review-{st.value}">{badge(st)} {totals[st]}件</a></li>' for st in REVIEW_STATUSES) + "</ul>\n")
-    for st in REVIEW_STATUSES:
-        total = totals[st]
-        doc.h2(STATUS_JA[st], ident=f"review-{st.value}", extra_html=f' <small class="rd-count">{total}件</small>')
-        doc.p(STATUS_HELP[st], "rd-muted")
-        if rulings[st]:
-            doc.h3(f"{STATUS_JA[st]}の裁定")
-            doc.table(["状態", "裁定", "日付", "ゲーム"],
-                      [[badge(st), ctx.ruling(r.id, rev.date_label), esc(rev.date_ja), ctx.game(r.game)]
-                       for r, rev in rulings[st]])
-        if defaults[st]:
-            doc.h3(f"既定値が{STATUS_JA[st]}のルールポイント")
-            doc.table(["状態", "ルールポイント", "既定値", "ゲーム"],
-                      [[badge(st), ctx.point(g, p.name), esc(value_label(w, g, p.name, p.default.value)), ctx.game(g)]
-                       for g, p in defaults[st]])
-        if answers[st]:
-            doc.h3(f"{STATUS_JA[st]}に依拠するQ&Aの答え")
-            doc.table(["状態", "Q&A", "ゲーム"],
-                      [[badge(st), ctx.scenario(sid), ctx.game(kb.scenarios[sid].game)] for sid in answers[st]])
-        if not total:
-            doc.p("該当する項目はありません。")
+        by_game: dict[str, list] = {}
+        for change in changes:
+            by_game.setdefault(change[1].game, []).append(change)
+        for game in sorted(by_game, key=lambda g: w.games.index(g) if g in w.games else len(w.games)):
+            name = w.kb.games[game].decl.name if game in w.kb.games else game
+            doc.h3(f"{label}：{name}", extra_html=f' <small class="rd-count">{len(by_game[game])}件</small>')
+            for _, r, rev, kind in by_game[game]:
+                change_block(ctx, r, rev, kind)

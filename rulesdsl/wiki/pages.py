@@ -21,8 +21,8 @@ from .answers import qa_index, scenario_page
 from .card_pages import card_page, cards_index
 from .common import STATUS_ORDER, Ctx, linked_text, ruling_state, short_title, value_label
 from .escape import esc, esc_lines
-from .history import (CHANGE_HEAD, RECENT, change_rows, changelog_index, changelog_year, latest_changes,
-                      review_page, status_counts)
+from .history import CHANGE_HEAD, RECENT, change_rows, changelog_index, changelog_year, latest_changes, status_counts
+from .review import review_page, review_part
 from .render import GAP_JA, UNKNOWN_TAG, Doc, badge, code, tag
 from .ruling_pages import ruling_page, rulings_index
 from .site import Failure, Page, Wiki, line_anchor, point_anchor
@@ -356,7 +356,7 @@ _RENDERERS = {
     "ruling": ruling_page, "qa": qa_index, "scenario": scenario_page, "points": points_page,
     "gaps": gaps_page, "glossary": glossary_page, "changelog_year": changelog_year,
 }
-_SPREAD = {"chapter": chapter_page, "card": card_page, "source": source_page}      # the key is a tuple of arguments
+_SPREAD = {"chapter": chapter_page, "card": card_page, "source": source_page, "review_part": review_part}      # the key is a tuple of arguments
 _PLAIN = {"changelog": changelog_index, "review": review_page}   # no key
 
 

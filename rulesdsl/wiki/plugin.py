@@ -189,7 +189,8 @@ class WikiPlugin:
     def on_files(self, files: Files, config) -> Files:
         w = self.wiki
         assert w is not None
-        in_nav = {"changelog_year": InclusionLevel.NOT_IN_NAV, "chapter": InclusionLevel.NOT_IN_NAV}
+        in_nav = {"changelog_year": InclusionLevel.NOT_IN_NAV, "chapter": InclusionLevel.NOT_IN_NAV,
+                  "review_part": InclusionLevel.NOT_IN_NAV}
         for page in w.pages:
             if files.get_file_from_path(page.src) is not None:
                 log.warning(f"rulesdsl: site/ has a page at {page.src}; the generated one replaces it")
@@ -448,7 +449,7 @@ class WikiPlugin:
 _KIND_JA = {"game": "", "rules": "ルール", "chapter": "ルール", "cards": "カード", "card": "カード",
             "rulings": "裁定", "ruling": "裁定", "qa": "Q&A", "scenario": "Q&A", "points": "ルールポイント",
             "gaps": "資料の欠落・矛盾", "glossary": "用語集", "source": "資料", "changelog": "変更履歴",
-            "changelog_year": "変更履歴", "review": "要確認一覧"}
+            "changelog_year": "変更履歴", "review": "要確認一覧", "review_part": "要確認一覧"}
 _KIND_RANK = {"game": 0, "rules": 0, "chapter": 0, "glossary": 0, "points": 0, "scenario": 2}
 _HEADING = re.compile(r'<h([12])\b(?:[^>]*?\bid="([^"]*)")?[^>]*>(.*?)</h\1>', re.S)
 

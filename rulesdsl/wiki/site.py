@@ -22,6 +22,7 @@ from ..kb.timeline import sort_key
 from ..lang.model import Revision, Ruling, Section, Status
 from ..lang.vocab import Call, CardRef
 from .escape import Anchors, path_slug, url_quote
+from .render import STATUS_JA
 from .source import SourceTexts
 
 if TYPE_CHECKING:
@@ -56,6 +57,7 @@ class Page:
 
 
 AnswerResult = Union["Answer", Failure, None]
+REVIEW_STATUSES = (Status.provisional, Status.unofficial, Status.unconfirmed)   # the review list's, in order
 
 
 class Wiki:
@@ -286,6 +288,10 @@ class Wiki:
         for year in self.changelog_years():
             add(f"changelog/{year}.md", f"{year}年の変更", "changelog_year", year)
         add("review.md", "要確認一覧（※未確定・暫定・非公式）", "review")
+        for g in self.games:            # the review list per game and status (review.py)
+            for st in REVIEW_STATUSES:
+                add(self.review_src(g, st), f"要確認一覧：{kb.games[g].decl.name}の{STATUS_JA[st]}",
+                    "review_part", (g, st.value), g)
         for g in self.games:
             name = kb.games[g].decl.name
             add(self.game_src(g), name, "game", g, g)
@@ -333,6 +339,9 @@ class Wiki:
             src = unique(f"{info.game}/qa/" + "/".join(path_slug(x) for x in parts))
             self._scenario_src[sid] = src
             self.items.append(Page(src, info.scenario.title, "scenario", sid, info.game))
+
+    def review_src(self, game: str, status: Status) -> str:
+        return f"review/{game}-{status.value}.md"
 
     def changelog_years(self) -> list[int]:
         years = {rev.date.year for r in self.kb.rulings.values() for rev in r.revisions if rev.date}

@@ -249,6 +249,12 @@ class GrmEngine(GameEngine):
             return f"{code}《{info.name}》" if info is not None else f"《{ref.text.strip('《》')}》"
         return in_words(call, kb.games[self.game_id].vocab, card_name=name)
 
+    def expectation_words(self, kb, call: Call, boards: list) -> Optional[str]:
+        """「a1のカードは裏向き」: a cell that holds one card on every board has no top to speak of."""
+        if call.name == "face" and all(len(b["cells"].get(call.params["cell"], ())) == 1 for b in boards):
+            return f"{call.params['cell']}のカードは{_face(call.params['face'])}"
+        return None
+
     def render_board(self, board: dict[str, Any]) -> str:
         from .board import render
         return render(board)
