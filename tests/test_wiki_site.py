@@ -25,6 +25,7 @@ from rulesdsl.engine.registry import engine_for  # noqa: E402
 from rulesdsl.engine.runner import answer  # noqa: E402
 from rulesdsl.kb.build import load  # noqa: E402
 from rulesdsl.wiki import testing  # noqa: E402
+from rulesdsl.wiki.search import DOCS_PER_SHARD, decode  # noqa: E402
 from rulesdsl.wiki.testing import (  # noqa: E402
     CARD_CODE,
     HOSTILE,
@@ -335,13 +336,11 @@ def search_postings(site: Path) -> dict:
     for f in (site / "search" / "d").glob("*.js"):
         n = int(f.stem)
         for i, row in enumerate(json.loads(f.read_text(encoding="utf-8").split(",", 1)[1][:-3])):
-            urls[n * 128 + i] = row[0]
+            urls[n * DOCS_PER_SHARD + i] = row[0]
     out: dict = {}
     for f in (site / "search" / "t").rglob("*.js"):
         for term, (ids, weights) in json.loads(f.read_text(encoding="utf-8").split(",", 1)[1][:-3]).items():
-            n = 0
-            for delta, w in zip(ids.split(","), weights):
-                n += int(delta, 36)
+            for n, w in decode(ids, weights):
                 out.setdefault(term, {})[urls[n]] = w
     return out
 
