@@ -98,6 +98,7 @@ def lunr_site(out: Path) -> Path:
 
 class Meter:
     def __init__(self, browser) -> None:
+        self.browser = browser
         self.context = browser.new_context(viewport={"width": 1366, "height": 900})
         self.page = self.context.new_page()
         self.bytes = 0
@@ -111,20 +112,37 @@ class Meter:
         except Exception:   # noqa: BLE001 - a redirect or an aborted load has no body
             pass
 
+    def fresh(self, base: str) -> None:
+        """A new browser context (nothing cached) on the site's home page, and the mark from which
+        `loaded` counts what the page loads."""
+        self.context.close()
+        self.context = self.browser.new_context(viewport={"width": 1366, "height": 900})
+        self.page = self.context.new_page()
+        self.page.goto(base + "index.html")
+        self.page.wait_for_load_state("networkidle")
+        self.mark = self.page.evaluate("() => { performance.setResourceTimingBufferSize(100000); return performance.now(); }")
+
+    def loaded(self) -> None:
+        """Bytes (uncompressed: the body as served) and files the page loaded since `fresh`, from the
+        page's own resource timing — every file counted once it is loaded, none missed by an event
+        still in flight."""
+        self.files, self.bytes = self.page.evaluate(
+            "t0 => { const xs = performance.getEntriesByType('resource').filter(e => e.startTime >= t0);"
+            " return [xs.length, xs.reduce((n, e) => n + e.decodedBodySize, 0)]; }", self.mark)
+
     def close(self) -> None:
         self.context.close()
 
 
 def rd_query(m: Meter, base: str, query: str) -> tuple[list[str], float, int]:
+    m.fresh(base)
     pg = m.page
-    pg.goto(base + "index.html")
-    pg.wait_for_load_state("networkidle")
-    m.bytes = 0
     start = time.perf_counter()
     pg.fill("input.md-search__input", query)
     pg.wait_for_selector(f".md-search-result[data-rd-query={json.dumps(query, ensure_ascii=False)}]", state="attached")
     seconds = time.perf_counter() - start
     hrefs = pg.eval_on_selector_all(".md-search-result__item > a", "els => els.slice(0, 5).map(e => e.href)")
+    m.loaded()
     return [unquote(h.removeprefix(base)) for h in hrefs], seconds, m.bytes
 
 
@@ -144,10 +162,8 @@ def rd_typed(m: Meter, base: str, query: str) -> tuple[list[str], float, int]:
     """The query typed key by key: each prefix's results waited for (the worst case: a reader who
     pauses at every key), the bytes of all of them counted; the time is the last key's, from the key
     to its results."""
+    m.fresh(base)
     pg = m.page
-    pg.goto(base + "index.html")
-    pg.wait_for_load_state("networkidle")
-    m.bytes = m.files = 0
     seconds = 0.0
     for prefix in typed(query):
         start = time.perf_counter()
@@ -156,6 +172,7 @@ def rd_typed(m: Meter, base: str, query: str) -> tuple[list[str], float, int]:
                              state="attached")
         seconds = time.perf_counter() - start
     hrefs = pg.eval_on_selector_all(".md-search-result__item > a", "els => els.slice(0, 5).map(e => e.href)")
+    m.loaded()
     return [unquote(h.removeprefix(base)) for h in hrefs], seconds, m.bytes
 
 
