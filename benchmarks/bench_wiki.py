@@ -22,8 +22,10 @@ RULESDSL_WIKI_KEEP_GOING=1 (failures are marked on their pages instead of stoppi
 Reported per build: wall seconds, the process's own peak RSS (wait4), and the split the hook logs
 (knowledge base load, card/ruling/Q&A pages with the search index, the rest = mkdocs and the index
 pages). After the last warm build of each size, the search is tried in Debian's chromium (when it
-is installed; --no-search skips it): for a few queries of the test set, the bytes a search
-downloads and the time from typing to the results shown.
+is installed; --no-search skips it): for bench_search's QUERIES_10K (words and names of the test
+set, the synthetic corpus's card codes, Japanese words), each pasted whole and typed key by key
+(every prefix in turn, as an input method commits characters), the bytes and files a search
+loads (uncompressed, from the page's resource timing) and the time from the key to the results.
 
 Goals: the N-card build, search index included, in ≤ 60 s and ≤ 1 GB; the N-card build ≤ 2.1 × the
 N/2-card one; a search shows results within 1 s and downloads ≤ 300 KB typed key by key

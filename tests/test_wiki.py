@@ -22,8 +22,16 @@ from rulesdsl.wiki.board import render_board  # noqa: E402
 from rulesdsl.wiki.escape import Anchors, esc, path_slug  # noqa: E402
 from rulesdsl.wiki.lexer import RulesLexer  # noqa: E402
 from rulesdsl.wiki.render import Doc, dsl_block  # noqa: E402
-from rulesdsl.wiki.search import (DOCS_PER_SHARD, Entry, SearchIndex, _encode, decode, key, tokenize,  # noqa: E402
-                                  write_index)
+from rulesdsl.wiki.search import (  # noqa: E402
+    DOCS_PER_SHARD,
+    Entry,
+    SearchIndex,
+    _encode,
+    decode,
+    key,
+    tokenize,
+    write_index,
+)
 from rulesdsl.wiki.site import Failure, Wiki  # noqa: E402
 from rulesdsl.wiki.source import SourceTexts, statement_end  # noqa: E402
 from rulesdsl.wiki.testing import REPO, build_site, copy_game, write_files  # noqa: E402

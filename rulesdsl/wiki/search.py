@@ -273,7 +273,7 @@ def write_index(site: Path, entries: Iterable[Entry]) -> dict:
 def _encode(ids: list[int], weights: bytearray) -> tuple[str, str]:
     """A term's postings as written (see the module's docstring): base-36 deltas and weight digits,
     runs of RUN or more written once with their count."""
-    deltas, last, i, n = [], 0, 0, len(ids)
+    deltas, i, n = [], 0, len(ids)
     gaps = [ids[0]] + [ids[k] - ids[k - 1] for k in range(1, n)] if n else []
     while i < n:
         j = i + 1
