@@ -7,7 +7,7 @@
   lunr      mkdocs-material's own search plugin with `lang: ja` (lunr with lunr-languages'
             TinySegmenter), the item pages' text added to its index as Material would index them
 
-    python benchmarks/bench_search.py [--site10k DIR] [--json]
+    python benchmarks/bench_search.py [--site10k DIR [--rdsearch-only]] [--json]
 
 For each: how many of the test set's queries (rulesdsl.wiki.testing.SEARCHES, 32 queries over the
 four games) have the expected page among the first five results, the time from typing the query to
@@ -98,31 +98,81 @@ def lunr_site(out: Path) -> Path:
 
 class Meter:
     def __init__(self, browser) -> None:
+        self.browser = browser
         self.context = browser.new_context(viewport={"width": 1366, "height": 900})
         self.page = self.context.new_page()
         self.bytes = 0
+        self.files = 0
         self.page.on("response", self._count)
 
     def _count(self, response) -> None:
         try:
             self.bytes += len(response.body())
+            self.files += 1
         except Exception:   # noqa: BLE001 - a redirect or an aborted load has no body
             pass
+
+    def fresh(self, base: str) -> None:
+        """A new browser context (nothing cached) on the site's home page, and the mark from which
+        `loaded` counts what the page loads."""
+        self.context.close()
+        self.context = self.browser.new_context(viewport={"width": 1366, "height": 900})
+        self.page = self.context.new_page()
+        self.page.goto(base + "index.html")
+        self.page.wait_for_load_state("networkidle")
+        self.mark = self.page.evaluate("() => { performance.setResourceTimingBufferSize(100000); return performance.now(); }")
+
+    def loaded(self) -> None:
+        """Bytes (uncompressed: the body as served) and files the page loaded since `fresh`, from the
+        page's own resource timing — every file counted once it is loaded, none missed by an event
+        still in flight."""
+        self.files, self.bytes = self.page.evaluate(
+            "t0 => { const xs = performance.getEntriesByType('resource').filter(e => e.startTime >= t0);"
+            " return [xs.length, xs.reduce((n, e) => n + e.decodedBodySize, 0)]; }", self.mark)
 
     def close(self) -> None:
         self.context.close()
 
 
 def rd_query(m: Meter, base: str, query: str) -> tuple[list[str], float, int]:
+    m.fresh(base)
     pg = m.page
-    pg.goto(base + "index.html")
-    pg.wait_for_load_state("networkidle")
-    m.bytes = 0
     start = time.perf_counter()
     pg.fill("input.md-search__input", query)
     pg.wait_for_selector(f".md-search-result[data-rd-query={json.dumps(query, ensure_ascii=False)}]", state="attached")
     seconds = time.perf_counter() - start
     hrefs = pg.eval_on_selector_all(".md-search-result__item > a", "els => els.slice(0, 5).map(e => e.href)")
+    m.loaded()
+    return [unquote(h.removeprefix(base)) for h in hrefs], seconds, m.bytes
+
+
+def typed(query: str) -> list[str]:
+    """The queries a reader's typing puts in the box one after the other: every prefix, as an input
+    method commits characters (「No.0」「No.01」「No.018」, 「体」「体重」), the box's value trimmed as
+    the search trims it."""
+    out: list[str] = []
+    for i in range(1, len(query) + 1):
+        p = query[:i].strip()
+        if p and (not out or out[-1] != p):
+            out.append(p)
+    return out
+
+
+def rd_typed(m: Meter, base: str, query: str) -> tuple[list[str], float, int]:
+    """The query typed key by key: each prefix's results waited for (the worst case: a reader who
+    pauses at every key), the bytes of all of them counted; the time is the last key's, from the key
+    to its results."""
+    m.fresh(base)
+    pg = m.page
+    seconds = 0.0
+    for prefix in typed(query):
+        start = time.perf_counter()
+        pg.fill("input.md-search__input", prefix)
+        pg.wait_for_selector(f".md-search-result[data-rd-query={json.dumps(prefix, ensure_ascii=False)}]",
+                             state="attached")
+        seconds = time.perf_counter() - start
+    hrefs = pg.eval_on_selector_all(".md-search-result__item > a", "els => els.slice(0, 5).map(e => e.href)")
+    m.loaded()
     return [unquote(h.removeprefix(base)) for h in hrefs], seconds, m.bytes
 
 
@@ -179,13 +229,15 @@ def matches(expected: str, got: list[str]) -> bool:
 
 def measure(engine: str, query_fn, browser, base: str, queries=SEARCHES) -> dict:
     m = Meter(browser)
-    found, times, sizes, misses = 0, [], [], []
+    found, times, sizes, files, misses, each = 0, [], [], [], [], {}
     try:
         for query, expected in queries:
             got, seconds, size = query_fn(m, base, query)
             times.append(seconds)
             sizes.append(size)
-            if matches(expected, got):
+            files.append(m.files)
+            each[query] = [size, m.files, round(seconds, 3)]
+            if expected is None or matches(expected, got):
                 found += 1
             else:
                 misses.append([query, got[:5]])
@@ -193,7 +245,22 @@ def measure(engine: str, query_fn, browser, base: str, queries=SEARCHES) -> dict
         m.close()
     return {"engine": engine, "found": found, "queries": len(queries), "misses": misses,
             "median_s": round(statistics.median(times), 3), "worst_s": round(max(times), 3),
-            "median_bytes": int(statistics.median(sizes)), "worst_bytes": max(sizes)}
+            "median_bytes": int(statistics.median(sizes)), "worst_bytes": max(sizes),
+            "median_files": int(statistics.median(files)), "worst_files": max(files), "each": each}
+
+
+# The queries tried on the 10,000-card site (its pages are synthetic: no expected page, the bytes and
+# the time are what is measured): the test set's words and names, the synthetic corpus's card codes
+# (No.0001 …, PROMO001 …, TH01-001 …) and Japanese words typed key by key.
+QUERIES_10K = ("体重", "No.018", "未確定", "スタック", "《火野 アラシ》", "裏向きになる",
+               "No.0018", "PROMO015", "TH05-042", "振りなおし", "特殊防御力", "ポイント置き場")
+
+
+def site10k_figures(browser, base: str, queries=QUERIES_10K) -> dict:
+    """rdsearch on a big site: each query pasted whole, and typed key by key (every prefix)."""
+    few = [(q, None) for q in queries]
+    return {"rdsearch_10k": measure("rdsearch", rd_query, browser, base, few),
+            "rdsearch_10k_typed": measure("rdsearch", rd_typed, browser, base, few)}
 
 
 def file_works(engine: str, query_fn, browser, site: Path) -> str:
@@ -207,11 +274,43 @@ def file_works(engine: str, query_fn, browser, site: Path) -> str:
         m.close()
 
 
+def rdsearch_10k_only(args) -> int:
+    from playwright.sync_api import sync_playwright
+    if not args.site10k:
+        raise SystemExit("--rdsearch-only needs --site10k")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
+        with serve(args.site10k) as base:
+            results = site10k_figures(browser, base)
+        browser.close()
+    if args.json:
+        print(json.dumps(results, indent=2, ensure_ascii=False))
+    else:
+        print_10k(results)
+    return 0
+
+
+def print_10k(results: dict) -> None:
+    for name, how in (("rdsearch_10k", "pasted whole"), ("rdsearch_10k_typed", "typed key by key")):
+        if name not in results:
+            continue
+        x = results[name]
+        print(f"\nrdsearch at 10,000 cards, each query {how}: {x['median_bytes']:,} bytes in {x['median_files']} files "
+              f"(worst {x['worst_bytes']:,} in {x['worst_files']}), results in {x['median_s']} s (worst {x['worst_s']} s)")
+        print("| query | bytes | files | seconds |\n|---|---:|---:|---:|")
+        for q, (size, files, seconds) in x["each"].items():
+            print(f"| {q} | {size:,} | {files} | {seconds} |")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--site10k", type=Path, help="a wiki built from the 10,000-card synthetic corpus")
+    ap.add_argument("--rdsearch-only", action="store_true",
+                    help="with --site10k: only rdsearch on that site (no bundled site, Pagefind or lunr)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    if args.rdsearch_only:
+        return rdsearch_10k_only(args)
     from playwright.sync_api import sync_playwright
 
     exe = find_chromium()
@@ -237,13 +336,14 @@ def main() -> int:
                                "pagefind": file_works("pagefind", pagefind_query, browser, site),
                                "lunr": file_works("lunr", lunr_query, browser, lunr)}
             if args.site10k:
-                few = SEARCHES[:1] + [q for q in SEARCHES if q[0] in ("体重", "No.018", "未確定", "スタック", "《火野 アラシ》")]
                 with serve(args.site10k) as base:
-                    results["rdsearch_10k"] = measure("rdsearch", rd_query, browser, base, few)
-                results["pagefind_index_10k"] = run_pagefind(args.site10k)
-                with serve(args.site10k) as base:
-                    results["pagefind_10k"] = measure("pagefind", pagefind_query, browser, base, few)
-                shutil.rmtree(args.site10k / "pagefind", ignore_errors=True)
+                    results.update(site10k_figures(browser, base))
+                if not args.rdsearch_only:
+                    few = [(q, None) for q in QUERIES_10K[:6]]
+                    results["pagefind_index_10k"] = run_pagefind(args.site10k)
+                    with serve(args.site10k) as base:
+                        results["pagefind_10k"] = measure("pagefind", pagefind_query, browser, base, few)
+                    shutil.rmtree(args.site10k / "pagefind", ignore_errors=True)
             browser.close()
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -260,7 +360,8 @@ def main() -> int:
         if results[name]["misses"]:
             print(f"\n{name} misses: " + "; ".join(f"{q} → {', '.join(g[:3]) or '—'}" for q, g in results[name]["misses"]))
     print(f"\npagefind indexing of the bundled site: {results['pagefind_index_bundled']}")
-    for key in ("rdsearch_10k", "pagefind_10k", "pagefind_index_10k"):
+    print_10k(results)
+    for key in ("pagefind_10k", "pagefind_index_10k"):
         if key in results:
             print(f"{key}: {json.dumps(results[key], ensure_ascii=False)}")
     return 0

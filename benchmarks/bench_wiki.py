@@ -22,11 +22,14 @@ RULESDSL_WIKI_KEEP_GOING=1 (failures are marked on their pages instead of stoppi
 Reported per build: wall seconds, the process's own peak RSS (wait4), and the split the hook logs
 (knowledge base load, card/ruling/Q&A pages with the search index, the rest = mkdocs and the index
 pages). After the last warm build of each size, the search is tried in Debian's chromium (when it
-is installed; --no-search skips it): for a few queries of the test set, the bytes a search
-downloads and the time from typing to the results shown.
+is installed; --no-search skips it): for bench_search's QUERIES_10K (words and names of the test
+set, the synthetic corpus's card codes, Japanese words), each pasted whole and typed key by key
+(every prefix in turn, as an input method commits characters), the bytes and files a search
+loads (uncompressed, from the page's resource timing) and the time from the key to the results.
 
 Goals: the N-card build, search index included, in ≤ 60 s and ≤ 1 GB; the N-card build ≤ 2.1 × the
-N/2-card one; a search downloads ≤ 3 MB and shows results within 1 s.
+N/2-card one; a search shows results within 1 s and downloads ≤ 300 KB typed key by key
+(uncompressed, every prefix's files counted).
 """
 
 from __future__ import annotations
@@ -49,9 +52,8 @@ sys.path.insert(0, str(HERE))
 
 from rulesdsl.wiki.testing import build_site  # noqa: E402
 
-TIME_GOAL, MEMORY_GOAL_MB, RATIO_GOAL = 60.0, 1024.0, 2.1
+TIME_GOAL, MEMORY_GOAL_MB, RATIO_GOAL, TYPED_BYTES_GOAL = 60.0, 1024.0, 2.1, 300_000
 SUBREAPER = False
-SEARCH_QUERIES = ("体重", "No.018", "未確定", "スタック", "《火野 アラシ》", "裏向きになる")
 _LOAD = re.compile(r"knowledge base loaded in ([\d.]+) s")
 _ITEMS = re.compile(r"(\d+) card, ruling and Q&A pages and the search index .*? written in ([\d.]+) s")
 
@@ -70,18 +72,20 @@ def generate(out: Path, cards: int) -> Path:
 
 
 def search_figures(site: Path) -> dict:
-    """Bytes and time of a few searches on a built site, in chromium (bench_search's meter)."""
+    """Bytes, files and time of searches on a built site, in chromium (bench_search's meter and
+    queries): each query pasted whole, and typed key by key (`typed`: every prefix in turn)."""
     from playwright.sync_api import sync_playwright
 
-    from bench_search import SEARCHES, measure, rd_query
+    from bench_search import site10k_figures
     from rulesdsl.wiki.testing import CHROMIUM_ARGS, find_chromium, serve
-    queries = [q for q in SEARCHES if q[0] in SEARCH_QUERIES]
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
         with serve(site) as base:
-            got = measure("rdsearch", rd_query, browser, base, queries)
+            got = site10k_figures(browser, base)
         browser.close()
-    return {k: got[k] for k in ("median_s", "worst_s", "median_bytes", "worst_bytes")}
+    keys = ("median_s", "worst_s", "median_bytes", "worst_bytes", "median_files", "worst_files")
+    pasted, typed = got["rdsearch_10k"], got["rdsearch_10k_typed"]
+    return {**{k: pasted[k] for k in keys}, "typed": {k: typed[k] for k in keys}}
 
 
 def one_build(root: Path, site: Path, cache: Path, search: bool = False) -> dict:
@@ -167,7 +171,8 @@ def main() -> int:
                "met": {"time": full["warm"]["seconds"] <= TIME_GOAL,
                        "memory": full["warm"]["peak_mb"] <= MEMORY_GOAL_MB,
                        "ratio": ratio["warm"] <= RATIO_GOAL,
-                       "search": None if not found else (found["worst_bytes"] <= 3e6 and found["worst_s"] <= 1.0)}}
+                       "search": None if not found else (found["typed"]["worst_bytes"] <= TYPED_BYTES_GOAL
+                                                    and found["worst_s"] <= 1.0)}}
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -184,8 +189,12 @@ def main() -> int:
             print(f"{cards:,} cards: warm runs {runs['warm_runs']} s")
             if runs.get("search"):
                 s = runs["search"]
-                print(f"{cards:,} cards: a search downloads {s['median_bytes']:,} bytes (worst {s['worst_bytes']:,}) and "
-                      f"shows results in {s['median_s']} s (worst {s['worst_s']} s)")
+                t = s["typed"]
+                print(f"{cards:,} cards: a search pasted whole downloads {s['median_bytes']:,} bytes in {s['median_files']} "
+                      f"files (worst {s['worst_bytes']:,}) and shows results in {s['median_s']} s (worst {s['worst_s']} s); "
+                      f"typed key by key {t['median_bytes']:,} bytes in {t['median_files']} files (worst "
+                      f"{t['worst_bytes']:,} in {t['worst_files']}; goal ≤ {TYPED_BYTES_GOAL:,}), the last key's "
+                      f"results in {t['median_s']} s (worst {t['worst_s']} s)")
     return 0
 
 

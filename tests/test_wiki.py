@@ -23,7 +23,16 @@ from rulesdsl.wiki.board import render_board  # noqa: E402
 from rulesdsl.wiki.escape import Anchors, esc, path_slug  # noqa: E402
 from rulesdsl.wiki.lexer import RulesLexer  # noqa: E402
 from rulesdsl.wiki.render import Doc, dsl_block  # noqa: E402
-from rulesdsl.wiki.search import Entry, SearchIndex, key, tokenize, write_index  # noqa: E402
+from rulesdsl.wiki.search import (  # noqa: E402
+    DOCS_PER_SHARD,
+    Entry,
+    SearchIndex,
+    _encode,
+    decode,
+    key,
+    tokenize,
+    write_index,
+)
 from rulesdsl.wiki.site import Failure, Wiki  # noqa: E402
 from rulesdsl.wiki.source import SourceTexts, statement_end  # noqa: E402
 from rulesdsl.wiki.testing import REPO, build_site, copy_game, write_files  # noqa: E402
@@ -179,20 +188,28 @@ def test_search_index_files_hold_every_terms_entries_and_only_call_the_loader(tm
         assert text.startswith("__rdsearch.") and text.endswith(");\n") and "</" not in text
         if "/t/" in f.as_posix():
             head, _, body = text.partition(",")
-            for term, (ids, _) in json.loads(body[:-3]).items():
-                n = 0
-                postings[term] = [n := n + int(x, 36) for x in ids.split(",")]
+            for term, (ids, weights) in json.loads(body[:-3]).items():
+                postings[term] = [i for i, _ in decode(ids, weights)]
     assert postings["裏向"] == list(range(1, 300, 2)) and postings["表向"] == list(range(0, 300, 2))
     assert postings["=題7"] == [7]
-    assert len(list((tmp_path / "search" / "d").glob("*.js"))) == 3       # 128 entries a file
+    assert len(list((tmp_path / "search" / "d").glob("*.js"))) == 300 // DOCS_PER_SHARD
+
+
+def test_search_postings_write_runs_once_and_read_back_as_they_were():
+    ids = [0, 1, 2, 3, 4, 5, 9, 40, 41, 42, 43, 44, 100]
+    weights = bytearray([1, 1, 1, 1, 1, 8, 9, 1, 1, 1, 1, 1, 35])
+    written = _encode(ids, weights)
+    assert written == ("0,1.5,4,v,1.4,1k", "1.5.891.5.z")            # runs of four or more, once
+    assert decode(*written) == list(zip(ids, weights))
+    assert decode(*_encode([7], bytearray([60]))) == [(7, 35)]         # a weight is at most 35
 
 
 def test_search_parts_start_on_a_whole_file_of_entries():
     with pytest.raises(ValueError):
         SearchIndex(first=5)
     part = SearchIndex()
-    part.extend(Entry(f"p{i}", "t", "x") for i in range(130))
-    assert part.end == 256
+    part.extend(Entry(f"p{i}", "t", "x") for i in range(DOCS_PER_SHARD * 3 + 1))
+    assert part.end == DOCS_PER_SHARD * 4
 
 
 # ----------------------------------------------------------------------------- DSL text of a node

@@ -26,6 +26,7 @@ from rulesdsl.engine.runner import answer  # noqa: E402
 from rulesdsl.engine.sentences import cell_spelling  # noqa: E402
 from rulesdsl.kb.build import load  # noqa: E402
 from rulesdsl.wiki import testing  # noqa: E402
+from rulesdsl.wiki.search import DOCS_PER_SHARD, decode  # noqa: E402
 from rulesdsl.wiki.testing import (  # noqa: E402
     CARD_CODE,
     HOSTILE,
@@ -389,13 +390,11 @@ def search_postings(site: Path) -> dict:
     for f in (site / "search" / "d").glob("*.js"):
         n = int(f.stem)
         for i, row in enumerate(json.loads(f.read_text(encoding="utf-8").split(",", 1)[1][:-3])):
-            urls[n * 128 + i] = row[0]
+            urls[n * DOCS_PER_SHARD + i] = row[0]
     out: dict = {}
     for f in (site / "search" / "t").rglob("*.js"):
         for term, (ids, weights) in json.loads(f.read_text(encoding="utf-8").split(",", 1)[1][:-3]).items():
-            n = 0
-            for delta, w in zip(ids.split(","), weights):
-                n += int(delta, 36)
+            for n, w in decode(ids, weights):
                 out.setdefault(term, {})[urls[n]] = w
     return out
 
@@ -631,9 +630,30 @@ def test_search_loads_only_the_pieces_a_query_needs(chromium, bundled_url):
     w.page.goto(bundled_url + "index.html")
     w.page.wait_for_load_state("networkidle")
     assert not [u for u in loaded if "/search/" in u]            # nothing before a query
-    w.search(bundled_url, "体重", reload=False)
+    shown = w.search(bundled_url, "体重", reload=False)
     pieces = [u for u in loaded if "/search/" in u]
-    assert any(u.endswith("search/meta.js") for u in pieces) and len(pieces) < 12, pieces
+    terms = [u for u in pieces if "/search/t/" in u]
+    entries = [u for u in pieces if "/search/d/" in u]
+    assert any(u.endswith("search/meta.js") for u in pieces) and len(pieces) == 1 + len(terms) + len(entries)
+    # its two terms (体重 and the exact name =体重), one shard each in every part of the index
+    assert len(terms) == 2 * len({u.split("/search/t/")[1].split("/")[0] for u in terms}) <= 4, terms
+    assert 0 < len(entries) <= min(len(shown), 10), entries                  # only the entries shown
+    w.close()
+
+
+@browser
+def test_a_query_typed_key_by_key_loads_each_piece_once(chromium, bundled_url):
+    """As an input method commits 「裏」「裏向」「裏向き」…: what an earlier prefix loaded is reused."""
+    w = Watch(chromium)
+    loaded: list[str] = []
+    w.page.on("request", lambda r: loaded.append(r.url) if "/search/" in r.url else None)
+    w.page.goto(bundled_url + "index.html")
+    for prefix in ("裏", "裏向", "裏向き", "裏向きに", "裏向きにな", "裏向きになる"):
+        w.search(bundled_url, prefix, reload=False)
+    back = w.search(bundled_url, "裏向き", reload=False)            # back to a prefix already shown
+    assert "grm/rules/state.html#表向き裏向き" in [href for href, _ in back[:5]]
+    assert len(loaded) == len(set(loaded)), sorted(u for u in loaded if loaded.count(u) > 1)
+    assert w.errors == []
     w.close()
 
 

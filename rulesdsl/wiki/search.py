@@ -24,12 +24,20 @@ Files written under `search/` (all JavaScript that calls `__rdsearch`, so that a
 loads them from a server or from a folder alike):
 
 * `meta.js` — entry count, the parts and their shard counts, each entry's rank (pages that define
-  things first);
+  things first; runs of one rank written once, see below);
 * `t/<part>/<n>.js` — the postings of the terms that hash to shard n in one part of the index
   (each process that writes pages builds its own part): for each term the entry ids (base-36
-  deltas) and a weight per entry (one base-36 digit: 8 per occurrence in the title, 1 per
-  occurrence in the text, at most 35);
-* `d/<n>.js` — entries n·D … n·D+D−1: URL, title, where it is, the start of its text.
+  deltas, comma-separated) and a weight per entry (one base-36 digit: 8 per occurrence in the
+  title, 1 per occurrence in the text, at most 35). Runs are written once: RUN or more equal
+  deltas as `delta.count` (`1.2s`: a hundred entries in a row), RUN or more equal weights as
+  `digit.count.` (`1.2s.`). Shards are small (TARGET_SHARD_BYTES): a query loads, per term and
+  part, little more than that term's own postings;
+* `d/<n>.js` — entries n·D … n·D+D−1 (D = DOCS_PER_SHARD, small: a query loads only the entries
+  it shows): URL, title, where it is, the start of its text.
+
+Typed key by key, as with an input method (「体」「体重」, 「No.0」「No.01」「No.018」), every prefix is a
+query: the files an earlier prefix loaded are kept, so a longer prefix loads only its new terms'
+shards and the entries it newly shows.
 
 The browser side is `site/docs/assets/rdsearch.js`; it tokenizes the same way (`tokenize` here
 and there are kept in step by a test that runs both).
@@ -45,8 +53,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterable, NamedTuple
 
-DOCS_PER_SHARD = 128
-TARGET_SHARD_BYTES = 48_000
+# Sizes chosen for a query typed key by key (every prefix is a query of its own, each showing its
+# first results): a prefix loads one small file per new term and part, and one small file per entry
+# it shows; what an earlier prefix loaded is reused (benchmarks/README.md, "search").
+DOCS_PER_SHARD = 2
+TARGET_SHARD_BYTES = 2_000
+RUN = 4                  # a run of this many equal deltas or weights, or more, is written once with its count
 TITLE_WEIGHT = 8
 MAX_WEIGHT = 35
 SNIPPET = 160
@@ -243,7 +255,7 @@ def write_meta(site: Path, parts: list[dict]) -> dict:
     for p in parts:
         rank[p["first"]:p["first"] + p["count"]] = p["rank"]
     meta = {"docs": docs, "docsPerShard": DOCS_PER_SHARD, "parts": [{"shards": p["shards"]} for p in parts],
-            "rank": "".join(rank)}
+            "rank": _runs("".join(rank))}
     written = _write_js(Path(site) / "search" / "meta.js", "__rdsearch.meta(", meta)
     return {"entries": sum(p["count"] for p in parts), "terms": sum(p["terms"] for p in parts),
             "files": sum(p["shards"] for p in parts) + -(-docs // DOCS_PER_SHARD) + 1,
@@ -259,11 +271,57 @@ def write_index(site: Path, entries: Iterable[Entry]) -> dict:
 
 
 def _encode(ids: list[int], weights: bytearray) -> tuple[str, str]:
-    deltas, last = [], 0
-    for ident in ids:
-        deltas.append(_b36(ident - last))
-        last = ident
-    return ",".join(deltas), weights.translate(_WEIGHT_CHARS).decode("ascii")
+    """A term's postings as written (see the module's docstring): base-36 deltas and weight digits,
+    runs of RUN or more written once with their count."""
+    deltas, i, n = [], 0, len(ids)
+    gaps = [ids[0]] + [ids[k] - ids[k - 1] for k in range(1, n)] if n else []
+    while i < n:
+        j = i + 1
+        while j < n and gaps[j] == gaps[i]:
+            j += 1
+        if j - i >= RUN:
+            deltas.append(f"{_b36(gaps[i])}.{_b36(j - i)}")
+        else:
+            deltas.extend(_b36(g) for g in gaps[i:j])
+        i = j
+    return ",".join(deltas), _runs(weights.translate(_WEIGHT_CHARS).decode("ascii"))
+
+
+def _runs(digits: str) -> str:
+    """A string of digits with each run of RUN or more equal ones written `digit.count.`."""
+    out, i, n = [], 0, len(digits)
+    while i < n:
+        j = i + 1
+        c = digits[i]
+        while j < n and digits[j] == c:
+            j += 1
+        out.append(f"{c}.{_b36(j - i)}." if j - i >= RUN else digits[i:j])
+        i = j
+    return "".join(out)
+
+
+def _unruns(text: str) -> str:
+    out, i = [], 0
+    while i < len(text):
+        if i + 1 < len(text) and text[i + 1] == ".":
+            end = text.index(".", i + 2)
+            out.append(text[i] * int(text[i + 2:end], 36))
+            i = end + 1
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def decode(ids: str, weights: str) -> list[tuple[int, int]]:
+    """A term's postings as written in a shard: (entry id, weight), what the browser side reads."""
+    out_ids, last = [], 0
+    for token in ids.split(",") if ids else ():
+        delta, _, count = token.partition(".")
+        for _ in range(int(count, 36) if count else 1):
+            last += int(delta, 36)
+            out_ids.append(last)
+    return [(i, int(w, 36)) for i, w in zip(out_ids, _unruns(weights), strict=True)]
 
 
 _WEIGHT_CHARS = bytes((ord(_B36[min(i, MAX_WEIGHT)]) for i in range(256)))

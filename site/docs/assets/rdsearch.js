@@ -92,29 +92,56 @@
   }
 
   window.__rdsearch = {
-    meta: function (m) { meta = m; },
+    meta: function (m) { m.rank = unruns(m.rank); meta = m; },
     t: function (n, bucket) { terms[n] = bucket; },
     d: function (n, rows) { docs[n] = rows; },
     tokenize: tokenize, key: key, termHash: termHash
   };
 
+  /* runs written once (search.py's _runs): "1.2s." is a hundred 1s */
+  function unruns(text) {
+    var out = [], i = 0, end;
+    while (i < text.length) {
+      if (text.charAt(i + 1) === ".") {
+        end = text.indexOf(".", i + 2);
+        out.push(new Array(parseInt(text.slice(i + 2, end), 36) + 1).join(text.charAt(i)));
+        i = end + 1;
+      } else {
+        out.push(text.charAt(i));
+        i++;
+      }
+    }
+    return out.join("");
+  }
+
+  /* a term's postings, id -> weight, over every part; kept, since the next prefix typed asks again */
+  var decoded = new Map();
   function postings(term) {
+    if (decoded.has(term)) return decoded.get(term);
     var h = termHash(term);
-    return Promise.all(meta.parts.map(function (part, p) {
+    var got = Promise.all(meta.parts.map(function (part, p) {
       var name = p + "/" + (h % part.shards);
       return load("t/" + name + ".js").then(function () { return terms[name][term]; });
     })).then(function (found) {
       var map = new Map();
       found.forEach(function (got) {
         if (!got) return;
-        var ids = got[0].split(","), weights = got[1], id = 0, i;
-        for (i = 0; i < ids.length; i++) {
-          id += parseInt(ids[i], 36);
-          map.set(id, B36.indexOf(weights.charAt(i)));
+        var ids = got[0] ? got[0].split(",") : [], weights = unruns(got[1]), id = 0, i, j, k, cut, delta, count;
+        for (i = 0, k = 0; i < ids.length; i++) {
+          cut = ids[i].indexOf(".");
+          delta = parseInt(cut < 0 ? ids[i] : ids[i].slice(0, cut), 36);
+          count = cut < 0 ? 1 : parseInt(ids[i].slice(cut + 1), 36);
+          for (j = 0; j < count; j++, k++) {
+            id += delta;
+            map.set(id, B36.indexOf(weights.charAt(k)));
+          }
         }
       });
       return map;
     });
+    decoded.set(term, got);
+    got.catch(function () { decoded.delete(term); });
+    return got;
   }
 
   function entries(ids) {
