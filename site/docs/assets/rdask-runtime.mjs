@@ -46,6 +46,10 @@ export async function start({ loadPyodide, base, manifest, fetchBytes, progress 
 
   return {
     version: manifest.pyodide.version,
+    // the names of the modules imported so far (what the shipped Python needs: ask_bundle.py)
+    modules() {
+      return JSON.parse(py.runPython("import json, sys; json.dumps(sorted(sys.modules))"));
+    },
     // the answer as browser.Session.ask gives it: {ok, json, html, errors}
     async ask(game, text, pageRoot = "", takenIds = []) {
       const s = await session(game);
