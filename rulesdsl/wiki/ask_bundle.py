@@ -60,6 +60,7 @@ PACKAGE = Path(__file__).resolve().parent.parent
 NOT_SHIPPED = ("cli/", "regress/fuzzing.py", "regress/pytest_plugin.py", "wiki/plugin.py", "wiki/hook.py",
                "wiki/testing.py", "wiki/search.py", "wiki/lexer.py", "wiki/ask_bundle.py", "wiki/ask_trim.py")
 ENV_OFF = "RULESDSL_WIKI_NO_ASK"      # set to build without the feature
+ENV_RUNTIME = "RULESDSL_ASK_RUNTIME"  # where to keep the gathered runtime instead of the cache folder
 
 
 class Unavailable(Exception):
@@ -73,8 +74,14 @@ def sha256(data: bytes) -> str:
 # ----------------------------------------------------------------------------- gathering
 
 def runtime_dir() -> Path:
-    """Where the gathered runtime is kept: the user's private cache folder."""
+    """Where the gathered runtime is kept: the user's private cache folder, or the private folder
+    $RULESDSL_ASK_RUNTIME names (the test suite's, which gives every other cache a folder of its
+    own run but keeps the runtime in the user's across runs: every file is checked against its
+    pin before it is used, so sharing it changes nothing but the downloads)."""
+    named = os.environ.get(ENV_RUNTIME, "").strip()
     try:
+        if named:
+            return cache._private_dir(Path(named).absolute(), strict=True)
         base = cache.base_dir()
     except cache.Unavailable as e:
         raise Unavailable(f"no private cache folder to keep the browser runtime in: {e}") from None
