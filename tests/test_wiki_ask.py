@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -109,9 +110,36 @@ def test_the_runtime_is_gathered_at_the_pinned_versions_and_recorded_in_the_site
         name = w.split("/", 1)[1]
         if name in pinned:
             assert manifest["files"][w]["sha256"] == pinned[name]
-    assert sum(m["bytes"] for n, m in manifest["files"].items() if n.startswith("games/grm/")) <= 1_000_000
     page = (ask_site / "grm" / "ask.html").read_text(encoding="utf-8")
     assert f"Pyodide {ask_bundle.PYODIDE_VERSION}" in page and "pydantic 2.14.4" in page
+
+
+SCRIPTS = ("rdask.js", "rdask-worker.mjs", "rdask-runtime.mjs", "rdask.css", "rdask-sw.js")
+
+
+def test_what_a_reader_downloads_to_ask_about_one_game_stays_within_the_budget(ask_site):
+    """≤ 15 MB raw for one game (a folder or a plain static host does not compress), of which the
+    game's snapshot ≤ 1 MB: the sizes are the build's, the same at every build of the same code."""
+    manifest = json.loads((ask_site / ask_bundle.ASSETS / "manifest.json").read_text(encoding="utf-8"))
+    scripts = sum((ask_site / "assets" / n).stat().st_size for n in SCRIPTS if (ask_site / "assets" / n).exists())
+    runtime = sum(m["bytes"] for n, m in manifest["files"].items() if not n.startswith("games/"))
+    for game in manifest["games"]:
+        own = {n: m["bytes"] for n, m in manifest["files"].items() if n.startswith(f"games/{game}/")}
+        assert own[f"games/{game}/snapshot.json"] <= 1_000_000, game
+        total = runtime + sum(own.values()) + scripts + len((ask_site / ask_bundle.ASSETS / "manifest.json").read_bytes())
+        assert total <= 15_000_000, (game, total)
+
+
+def test_the_shipped_runtime_leaves_out_what_the_interpreter_never_imports(ask_site):
+    folder = ask_site / ask_bundle.ASSETS / f"pyodide-{ask_bundle.PYODIDE_VERSION}"
+    stdlib = zipfile.ZipFile(folder / "python_stdlib.zip").namelist()
+    assert "traceback.py" in stdlib and "difflib.py" in stdlib and "linecache.py" in stdlib
+    assert not any(n.startswith(("unittest/", "tkinter/", "idlelib/", "xmlrpc/", "sqlite3/")) for n in stdlib)
+    assert json.loads((folder / "pyodide-lock.json").read_text(encoding="utf-8"))["packages"] == {}
+    pydantic = next((ask_site / ask_bundle.ASSETS / "wheels").glob("pydantic-2*.whl"))
+    names = zipfile.ZipFile(pydantic).namelist()
+    assert "pydantic/main.py" in names and not any(n.startswith("pydantic/v1/") for n in names)
+    assert ask_bundle.gather() == ask_bundle.gather()            # the same bytes at every build
 
 
 def test_a_kept_runtime_file_that_does_not_match_its_pin_is_fetched_again(ask_site):
@@ -156,7 +184,18 @@ def test_the_runtime_answers_worked_questions_of_every_game_as_rulesdsl_ask_json
         diffs = same_but_place(mine["json"], cli_json(q["id"]), offsets)
         assert not diffs, (q["id"], diffs)
         assert len(offsets) <= 1, (q["id"], offsets)
+        # rendered as the Q&A page renders it: the same markup, ids and links, byte for byte
         assert 'class="rd-answer' in mine["html"]
+        assert mine["html"] in (ask_site / q["page"]).read_text(encoding="utf-8"), q["page"]
+    # every module the answers imported is a file the trimmed runtime ships (ask_trim.py)
+    folder = ask_site / ask_bundle.ASSETS
+    stdlib = set(zipfile.ZipFile(folder / f"pyodide-{ask_bundle.PYODIDE_VERSION}" / "python_stdlib.zip").namelist())
+    wheels = {n for w in folder.glob("wheels/*.whl") for n in zipfile.ZipFile(w).namelist()}
+    files = dict(got["modules"])
+    assert {"rulesdsl.wiki.browser", "pydantic.main", "lark.lark", "traceback"} <= set(files)
+    for name, path in files.items():
+        inside = re.sub(r"^/lib/python314\.zip/", "", path)
+        assert inside in stdlib if inside != path else re.sub(r"^/lib/python3\.14/site-packages/", "", path) in wheels, (name, path)
 
 
 # ----------------------------------------------------------------------------- in chromium

@@ -46,9 +46,12 @@ export async function start({ loadPyodide, base, manifest, fetchBytes, progress 
 
   return {
     version: manifest.pyodide.version,
-    // the names of the modules imported so far (what the shipped Python needs: ask_bundle.py)
+    // the modules imported so far from a file ([name, path]) of the standard library's zip or of a wheel (what
+    // the shipped runtime must hold: ask_trim.py)
     modules() {
-      return JSON.parse(py.runPython("import json, sys; json.dumps(sorted(sys.modules))"));
+      return JSON.parse(py.runPython(
+        "import json, sys; json.dumps(sorted([n, f] for n, m in list(sys.modules.items())"
+        + " for f in [str(getattr(m, '__file__', None) or '')] if f.startswith(('/lib/python3', '" + site + "'))))"));
     },
     // the answer as browser.Session.ask gives it: {ok, json, html, errors}
     async ask(game, text, pageRoot = "", takenIds = []) {

@@ -173,7 +173,10 @@ async function answer(box) {
   say(box, ".rd-ask-status", "答えを計算しています…");
   say(box, ".rd-ask-errors", "");
   const id = ++asked;
-  const ids = [...document.querySelectorAll("[id]")].map((e) => e.id);
+  // the ids the page uses, but for those of the answer this one replaces: the new answer's ids
+  // are the Q&A page's (renamed ask-… where the page has them already), the same at every ask
+  const shown = box.querySelector(".rd-ask-answer");
+  const ids = [...document.querySelectorAll("[id]")].filter((e) => !shown.contains(e)).map((e) => e.id);
   const got = new Promise((resolve) => pending.set(id, resolve));
   worker.postMessage({ kind: "ask", id, base: base(box), game: box.dataset.game, text: area.value,
                        root: box.dataset.root, ids });
