@@ -308,6 +308,56 @@ def test_what_the_reader_types_and_what_the_answer_prints_stay_text(tab, ask_url
     assert tab.locator(".rd-ask-errors img, .rd-editor-hl img, .rd-ask-answer img").count() == 0
 
 
+def _runtime_gets(log: Path) -> list[str]:
+    """The runtime's files the site served, as its log lists them (manifest.json aside: it is
+    asked for at every visit, to learn what is current)."""
+    text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
+    return [p for p in re.findall(r'"GET (/assets/ask/[^ "]*)', text) if not p.startswith("/assets/ask/manifest.json")]
+
+
+@browser
+def test_a_second_visit_takes_the_runtime_from_the_browser_and_an_update_replaces_it(chromium, ask_site, tmp_path):
+    log = tmp_path / "server.log"
+    with serve(ask_site, log=log) as base:
+        context = chromium.new_context()
+        try:
+            def visit() -> tuple[list[str], list[str]]:
+                before = len(_runtime_gets(log))
+                page = context.new_page()
+                page.goto(base + "grm/qa/stack-flips-top-only.html")
+                page.locator(".rd-ask-open summary").click()
+                answered(page)
+                assert page.locator(".rd-ask-answer .rd-answer").count() >= 1
+                keys = page.evaluate("caches.keys()")
+                page.close()
+                return _runtime_gets(log)[before:], keys
+            first, _ = visit()
+            assert any(p.endswith("pyodide.asm.wasm") for p in first) and any(".whl?h=" in p for p in first)
+            second, keys = visit()
+            assert second == [], second                    # all of it from the browser's own copy
+            keep = json.loads((ask_site / ask_bundle.ASSETS / "manifest.json").read_text(encoding="utf-8"))["keep"]
+            assert keys == [f"rdask-runtime-{keep}-/"]
+            # a site updated to other pins registers the worker under another name: the old copy goes
+            page = context.new_page()
+            page.goto(base + "grm/ask.html")
+            keys = page.evaluate("""async () => {
+                const sw = navigator.serviceWorker;
+                const changed = new Promise((resolve) => sw.addEventListener("controllerchange", resolve, { once: true }));
+                await sw.register("/rdask-sw.js?v=other-pins", { scope: "/" });
+                await changed;
+                const deadline = Date.now() + 60000;
+                let keys = await caches.keys();
+                while (keys.length && Date.now() < deadline) {
+                    await new Promise((r) => setTimeout(r, 50));
+                    keys = await caches.keys();
+                }
+                return keys;
+            }""")
+            assert keys == []
+        finally:
+            context.close()
+
+
 @browser
 def test_opened_from_a_folder_the_page_says_to_serve_the_site(tab, ask_site):
     tab.goto((ask_site / "grm" / "ask.html").resolve().as_uri())

@@ -71,6 +71,13 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def keep_key() -> str:
+    """The name under which a reader's browser keeps the runtime (rdask-sw.js): the pinned
+    versions and digests, so that an update of any of them replaces what was kept."""
+    pins = json.dumps([PYODIDE_VERSION, PYODIDE_INTEGRITY, sorted(WHEELS.items())], sort_keys=True)
+    return f"{PYODIDE_VERSION}-{sha256(pins.encode())[:12]}"
+
+
 # ----------------------------------------------------------------------------- gathering
 
 def runtime_dir() -> Path:
@@ -279,6 +286,7 @@ def build(wiki) -> Bundle:
                     "integrity": PYODIDE_INTEGRITY},
         "wheels": sorted(n for n in files if n.startswith("wheels/")),
         "versions": {req.split("==")[0]: req.split("==")[1] for req in WHEELS},
+        "keep": keep_key(),
         "games": games,
         "dirUrls": bool(wiki.dir_urls),
         "lexer": lexer_table(),

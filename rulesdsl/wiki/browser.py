@@ -43,6 +43,24 @@ class Session:
         """A session on the snapshot written at `snapshot_path` (in the runtime's memory)."""
         return cls(root, Path(snapshot_path).read_bytes(), use_directory_urls)
 
+    def warm(self) -> None:
+        """Do ahead of the first question what every answer needs once: import the engine, the
+        game's rules and the Q&A page's rendering, and build the parser's tables (the page calls
+        this while the reader edits)."""
+        from ..engine import readings, runner  # noqa: F401
+        from ..engine.registry import engine_for
+        from ..kb import build, verdict  # noqa: F401
+        from ..lang.parser import parse_text
+        from . import answers, site  # noqa: F401
+        for d in self.documents:
+            for decl in d.decls:
+                if type(decl).__name__ == "Game":
+                    engine_for(decl.id)
+        try:
+            parse_text("", EDITED)
+        except DslError:
+            pass
+
     # ------------------------------------------------------------------------- asking
     def ask(self, text: str, page_root: str = "", taken_ids: Iterable[str] = ()) -> dict:
         """Answer the scenarios of `text`. `page_root` is the relative prefix from the page to the
