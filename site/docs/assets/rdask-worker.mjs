@@ -40,6 +40,7 @@ onmessage = async (event) => {
       if (m.game) warming = rt.warm(m.game);
       postMessage({ kind: "ready", id: m.id });
       await warming?.catch(() => {});
+      postMessage({ kind: "warm", id: m.id, timings: rt.timings });
     }
   } catch (e) {
     runtime = null;
