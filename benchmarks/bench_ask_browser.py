@@ -2,7 +2,7 @@
 """Asking in the reader's browser (rulesdsl/wiki/browser.py, ask_bundle.py): what it adds to the
 site and how long a reader waits.
 
-    python benchmarks/bench_ask_browser.py [--work DIR] [--runs 3] [--json]
+    python benchmarks/bench_ask_browser.py [--work DIR] [--runs 3] [--json] [--site BUILT_SITE]
 
 Measured in one run, on the bundled knowledge base:
 
@@ -131,18 +131,25 @@ def main() -> int:
     p.add_argument("--work", type=Path, help="where to build the sites (default: a temporary folder)")
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--site", type=Path, help="a site already built from this code: measure it, without the builds")
     args = p.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="rulesdsl-bench-ask-"))
-    site = work / "with"
-    first = build_site(REPO, site)                  # gathers the runtime if it is not kept yet
-    if first.returncode != 0 or not (site / ask_bundle.ASSETS / "manifest.json").exists():
-        print(first.output[-3000:], file=sys.stderr)
+    site = args.site or work / "with"
+    if not args.site:
+        first = build_site(REPO, site)              # gathers the runtime if it is not kept yet
+        if first.returncode != 0:
+            print(first.output[-3000:], file=sys.stderr)
+            return 1
+    if not (site / ask_bundle.ASSETS / "manifest.json").exists():
+        print(f"{site} has no {ask_bundle.ASSETS}/manifest.json", file=sys.stderr)
         return 1
-    build_with, build_without = [], []
-    for _ in range(args.runs):
-        build_with.append(build_site(REPO, site).seconds)
-        build_without.append(build_site(REPO, work / "without", extra_env={ask_bundle.ENV_OFF: "1"}).seconds)
-    result = {"sizes": sizes(site), "build_with": min(build_with), "build_without": min(build_without)}
+    result = {"sizes": sizes(site)}
+    if not args.site:
+        build_with, build_without = [], []
+        for _ in range(args.runs):
+            build_with.append(build_site(REPO, site).seconds)
+            build_without.append(build_site(REPO, work / "without", extra_env={ask_bundle.ENV_OFF: "1"}).seconds)
+        result.update(build_with=min(build_with), build_without=min(build_without))
     result["anchor_cli_ask"] = min(anchor() for _ in range(args.runs))
     if find_chromium():
         with serve(site) as base:
@@ -157,8 +164,9 @@ def main() -> int:
           f"(goal ≤ {DOWNLOAD_GOAL / 1e6:.0f} MB: {'met' if s['one_game_bytes'] <= DOWNLOAD_GOAL else 'not met raw'}"
           f"{', met compressed' if s['one_game_gzip'] <= DOWNLOAD_GOAL else ''}); all games {s['site_bytes'] / 1e6:.1f} MB")
     print(f"snapshot of grm: {s['snapshot_bytes'] / 1e3:.0f} kB (goal ≤ 1 MB: {'met' if s['snapshot_bytes'] <= SNAPSHOT_GOAL else 'not met'})")
-    print(f"build: {result['build_with']:.1f} s with, {result['build_without']:.1f} s without "
-          f"({result['build_with'] / result['build_without']:.2f}x)")
+    if "build_with" in result:
+        print(f"build: {result['build_with']:.1f} s with, {result['build_without']:.1f} s without "
+              f"({result['build_with'] / result['build_without']:.2f}x)")
     print(f"anchor: rulesdsl ask --no-cache in a fresh process {a:.2f} s")
     for key in ("desktop", "throttled_4x"):
         if key in result:

@@ -142,6 +142,30 @@ def test_the_shipped_runtime_leaves_out_what_the_interpreter_never_imports(ask_s
     assert ask_bundle.gather() == ask_bundle.gather()            # the same bytes at every build
 
 
+def test_the_trim_follows_every_import_that_runs_when_a_module_is_imported_and_no_other():
+    from rulesdsl.wiki import ask_trim
+    text = ("import a, b.c as d\nfrom . import e\nfrom ..f import (g,\n  h,  # why\n)\ntry:\n    import i\n"
+            "except ImportError:\n    def later():\n        import j\nclass K:\n    import k\n"
+            "    def m(self,\n          x):\n        import l\nif __name__ == \"__main__\":\n    import doctest\n")
+    assert ask_trim.imports_in(text, "p.q.r", False, on_import=True) == {
+        "a", "b.c", "p.q", "p.q.e", "p.f", "p.f.g", "p.f.h", "i", "k"}
+    assert {"j", "l", "doctest"} <= ask_trim.imports_in(text, "p.q.r", False)
+    sources = {"x": ("import y\ndef f():\n    import z\n", False), "y": ("", False), "z": ("", False), "w": ("", False)}
+    assert ask_trim.closure(sources, ["x"], on_import=True) == {"x", "y"}
+    assert ask_trim.closure(sources, ["x"]) == {"x", "y", "z"}
+
+
+def test_a_browser_answer_renames_only_the_ids_the_page_has_and_its_links_follow():
+    from rulesdsl.wiki.browser import renamed_ids
+    fragment = ('<h2 id="読みごとの答え">読み<a class="headerlink" href="#読みごとの答え">¶</a></h2>'
+                '<p><a href="#読みごとの答え">読みごとの答え</a> <a href="#top">上へ</a></p><h2 id="手順トレース">x</h2>')
+    taken = {"読みごとの答え", "top", "ask-読みごとの答え"}
+    out = renamed_ids(fragment, taken)
+    assert out.count('"#ask-読みごとの答え_1"') == 2 and 'id="ask-読みごとの答え_1"' in out
+    assert 'href="#top"' in out and 'id="手順トレース"' in out
+    assert renamed_ids(fragment, set()) == fragment
+
+
 def test_a_kept_runtime_file_that_does_not_match_its_pin_is_fetched_again(ask_site):
     folder = ask_bundle.runtime_dir()
     name, digest = ask_bundle.WHEELS["annotated-types==0.8.0"]
@@ -252,6 +276,15 @@ def test_a_reader_changes_a_weight_on_a_qa_page_and_gets_the_changed_answer(tab,
     expected = cli_sentences(tmp_path, changed)
     assert shown == expected and before not in shown
     assert tab.locator(".rd-ask-answer .rd-trace a").count() > 0      # citations link to the rules
+    # the answer's ids are the Q&A page's, renamed where the page has them; the same at the next ask
+    ids = tab.evaluate("[...document.querySelectorAll('.rd-ask-answer [id]')].map((e) => e.id)")
+    assert ids and all(i.startswith("ask-") and tab.locator(f'[id="{i[4:]}"]').count() == 1 for i in ids)
+    answered(tab)
+    assert tab.evaluate("[...document.querySelectorAll('.rd-ask-answer [id]')].map((e) => e.id)") == ids
+    every = tab.evaluate("[...document.querySelectorAll('[id]')].map((e) => e.id)")
+    assert len(every) == len(set(every))
+    assert tab.evaluate("""[...document.querySelectorAll('.rd-ask-answer a[href^="#"]')].every((a) =>
+        document.querySelector('.rd-ask-answer').contains(document.getElementById(decodeURIComponent(a.hash.slice(1)))))""")
     assert tab.errors == []
 
 
