@@ -22,17 +22,25 @@ before anything else).
 from __future__ import annotations
 
 import contextlib
-import datetime as _dt
-import hashlib
-import hmac
 import json
 import os
 import stat
 import sys
-import tempfile
 import time
 from pathlib import Path
-from typing import Iterable, NamedTuple, Optional, Sequence
+from collections import namedtuple
+
+# No `typing` here: this module is the command line's whole start when a kept output or a
+# server answers, and typing's import is a tenth of that (the annotations are never evaluated).
+
+try:        # CPython's own BLAKE2, without hashlib's import of OpenSSL (a tenth of a served answer)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - another Python
+    from hashlib import blake2b
+try:
+    from _operator import _compare_digest as compare_digest
+except ImportError:  # pragma: no cover
+    from hmac import compare_digest
 
 KB_DIRS = ("cards", "rulings")
 FORMAT = b"rulesdsl-cache 2"
@@ -133,7 +141,7 @@ def base_dir() -> Path:
 def kb_dir(root: Path) -> Path:
     """The private cache folder of the knowledge base at `root`."""
     real = os.path.realpath(root)
-    name = "kb-" + hashlib.blake2b(real.encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
+    name = "kb-" + blake2b(real.encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
     return _private_dir(base_dir() / name, strict=True)
 
 
@@ -191,7 +199,7 @@ def _load_key(path: Path) -> bytes:
                 raise Unavailable(f"{path} is not a key of this program; remove it")
             return key
         # create it whole under a temporary name, then link it into place (never replacing one)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".key-")
+        fd, tmp = _mkstemp(path.parent, ".key-", "")
         try:
             os.write(fd, os.urandom(KEY_BYTES))
             os.close(fd)
@@ -236,17 +244,31 @@ def _read_private(path: Path, limit: int, closed: int = 0o022) -> Optional[bytes
 # ----------------------------------------------------------------------------- entries
 
 def _mac(kind: str, inputs: str, payload: bytes) -> str:
-    h = hashlib.blake2b(key=user_key(), digest_size=32, person=b"rulesdsl-entry")
+    h = blake2b(key=user_key(), digest_size=32, person=b"rulesdsl-entry")
     h.update(f"{kind}\0{inputs}\0".encode("utf-8", "surrogateescape"))
     h.update(payload)
     return h.hexdigest()
+
+
+def _mkstemp(folder: Path, prefix: str, suffix: str) -> tuple[int, str]:
+    """tempfile.mkstemp (a new file only this user may read, opened for writing, never one that
+    exists or a symlink) without importing tempfile, whose import (random, hashlib's OpenSSL) is
+    a tenth of a process that writes one cache entry."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        name = os.path.join(folder, f"{prefix}{os.urandom(6).hex()}{suffix}")
+        try:
+            return os.open(name, flags, 0o600), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name in {folder}")
 
 
 def write_entry(path: Path, kind: str, inputs: str, payload: bytes) -> bool:
     """Write a cache entry atomically; False (and a note) when it cannot be written."""
     try:
         header = FORMAT + b" " + kind.encode() + b" " + _mac(kind, inputs, payload).encode() + b"\n"
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        fd, tmp = _mkstemp(path.parent, f".{path.name}.", ".tmp")
     except (OSError, Unavailable) as e:
         note(f"not writing {path.name}: {e}")
         return False
@@ -285,7 +307,7 @@ def read_entry(path: Path, kind: str, inputs: str, limit: int = 1 << 31) -> Opti
     except Unavailable as e:
         note(f"ignoring {path.name}: {e}")
         return None
-    if not hmac.compare_digest(parts[3], expected.encode()):
+    if not compare_digest(parts[3], expected.encode()):
         note(f"ignoring {path.name}: it does not match what it claims to be built from "
              "(stale, damaged or edited); rebuilding it")
         return None
@@ -310,7 +332,7 @@ def write_json(path: Path, kind: str, inputs: str, value) -> bool:
 # ----------------------------------------------------------------------------- freshness
 
 def content_digest(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=20).hexdigest()
+    return blake2b(data, digest_size=20).hexdigest()
 
 
 class Digests:
@@ -444,18 +466,15 @@ def walk(base: Path, suffixes: Optional[tuple] = None) -> list[tuple[str, str]]:
 
 def code_digest(d: Optional[Digests] = None) -> str:
     """A digest of this package's code: outputs, snapshots and servers are valid for it only."""
-    h = hashlib.blake2b(FORMAT, digest_size=20)
+    h = blake2b(FORMAT, digest_size=20)
     (d or Digests(None)).tree(h, Path(__file__).resolve().parents[1], (".py", ".lark"))
     return h.hexdigest()
 
 
 # ----------------------------------------------------------------------------- command outputs
 
-class Globals(NamedTuple):
-    command: Optional[str]
-    root: Optional[str]
-    no_cache: bool
-    verbose: bool
+Globals = namedtuple("Globals", "command root no_cache verbose")
+Globals.__doc__ = "The command (a str or None) and the global options before it: root (str or None), no_cache, verbose."
 
 
 def globals_of(argv: Sequence[str]) -> Globals:
@@ -486,11 +505,9 @@ def globals_of(argv: Sequence[str]) -> Globals:
     return Globals(None, root, no_cache, verbose)
 
 
-class OutputKey(NamedTuple):
-    root: Path
-    path: Path          # where the output is kept
-    key: str            # the digest of everything it depends on
-    code: str           # the code's digest
+OutputKey = namedtuple("OutputKey", "root path key code")
+OutputKey.__doc__ = ("Where a command's output is kept: the knowledge base's root (Path), the file (Path), "
+                     "the digest of everything the output depends on and the code's digest.")
 
 
 # What a command's output depends on besides its arguments: the variables it reads.
@@ -513,8 +530,9 @@ def output_key(argv: Sequence[str]) -> Optional[OutputKey]:
         return None
     d = digests(root)
     code = code_digest(d)
-    h = hashlib.blake2b(FORMAT, digest_size=20)
-    h.update(json.dumps([list(argv), os.getcwd(), str(root), _dt.date.today().isoformat(),
+    h = blake2b(FORMAT, digest_size=20)
+    # the day, local time, as datetime.date.today() reads it (datetime is not imported for it)
+    h.update(json.dumps([list(argv), os.getcwd(), str(root), time.strftime("%Y-%m-%d"),
                          [os.environ.get(k, "") for k in ENV_READ]]).encode("utf-8", "surrogateescape"))
     h.update(code.encode())
     for name in KB_DIRS:

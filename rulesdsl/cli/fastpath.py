@@ -12,9 +12,7 @@ pydantic nor lark is imported.
 from __future__ import annotations
 
 import os
-import socket
 import sys
-from typing import Optional, Sequence
 
 from ..base import cache
 from . import wire
@@ -32,10 +30,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         cache.note(f"no output cache: {e}")
         key = None
     if key is None:
+        answer_path(argv)
         from .main import main as run
         return run(argv)
     hit = cache.recall(key) or ask_server(key, argv)
     if hit is None:
+        answer_path(argv)
         from .main import run_captured
         hit = run_captured(argv)
         cache.remember(key, hit)
@@ -44,12 +44,27 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     return int(hit["code"])
 
 
+# the commands that run here on the plain models (rulesdsl/base/declared.py): they only answer,
+# so they need none of pydantic's machinery, whose import and class building are a third of
+# a judge's new question
+PLAIN_COMMANDS = frozenset({"ask"})
+
+
+def answer_path(argv: Sequence[str]) -> None:
+    if cache.globals_of(argv).command in PLAIN_COMMANDS and not os.environ.get("RULESDSL_PYDANTIC"):
+        from ..base import declared
+        declared.use_plain()
+
+
 def ask_server(key: cache.OutputKey, argv: Sequence[str]) -> Optional[dict]:
     """The output of the command from a `rulesdsl serve` for this knowledge base, or None when
     there is none, it runs other code or refuses, or anything goes wrong on the way (the
     command then runs here)."""
     path = key.path.parent.parent / "serve.sock"
-    if not hasattr(socket, "AF_UNIX") or not os.path.exists(path):
+    if not os.path.exists(path):
+        return None
+    import socket
+    if not hasattr(socket, "AF_UNIX"):
         return None
     request = {"argv": list(argv), "cwd": os.getcwd(),
                "env": {k: os.environ[k] for k in wire.ENV if k in os.environ}, "code": key.code}

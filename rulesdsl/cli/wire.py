@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-import socket
 import time
-from typing import Optional
 
 ENV = ("RULESDSL_ROOT", "NO_COLOR")
 MAX_REQUEST = 1 << 20       # bytes: a command line and an environment, never more
@@ -34,7 +32,7 @@ def receive(sock: socket.socket, limit: int, timeout: Optional[float]) -> bytes:
         _until(sock, deadline, "the peer sent nothing more in time")
         try:
             chunk = sock.recv(1 << 16)
-        except socket.timeout:
+        except TimeoutError:     # socket.timeout
             raise WireError("the peer sent nothing more in time") from None
         except OSError as e:
             raise WireError(str(e)) from None
@@ -56,7 +54,7 @@ def send(sock: socket.socket, value: dict, timeout: Optional[float]) -> None:
             _until(sock, deadline, "the peer did not read in time")
             n = sock.send(view[: 1 << 16])
             view = view[n:]
-    except socket.timeout:
+    except TimeoutError:     # socket.timeout
         raise WireError("the peer did not read in time") from None
     except OSError as e:
         raise WireError(str(e)) from None

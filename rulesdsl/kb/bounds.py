@@ -54,10 +54,10 @@ def bounds_in(text: str) -> list[tuple[str, float, object]]:
     return out
 
 
-def _sentences(kb: KnowledgeBase, game: str, point) -> list[tuple[str, str]]:
-    """(where, text) of what the source says about the point."""
+def _sentences(kb: KnowledgeBase, game: str, point, sections=None) -> list[tuple[str, str]]:
+    """(where, text) of what the source says about the point (`sections`: the game's, if known)."""
     out = []
-    for sec in kb.sections.values():
+    for sec in kb.sections.values() if sections is None else sections:
         gives = point.name in sec.defines or (point.default and point.default.section == sec.id)
         if sec.game == game and gives and sec.text is not None and sec.text.value:
             out.append((sec.id, sec.text.value))
@@ -69,13 +69,20 @@ def _sentences(kb: KnowledgeBase, game: str, point) -> list[tuple[str, str]]:
 
 
 def excluded_readings(kb: KnowledgeBase) -> Iterator[Diagnostic]:
+    read: dict[str, list] = {}                  # text -> its bounds (a section defines many points)
+    by_game: dict[str, list] = {}
+    for sec in kb.sections.values():
+        by_game.setdefault(sec.game, []).append(sec)
     for game, info in sorted(kb.games.items()):
         for point in info.points.values():
-            said = [(where, b) for where, text in _sentences(kb, game, point) for b in bounds_in(text)]
+            numbers = [(v, value_number(v.name, v.label)) for v in point.values]
+            if all(n is None for _, n in numbers):
+                continue                        # no value a bound could exclude: nothing to read
+            said = [(where, b) for where, text in _sentences(kb, game, point, by_game.get(game, ()))
+                    for b in (read[text] if text in read else read.setdefault(text, bounds_in(text)))]
             if not said:
                 continue
-            for v in point.values:
-                number = value_number(v.name, v.label)
+            for v, number in numbers:
                 if number is None:
                     continue
                 for where, (sentence, bound, excluded) in said:

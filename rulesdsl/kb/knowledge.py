@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Union
 
-from pydantic import BaseModel, ConfigDict
+from ..base.declared import BaseModel, ConfigDict
 
 from ..lang.dates import CALENDARS, DEFAULT_CALENDAR, PartialDate
 from ..lang.diagnostics import Diagnostic

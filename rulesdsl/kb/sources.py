@@ -15,6 +15,7 @@ numbering at the start of lines, and 【】 around headings.
 from __future__ import annotations
 
 import bisect
+import copy
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,6 +65,10 @@ AUTHORITY_KINDS = {
 }
 
 
+KEEP_DOCUMENTS = 64     # source documents a resident process keeps read (see SourceDocument.load)
+_KEPT: dict = {}
+
+
 @dataclass
 class SourceDocument:
     name: str                       # the file name citations use
@@ -85,7 +90,26 @@ class SourceDocument:
     @classmethod
     def load(cls, name: str, title: str, path: Path) -> "SourceDocument":
         # a regular file only, of bounded size (a FIFO or a device named in a game is refused)
-        doc = cls(name=name, title=title, path=path, text=files.read_regular(path).decode("utf-8"))
+        text = files.read_regular(path).decode("utf-8")
+        from . import loader
+        if not loader.RESIDENT:
+            return cls._read(name, title, path, text)
+        # A resident process (`rulesdsl serve`, the editor's server) builds the knowledge base
+        # again for each judge's file; a document whose text is the same is not normalized and
+        # outlined again. Each load gets its own copy (`authority` sets what the game says of the
+        # document); the normalized text, its outline and the places quotes were found in it are
+        # shared, being functions of the text alone.
+        key = (name, title, str(path), text)
+        doc = _KEPT.get(key)
+        if doc is None:
+            doc = _KEPT[key] = cls._read(name, title, path, text)
+            while len(_KEPT) > KEEP_DOCUMENTS:
+                del _KEPT[next(iter(_KEPT))]
+        return copy.copy(doc)
+
+    @classmethod
+    def _read(cls, name: str, title: str, path: Path, text: str) -> "SourceDocument":
+        doc = cls(name=name, title=title, path=path, text=text)
         parts: list[str] = []
         offset = 0
         lines = doc.text.splitlines()

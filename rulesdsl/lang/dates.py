@@ -18,9 +18,6 @@ import re
 from functools import total_ordering
 from typing import Any
 
-from pydantic import GetCoreSchemaHandler
-from pydantic_core import core_schema
-
 SEASONS = {"spring": (3, "春"), "summer": (6, "夏"), "autumn": (9, "秋"), "winter": (12, "冬")}
 _JA_SEASONS = {ja: name for name, (_, ja) in SEASONS.items()}
 _ORDER = ("spring", "summer", "autumn", "winter")
@@ -194,7 +191,9 @@ class PartialDate:
 
     # -- pydantic integration: validates from a string, serialises to one ----------------
     @classmethod
-    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler):
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any):
+        from pydantic_core import core_schema
+
         def validate(value: Any) -> "PartialDate":
             if isinstance(value, PartialDate):
                 return value

@@ -7,9 +7,8 @@ import difflib
 import unicodedata
 from typing import Iterable, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict
-
 from ..base import files
+from ..base.declared import BaseModel, ConfigDict
 from .model import Loc
 
 

@@ -11,9 +11,7 @@ from enum import Enum
 from fractions import Fraction
 from typing import Literal, NamedTuple, Optional, Union
 
-from pydantic import BaseModel, ConfigDict
-from pydantic_core import core_schema
-
+from ..base.declared import BaseModel, ConfigDict
 from .dates import PartialDate
 
 
@@ -41,6 +39,7 @@ class Loc(NamedTuple):
     @classmethod
     def __get_pydantic_core_schema__(cls, source, handler):
         # accepted as it is (the parser makes every one), dumped as a tuple
+        from pydantic_core import core_schema
         return core_schema.is_instance_schema(cls)
 
 
@@ -80,6 +79,7 @@ def _plain_schema(cls, source, handler):
     """The pydantic schema of the syntax nodes that are named tuples rather than models (the
     commonest ones, so that parsing, the parse cache and memory stay cheap): an instance is
     accepted as it is and dumped as a dict, like a model."""
+    from pydantic_core import core_schema
     return core_schema.is_instance_schema(
         cls, serialization=core_schema.plain_serializer_function_ser_schema(lambda v: v.as_dict()))
 

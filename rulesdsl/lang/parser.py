@@ -8,6 +8,7 @@ from the keyword or name token that starts each rule, which keeps `propagate_pos
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import sys
 from functools import lru_cache
@@ -62,7 +63,7 @@ def _parser(raw: bool, callbacks: bool, build: bool = True) -> Lark:
 
 def _cached_parser(grammar: str, options: dict[str, Any], name: str) -> Lark:
     """The LALR parser for `grammar`. Building its tables takes a few tenths of a second, so
-    they are kept in the user's private cache folder as a snapshot (JSON, never a pickle: see
+    they are kept in the user's private cache folder as JSON (`tables_dumps`; never a pickle: see
     rulesdsl/base/cache.py), under a MAC bound to the grammar, the options and lark's version."""
     import lark
     from lark.grammar import Rule
@@ -70,10 +71,10 @@ def _cached_parser(grammar: str, options: dict[str, Any], name: str) -> Lark:
     from lark.lexer import TerminalDef
 
     from ..base import cache
-    from .snapshot import SnapshotError, dumps, loads
 
     fixed = sorted((k, repr(v)) for k, v in options.items() if k not in _LOAD_ALLOWED_OPTIONS)
-    inputs = hashlib.blake2b(repr((grammar, fixed, lark.__version__, name)).encode(), digest_size=20).hexdigest()
+    inputs = hashlib.blake2b(repr((grammar, fixed, lark.__version__, name, TABLES_FORMAT)).encode(),
+                             digest_size=20).hexdigest()
     try:
         path: Optional[Path] = cache.base_dir() / f"grammar-{name}"
     except cache.Unavailable as e:
@@ -83,7 +84,7 @@ def _cached_parser(grammar: str, options: dict[str, Any], name: str) -> Lark:
     payload = cache.read_entry(path, "grammar", inputs) if path else None
     if payload is not None:
         try:
-            data, memo = loads(payload)
+            data, memo = tables_loads(payload)
             return Lark._load_from_dict(data, memo, **loadable)
         except Exception as e:  # noqa: BLE001 — any problem with a cached table means building it
             cache.note(f"ignoring the grammar cache: {type(e).__name__}: {e}; building the parser")
@@ -92,10 +93,52 @@ def _cached_parser(grammar: str, options: dict[str, Any], name: str) -> Lark:
         try:
             data, memo = parser.memo_serialize([TerminalDef, Rule])
             data["options"] = {k: v for k, v in data["options"].items() if k not in _LOAD_ALLOWED_OPTIONS}
-            cache.write_entry(path, "grammar", inputs, dumps([data, memo], loose=True))
-        except SnapshotError as e:
+            cache.write_entry(path, "grammar", inputs, tables_dumps([data, memo]))
+        except ValueError as e:
             cache.note(f"not caching the grammar: {e}")
     return parser
+
+
+# Lark's serialized tables are JSON-like: str-keyed dicts, lists, scalars, and some tuples and
+# int-keyed dicts (the parse table's states). They are kept as JSON with those two marked, one
+# `object_hook` call per dict when read: about 5 ms, where the parse snapshot's columnar form
+# (built for millions of model nodes) took 11 ms for these few thousand small containers.
+TABLES_FORMAT = "json-1"
+_TUPLE, _DICT = "\x00tuple", "\x00dict"
+
+
+def tables_dumps(value: Any) -> bytes:
+    """Lark's serialized tables as JSON (str subclasses as plain strings, as the snapshot's `loose`
+    form kept them); ValueError for anything else than the types above."""
+    def enc(v: Any) -> Any:
+        t = type(v)
+        if t is str or t is int or t is bool or t is float or v is None:
+            return v
+        if isinstance(v, str):          # lark's tokens (a str subclass) in its options: plain text
+            return str(v)
+        if t is list:
+            return [enc(x) for x in v]
+        if t is tuple:
+            return {_TUPLE: [enc(x) for x in v]}
+        if t is dict:
+            if all(type(k) is str and not k.startswith("\x00") for k in v):
+                return {k: enc(x) for k, x in v.items()}
+            return {_DICT: [[enc(k), enc(x)] for k, x in v.items()]}
+        raise ValueError(f"a {t.__name__} in lark's tables")
+    return json.dumps(enc(value), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _tables_hook(d: dict) -> Any:
+    if len(d) == 1:
+        if _TUPLE in d:
+            return tuple(d[_TUPLE])
+        if _DICT in d:
+            return dict(d[_DICT])
+    return d
+
+
+def tables_loads(payload: bytes) -> Any:
+    return json.loads(payload, object_hook=_tables_hook)
 
 
 class _TokenTap:

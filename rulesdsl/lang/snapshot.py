@@ -26,8 +26,7 @@ import json
 from itertools import repeat, starmap
 from typing import Any, Iterable, Optional
 
-from pydantic import BaseModel
-
+from ..base.declared import BaseModel
 from . import model
 
 VERSION = 1

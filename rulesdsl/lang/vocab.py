@@ -30,7 +30,7 @@ import string
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple, Optional
 
-from pydantic import BaseModel, ConfigDict
+from ..base.declared import BaseModel, ConfigDict
 
 from .diagnostics import Diagnostic, did_you_mean
 from .model import Atom, Clause, Loc
