@@ -2,7 +2,7 @@
 """Asking in the reader's browser (rulesdsl/wiki/browser.py, ask_bundle.py): what it adds to the
 site and how long a reader waits.
 
-    python benchmarks/bench_ask_browser.py [--work DIR] [--runs 3] [--json]
+    python benchmarks/bench_ask_browser.py [--work DIR] [--runs 3] [--json] [--site BUILT_SITE]
 
 Measured in one run, on the bundled knowledge base:
 
@@ -11,8 +11,12 @@ Measured in one run, on the bundled knowledge base:
             gzip-compressed (as a server that compresses sends them)
   answer    in Debian's chromium over http (python -m http.server), from the click on 「答える」 on
             a Q&A page with a changed weight to the answer shown: the first question (the runtime
-            loaded, nothing in the browser's caches) and the next one; on the desktop and with a
-            4x CPU throttle (CDP Emulation.setCPUThrottlingRate)
+            loaded, nothing in the browser's caches, pressed as the editor opens), the next one,
+            a second visit (the runtime from the browser's copy: rdask-sw.js) pressed at once and
+            pressed once the runtime is ready; the worker's own account of where its start went
+            (Pyodide up, the files fetched, the wheels unpacked, rulesdsl imported, the game made
+            ready); on the desktop and with a 4x CPU throttle (CDP Emulation.setCPUThrottlingRate,
+            which slows the page's thread, not the worker's: the interpreter is not throttled)
   build     `mkdocs build` of the site with the feature (runtime already gathered) and without
             (RULESDSL_WIKI_NO_ASK=1); the best of --runs each
   anchor    `rulesdsl ask ID --no-cache` in a fresh process on the same machine: the ratios say
@@ -59,32 +63,58 @@ def sizes(site: Path, game: str = "grm") -> dict:
         if name == f"games/{game}/snapshot.json":
             snap = len(data)
     scripts = sum((site / "assets" / n).stat().st_size for n in ("rdask.js", "rdask-worker.mjs", "rdask-runtime.mjs", "rdask.css"))
+    scripts += (site / "rdask-sw.js").stat().st_size + (top / "manifest.json").stat().st_size
     return {"site_bytes": raw, "site_gzip": gz, "one_game_bytes": one + scripts, "one_game_gzip": one_gz,
             "snapshot_bytes": snap}
 
 
+def _ask(page, text: str, weight: str, wait_warm: bool = False) -> float:
+    """Seconds from the click on 「答える」 to the answer on the page (after the runtime is warm
+    if `wait_warm`: a reader who reads before asking)."""
+    area = page.locator(".rd-editor-text")
+    if wait_warm:
+        page.locator(".rd-ask[data-runtime=warm]").wait_for(state="attached", timeout=600_000)
+    area.fill(text.replace("weight 60kg", f"weight {weight}"))
+    page.evaluate("document.querySelector('.rd-ask').dataset.state = ''")
+    started = time.perf_counter()
+    page.locator(".rd-ask-go").click()
+    page.locator(".rd-ask[data-state=done]").wait_for(state="attached", timeout=600_000)
+    seconds = time.perf_counter() - started
+    assert page.locator(".rd-ask-answer .rd-answer").count() >= 1, page.locator(".rd-ask-errors").inner_text()
+    return seconds
+
+
 def browser_times(base: str, throttle: float) -> dict:
+    """first: a fresh profile, 「答える」 pressed as soon as the editor opens (nothing kept);
+    next: the next question; revisit: a new page of the same profile (the runtime from the
+    browser's own copy, rdask-sw.js), pressed at once; warm_revisit: pressed once the runtime is
+    ready (a reader who reads first); start: the worker's own account of its first start."""
     from playwright.sync_api import sync_playwright
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
         context = b.new_context()                  # a fresh profile: nothing cached
-        page = context.new_page()
-        if throttle > 1:
-            cdp = context.new_cdp_session(page)
-            cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
-        page.goto(base + PAGE)
-        page.locator(".rd-ask-open summary").click()
-        area = page.locator(".rd-editor-text")
-        text = area.input_value()
         out = {}
-        for key, weight in (("first", "40kg"), ("next", "50kg")):
-            area.fill(text.replace("weight 60kg", f"weight {weight}"))
-            page.evaluate("document.querySelector('.rd-ask').dataset.state = ''")
-            started = time.perf_counter()
-            page.locator(".rd-ask-go").click()
-            page.locator(".rd-ask[data-state=done]").wait_for(state="attached", timeout=600_000)
-            out[key] = time.perf_counter() - started
-            assert page.locator(".rd-ask-answer .rd-answer").count() >= 1, page.locator(".rd-ask-errors").inner_text()
+
+        def opened():
+            page = context.new_page()
+            if throttle > 1:
+                cdp = context.new_cdp_session(page)
+                cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+            page.goto(base + PAGE)
+            page.locator(".rd-ask-open summary").click()
+            return page, page.locator(".rd-editor-text").input_value()
+
+        page, text = opened()
+        out["first"] = _ask(page, text, "40kg")
+        out["next"] = _ask(page, text, "50kg")
+        page.locator(".rd-ask[data-runtime=warm]").wait_for(state="attached", timeout=600_000)
+        out["start"] = json.loads(page.locator(".rd-ask").first.get_attribute("data-timings"))
+        page.close()
+        page, text = opened()
+        out["revisit"] = _ask(page, text, "40kg")
+        page.close()
+        page, text = opened()
+        out["warm_revisit"] = _ask(page, text, "40kg", wait_warm=True)
         b.close()
         return out
 
@@ -101,18 +131,25 @@ def main() -> int:
     p.add_argument("--work", type=Path, help="where to build the sites (default: a temporary folder)")
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--site", type=Path, help="a site already built from this code: measure it, without the builds")
     args = p.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="rulesdsl-bench-ask-"))
-    site = work / "with"
-    first = build_site(REPO, site)                  # gathers the runtime if it is not kept yet
-    if first.returncode != 0 or not (site / ask_bundle.ASSETS / "manifest.json").exists():
-        print(first.output[-3000:], file=sys.stderr)
+    site = args.site or work / "with"
+    if not args.site:
+        first = build_site(REPO, site)              # gathers the runtime if it is not kept yet
+        if first.returncode != 0:
+            print(first.output[-3000:], file=sys.stderr)
+            return 1
+    if not (site / ask_bundle.ASSETS / "manifest.json").exists():
+        print(f"{site} has no {ask_bundle.ASSETS}/manifest.json", file=sys.stderr)
         return 1
-    build_with, build_without = [], []
-    for _ in range(args.runs):
-        build_with.append(build_site(REPO, site).seconds)
-        build_without.append(build_site(REPO, work / "without", extra_env={ask_bundle.ENV_OFF: "1"}).seconds)
-    result = {"sizes": sizes(site), "build_with": min(build_with), "build_without": min(build_without)}
+    result = {"sizes": sizes(site)}
+    if not args.site:
+        build_with, build_without = [], []
+        for _ in range(args.runs):
+            build_with.append(build_site(REPO, site).seconds)
+            build_without.append(build_site(REPO, work / "without", extra_env={ask_bundle.ENV_OFF: "1"}).seconds)
+        result.update(build_with=min(build_with), build_without=min(build_without))
     result["anchor_cli_ask"] = min(anchor() for _ in range(args.runs))
     if find_chromium():
         with serve(site) as base:
@@ -127,16 +164,19 @@ def main() -> int:
           f"(goal ≤ {DOWNLOAD_GOAL / 1e6:.0f} MB: {'met' if s['one_game_bytes'] <= DOWNLOAD_GOAL else 'not met raw'}"
           f"{', met compressed' if s['one_game_gzip'] <= DOWNLOAD_GOAL else ''}); all games {s['site_bytes'] / 1e6:.1f} MB")
     print(f"snapshot of grm: {s['snapshot_bytes'] / 1e3:.0f} kB (goal ≤ 1 MB: {'met' if s['snapshot_bytes'] <= SNAPSHOT_GOAL else 'not met'})")
-    print(f"build: {result['build_with']:.1f} s with, {result['build_without']:.1f} s without "
-          f"({result['build_with'] / result['build_without']:.2f}x)")
+    if "build_with" in result:
+        print(f"build: {result['build_with']:.1f} s with, {result['build_without']:.1f} s without "
+              f"({result['build_with'] / result['build_without']:.2f}x)")
     print(f"anchor: rulesdsl ask --no-cache in a fresh process {a:.2f} s")
     for key in ("desktop", "throttled_4x"):
         if key in result:
             t = result[key]
             print(f"{key}: first answer {t['first']:.1f} s ({t['first'] / a:.1f}x the anchor), next {t['next']:.2f} s "
-                  f"({t['next'] / a:.2f}x)" + (f"; goals first ≤ {FIRST_GOAL:.0f} s: "
-                                                f"{'met' if t['first'] <= FIRST_GOAL else 'not met'}, next ≤ 1 s: "
-                                                f"{'met' if t['next'] <= NEXT_GOAL else 'not met'}" if key != "desktop" else ""))
+                  f"({t['next'] / a:.2f}x); second visit {t['revisit']:.1f} s ({t['revisit'] / a:.1f}x), "
+                  f"{t['warm_revisit']:.2f} s once ready ({t['warm_revisit'] / a:.2f}x)"
+                  + (f"; goals first ≤ {FIRST_GOAL:.0f} s: {'met' if t['first'] <= FIRST_GOAL else 'not met'}, "
+                     f"next ≤ 1 s: {'met' if t['next'] <= NEXT_GOAL else 'not met'}" if key != "desktop" else ""))
+            print("  the worker's start (s since it began): " + ", ".join(f"{k} {v:.1f}" for k, v in t["start"].items()))
     return 0
 
 

@@ -73,7 +73,17 @@ section mini/stack "スタック" {
 def pytest_configure(config):
     """No test writes into the cache folder of the user running the suite: the whole run (its
     subprocesses and the collection of the worked questions included) gets a private one, which
-    is removed at the end. A test that needs its own still sets RULESDSL_CACHE."""
+    is removed at the end. A test that needs its own still sets RULESDSL_CACHE. One exception:
+    the browser runtime the wiki build gathers from npm and PyPI (≈15 MB, rulesdsl/wiki/ask_bundle.py)
+    stays in the user's cache folder across runs — every file of it is checked against its pinned
+    digest before it is used — so the suite does not download it each time."""
+    from rulesdsl.base import cache
+    from rulesdsl.wiki import ask_bundle
+    if not os.environ.get(ask_bundle.ENV_RUNTIME):
+        try:
+            os.environ[ask_bundle.ENV_RUNTIME] = str(ask_bundle.runtime_dir())
+        except (ask_bundle.Unavailable, cache.Unavailable, OSError):
+            pass                          # no private folder: the run's own cache keeps it
     config._rulesdsl_cache = tempfile.mkdtemp(prefix="rulesdsl-test-cache-")
     os.environ["RULESDSL_CACHE"] = config._rulesdsl_cache
 

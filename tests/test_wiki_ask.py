@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -104,14 +105,69 @@ def test_the_runtime_is_gathered_at_the_pinned_versions_and_recorded_in_the_site
     for name, meta in manifest["files"].items():
         data = (ask_site / ask_bundle.ASSETS / name).read_bytes()
         assert ask_bundle.sha256(data) == meta["sha256"], name
+    # each shipped wheel is the pinned one as kept in the cache, trimmed (ask_trim.py)
+    from rulesdsl.wiki.ask_trim import trimmed_wheel
     pinned = {f: d for f, d in ask_bundle.WHEELS.values()}
     for w in manifest["wheels"]:
         name = w.split("/", 1)[1]
         if name in pinned:
-            assert manifest["files"][w]["sha256"] == pinned[name]
-    assert sum(m["bytes"] for n, m in manifest["files"].items() if n.startswith("games/grm/")) <= 1_000_000
+            kept = (ask_bundle.runtime_dir() / name).read_bytes()
+            assert ask_bundle.sha256(kept) == pinned[name]
+            assert manifest["files"][w]["sha256"] == ask_bundle.sha256(trimmed_wheel(name, kept))
     page = (ask_site / "grm" / "ask.html").read_text(encoding="utf-8")
     assert f"Pyodide {ask_bundle.PYODIDE_VERSION}" in page and "pydantic 2.14.4" in page
+
+
+SCRIPTS = ("rdask.js", "rdask-worker.mjs", "rdask-runtime.mjs", "rdask.css", "rdask-sw.js")
+
+
+def test_what_a_reader_downloads_to_ask_about_one_game_stays_within_the_budget(ask_site):
+    """≤ 15 MB raw for one game (a folder or a plain static host does not compress), of which the
+    game's snapshot ≤ 1 MB: the sizes are the build's, the same at every build of the same code."""
+    manifest = json.loads((ask_site / ask_bundle.ASSETS / "manifest.json").read_text(encoding="utf-8"))
+    scripts = sum((ask_site / "assets" / n).stat().st_size for n in SCRIPTS if (ask_site / "assets" / n).exists())
+    runtime = sum(m["bytes"] for n, m in manifest["files"].items() if not n.startswith("games/"))
+    for game in manifest["games"]:
+        own = {n: m["bytes"] for n, m in manifest["files"].items() if n.startswith(f"games/{game}/")}
+        assert own[f"games/{game}/snapshot.json"] <= 1_000_000, game
+        total = runtime + sum(own.values()) + scripts + len((ask_site / ask_bundle.ASSETS / "manifest.json").read_bytes())
+        assert total <= 15_000_000, (game, total)
+
+
+def test_the_shipped_runtime_leaves_out_what_the_interpreter_never_imports(ask_site):
+    folder = ask_site / ask_bundle.ASSETS / f"pyodide-{ask_bundle.PYODIDE_VERSION}"
+    stdlib = zipfile.ZipFile(folder / "python_stdlib.zip").namelist()
+    assert "traceback.py" in stdlib and "difflib.py" in stdlib and "linecache.py" in stdlib
+    assert not any(n.startswith(("unittest/", "tkinter/", "idlelib/", "xmlrpc/", "sqlite3/")) for n in stdlib)
+    assert json.loads((folder / "pyodide-lock.json").read_text(encoding="utf-8"))["packages"] == {}
+    pydantic = next((ask_site / ask_bundle.ASSETS / "wheels").glob("pydantic-2*.whl"))
+    names = zipfile.ZipFile(pydantic).namelist()
+    assert "pydantic/main.py" in names and not any(n.startswith("pydantic/v1/") for n in names)
+    assert ask_bundle.gather() == ask_bundle.gather()            # the same bytes at every build
+
+
+def test_the_trim_follows_every_import_that_runs_when_a_module_is_imported_and_no_other():
+    from rulesdsl.wiki import ask_trim
+    text = ("import a, b.c as d\nfrom . import e\nfrom ..f import (g,\n  h,  # why\n)\ntry:\n    import i\n"
+            "except ImportError:\n    def later():\n        import j\nclass K:\n    import k\n"
+            "    def m(self,\n          x):\n        import l\nif __name__ == \"__main__\":\n    import doctest\n")
+    assert ask_trim.imports_in(text, "p.q.r", False, on_import=True) == {
+        "a", "b.c", "p.q", "p.q.e", "p.f", "p.f.g", "p.f.h", "i", "k"}
+    assert {"j", "l", "doctest"} <= ask_trim.imports_in(text, "p.q.r", False)
+    sources = {"x": ("import y\ndef f():\n    import z\n", False), "y": ("", False), "z": ("", False), "w": ("", False)}
+    assert ask_trim.closure(sources, ["x"], on_import=True) == {"x", "y"}
+    assert ask_trim.closure(sources, ["x"]) == {"x", "y", "z"}
+
+
+def test_a_browser_answer_renames_only_the_ids_the_page_has_and_its_links_follow():
+    from rulesdsl.wiki.browser import renamed_ids
+    fragment = ('<h2 id="読みごとの答え">読み<a class="headerlink" href="#読みごとの答え">¶</a></h2>'
+                '<p><a href="#読みごとの答え">読みごとの答え</a> <a href="#top">上へ</a></p><h2 id="手順トレース">x</h2>')
+    taken = {"読みごとの答え", "top", "ask-読みごとの答え"}
+    out = renamed_ids(fragment, taken)
+    assert out.count('"#ask-読みごとの答え_1"') == 2 and 'id="ask-読みごとの答え_1"' in out
+    assert 'href="#top"' in out and 'id="手順トレース"' in out
+    assert renamed_ids(fragment, set()) == fragment
 
 
 def test_a_kept_runtime_file_that_does_not_match_its_pin_is_fetched_again(ask_site):
@@ -119,8 +175,10 @@ def test_a_kept_runtime_file_that_does_not_match_its_pin_is_fetched_again(ask_si
     name, digest = ask_bundle.WHEELS["annotated-types==0.8.0"]
     (folder / name).write_bytes(b"not the wheel")
     files = ask_bundle.gather()
-    assert ask_bundle.sha256(files[f"wheels/{name}"]) == digest
-    assert ask_bundle.sha256((folder / name).read_bytes()) == digest
+    kept = (folder / name).read_bytes()
+    assert ask_bundle.sha256(kept) == digest
+    from rulesdsl.wiki.ask_trim import trimmed_wheel
+    assert files[f"wheels/{name}"] == trimmed_wheel(name, kept)
 
 
 def test_a_site_built_without_the_runtime_says_so_on_the_console_and_on_its_pages(tmp_path):
@@ -156,7 +214,18 @@ def test_the_runtime_answers_worked_questions_of_every_game_as_rulesdsl_ask_json
         diffs = same_but_place(mine["json"], cli_json(q["id"]), offsets)
         assert not diffs, (q["id"], diffs)
         assert len(offsets) <= 1, (q["id"], offsets)
+        # rendered as the Q&A page renders it: the same markup, ids and links, byte for byte
         assert 'class="rd-answer' in mine["html"]
+        assert mine["html"] in (ask_site / q["page"]).read_text(encoding="utf-8"), q["page"]
+    # every module the answers imported is a file the trimmed runtime ships (ask_trim.py)
+    folder = ask_site / ask_bundle.ASSETS
+    stdlib = set(zipfile.ZipFile(folder / f"pyodide-{ask_bundle.PYODIDE_VERSION}" / "python_stdlib.zip").namelist())
+    wheels = {n for w in folder.glob("wheels/*.whl") for n in zipfile.ZipFile(w).namelist()}
+    files = dict(got["modules"])
+    assert {"rulesdsl.wiki.browser", "pydantic.main", "lark.lark", "traceback"} <= set(files)
+    for name, path in files.items():
+        inside = re.sub(r"^/lib/python314\.zip/", "", path)
+        assert inside in stdlib if inside != path else re.sub(r"^/lib/python3\.14/site-packages/", "", path) in wheels, (name, path)
 
 
 # ----------------------------------------------------------------------------- in chromium
@@ -213,6 +282,15 @@ def test_a_reader_changes_a_weight_on_a_qa_page_and_gets_the_changed_answer(tab,
     expected = cli_sentences(tmp_path, changed)
     assert shown == expected and before not in shown
     assert tab.locator(".rd-ask-answer .rd-trace a").count() > 0      # citations link to the rules
+    # the answer's ids are the Q&A page's, renamed where the page has them; the same at the next ask
+    ids = tab.evaluate("[...document.querySelectorAll('.rd-ask-answer [id]')].map((e) => e.id)")
+    assert ids and all(i.startswith("ask-") and tab.locator(f'[id="{i[4:]}"]').count() == 1 for i in ids)
+    answered(tab)
+    assert tab.evaluate("[...document.querySelectorAll('.rd-ask-answer [id]')].map((e) => e.id)") == ids
+    every = tab.evaluate("[...document.querySelectorAll('[id]')].map((e) => e.id)")
+    assert len(every) == len(set(every))
+    assert tab.evaluate("""[...document.querySelectorAll('.rd-ask-answer a[href^="#"]')].every((a) =>
+        document.querySelector('.rd-ask-answer').contains(document.getElementById(decodeURIComponent(a.hash.slice(1)))))""")
     assert tab.errors == []
 
 
@@ -267,6 +345,56 @@ def test_what_the_reader_types_and_what_the_answer_prints_stay_text(tab, ask_url
     assert tab.evaluate("window.__xss") is None
     assert "<img" in tab.locator(".rd-ask-errors").inner_text()
     assert tab.locator(".rd-ask-errors img, .rd-editor-hl img, .rd-ask-answer img").count() == 0
+
+
+def _runtime_gets(log: Path) -> list[str]:
+    """The runtime's files the site served, as its log lists them (manifest.json aside: it is
+    asked for at every visit, to learn what is current)."""
+    text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
+    return [p for p in re.findall(r'"GET (/assets/ask/[^ "]*)', text) if not p.startswith("/assets/ask/manifest.json")]
+
+
+@browser
+def test_a_second_visit_takes_the_runtime_from_the_browser_and_an_update_replaces_it(chromium, ask_site, tmp_path):
+    log = tmp_path / "server.log"
+    with serve(ask_site, log=log) as base:
+        context = chromium.new_context()
+        try:
+            def visit() -> tuple[list[str], list[str]]:
+                before = len(_runtime_gets(log))
+                page = context.new_page()
+                page.goto(base + "grm/qa/stack-flips-top-only.html")
+                page.locator(".rd-ask-open summary").click()
+                answered(page)
+                assert page.locator(".rd-ask-answer .rd-answer").count() >= 1
+                keys = page.evaluate("caches.keys()")
+                page.close()
+                return _runtime_gets(log)[before:], keys
+            first, _ = visit()
+            assert any(p.endswith("pyodide.asm.wasm") for p in first) and any(".whl?h=" in p for p in first)
+            second, keys = visit()
+            assert second == [], second                    # all of it from the browser's own copy
+            keep = json.loads((ask_site / ask_bundle.ASSETS / "manifest.json").read_text(encoding="utf-8"))["keep"]
+            assert keys == [f"rdask-runtime-{keep}-/"]
+            # a site updated to other pins registers the worker under another name: the old copy goes
+            page = context.new_page()
+            page.goto(base + "grm/ask.html")
+            keys = page.evaluate("""async () => {
+                const sw = navigator.serviceWorker;
+                const changed = new Promise((resolve) => sw.addEventListener("controllerchange", resolve, { once: true }));
+                await sw.register("/rdask-sw.js?v=other-pins", { scope: "/" });
+                await changed;
+                const deadline = Date.now() + 60000;
+                let keys = await caches.keys();
+                while (keys.length && Date.now() < deadline) {
+                    await new Promise((r) => setTimeout(r, 50));
+                    keys = await caches.keys();
+                }
+                return keys;
+            }""")
+            assert keys == []
+        finally:
+            context.close()
 
 
 @browser

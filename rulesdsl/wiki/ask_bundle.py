@@ -22,7 +22,6 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -34,8 +33,9 @@ from ..base import cache
 PYODIDE_VERSION = "314.0.8"          # CPython 3.14
 PYODIDE_INTEGRITY = ("sha512-74Wq1kXOC+CCEzAfxuRAO701nAcCMLjf8NrwvWpu8S41dVMXwXmLQ05dYB+F4e46"
                      "AdnGo0oq7YHSVUpHsoarLQ==")          # the npm registry's dist.integrity
-PYODIDE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
-                 "python_stdlib.zip", "pyodide-lock.json")
+# what of the npm package the page loads (the ES module loader, not the classic script; the
+# standard library and the lock file trimmed by ask_trim.py)
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 PYTHON = "3.14"
 PLATFORM = "pyemscripten_2026_0_wasm32"
 # the run-time dependencies as wheels: requirement -> (file, sha256); pydantic-core is built for
@@ -58,8 +58,9 @@ ASSETS = "assets/ask"                 # where the site keeps it all
 PACKAGE = Path(__file__).resolve().parent.parent
 # modules the browser never runs (the build's, the command line's, the tests')
 NOT_SHIPPED = ("cli/", "regress/fuzzing.py", "regress/pytest_plugin.py", "wiki/plugin.py", "wiki/hook.py",
-               "wiki/testing.py", "wiki/search.py", "wiki/lexer.py", "wiki/ask_bundle.py")
+               "wiki/testing.py", "wiki/search.py", "wiki/lexer.py", "wiki/ask_bundle.py", "wiki/ask_trim.py")
 ENV_OFF = "RULESDSL_WIKI_NO_ASK"      # set to build without the feature
+ENV_RUNTIME = "RULESDSL_ASK_RUNTIME"  # where to keep the gathered runtime instead of the cache folder
 
 
 class Unavailable(Exception):
@@ -70,11 +71,24 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def keep_key() -> str:
+    """The name under which a reader's browser keeps the runtime (rdask-sw.js): the pinned
+    versions and digests, so that an update of any of them replaces what was kept."""
+    pins = json.dumps([PYODIDE_VERSION, PYODIDE_INTEGRITY, sorted(WHEELS.items())], sort_keys=True)
+    return f"{PYODIDE_VERSION}-{sha256(pins.encode())[:12]}"
+
+
 # ----------------------------------------------------------------------------- gathering
 
 def runtime_dir() -> Path:
-    """Where the gathered runtime is kept: the user's private cache folder."""
+    """Where the gathered runtime is kept: the user's private cache folder, or the private folder
+    $RULESDSL_ASK_RUNTIME names (the test suite's, which gives every other cache a folder of its
+    own run but keeps the runtime in the user's across runs: every file is checked against its
+    pin before it is used, so sharing it changes nothing but the downloads)."""
+    named = os.environ.get(ENV_RUNTIME, "").strip()
     try:
+        if named:
+            return cache._private_dir(Path(named).absolute(), strict=True)
         base = cache.base_dir()
     except cache.Unavailable as e:
         raise Unavailable(f"no private cache folder to keep the browser runtime in: {e}") from None
@@ -169,29 +183,24 @@ def _wheels(folder: Path) -> dict[str, bytes]:
 
 
 def rulesdsl_wheel() -> tuple[str, bytes]:
-    """A wheel of this package's code as it is now (its .py and .lark files, without the
-    build's, the command line's and the tests' own modules), built byte for byte the same from
-    the same code."""
+    """A wheel of this package's code as it is now: its .lark files and the modules the browser's
+    session and the games' engines (imported by name) import, lazily or not (ask_trim.py) —
+    never the build's, the command line's and the tests' own modules; built byte for byte the
+    same from the same code."""
     from .. import __version__
+    from .ask_trim import package_closure, record, write_zip
     name = f"rulesdsl-{__version__}"
-    files = []
-    for rel, full in cache.walk(PACKAGE, (".py", ".lark")):
-        if not rel.startswith(NOT_SHIPPED):
-            files.append((f"rulesdsl/{rel}", Path(full).read_bytes()))
+    files = [(f"rulesdsl/{rel}", Path(full).read_bytes()) for rel, full in cache.walk(PACKAGE, (".py", ".lark"))
+             if not rel.startswith(NOT_SHIPPED)]
+    games = sorted(f"rulesdsl.games.{p.name}" for p in (PACKAGE / "games").iterdir() if (p / "__init__.py").is_file())
+    keep = package_closure(files, ["rulesdsl.wiki.browser", *games], lambda p: p.endswith(".lark"))
+    files = [(p, d) for p, d in files if p in keep]
     info = f"{name}.dist-info"
-    files.append((f"{info}/METADATA", f"Metadata-Version: 2.1\nName: rulesdsl\nVersion: {__version__}\n".encode()))
-    files.append((f"{info}/WHEEL", b"Wheel-Version: 1.0\nGenerator: rulesdsl wiki\nRoot-Is-Purelib: true\nTag: py3-none-any\n"))
-    record = "".join(f"{p},sha256={base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b'=').decode()},{len(d)}\n"
-                     for p, d in files) + f"{info}/RECORD,,\n"
-    files.append((f"{info}/RECORD", record.encode()))
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
-        for p, d in files:
-            zi = zipfile.ZipInfo(p, date_time=(1980, 1, 1, 0, 0, 0))
-            zi.compress_type = zipfile.ZIP_DEFLATED
-            zi.external_attr = 0o644 << 16
-            z.writestr(zi, d)
-    return f"{name}-py3-none-any.whl", buf.getvalue()
+    wheel = dict(files)
+    wheel[f"{info}/METADATA"] = f"Metadata-Version: 2.1\nName: rulesdsl\nVersion: {__version__}\n".encode()
+    wheel[f"{info}/WHEEL"] = b"Wheel-Version: 1.0\nGenerator: rulesdsl wiki\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    wheel[f"{info}/RECORD"] = record(wheel, info)
+    return f"{name}-py3-none-any.whl", write_zip(wheel)
 
 
 # ----------------------------------------------------------------------------- the bundle
@@ -211,12 +220,19 @@ class Bundle:
 
 
 def gather() -> dict[str, bytes]:
-    """The runtime's files (path under ASSETS -> bytes); Unavailable when they cannot be had."""
+    """The runtime's files (path under ASSETS -> bytes), without what the interpreter never
+    imports (ask_trim.py); Unavailable when they cannot be had."""
+    from . import ask_trim
     folder = runtime_dir()
-    files = {f"pyodide-{PYODIDE_VERSION}/{n}": d for n, d in _pyodide(folder).items()}
-    files.update({f"wheels/{n}": d for n, d in _wheels(folder).items()})
+    wheels = {n: ask_trim.trimmed_wheel(n, d) for n, d in _wheels(folder).items()}
     name, data = rulesdsl_wheel()
-    files[f"wheels/{name}"] = data
+    wheels[name] = data
+    core = _pyodide(folder)
+    core["python_stdlib.zip"], _ = ask_trim.trimmed_stdlib(core["python_stdlib.zip"],
+                                                           ask_trim.wheel_imports(wheels.values()))
+    core["pyodide-lock.json"] = ask_trim.trimmed_lock(core["pyodide-lock.json"])
+    files = {f"pyodide-{PYODIDE_VERSION}/{n}": d for n, d in core.items()}
+    files.update({f"wheels/{n}": d for n, d in wheels.items()})
     return files
 
 
@@ -270,6 +286,7 @@ def build(wiki) -> Bundle:
                     "integrity": PYODIDE_INTEGRITY},
         "wheels": sorted(n for n in files if n.startswith("wheels/")),
         "versions": {req.split("==")[0]: req.split("==")[1] for req in WHEELS},
+        "keep": keep_key(),
         "games": games,
         "dirUrls": bool(wiki.dir_urls),
         "lexer": lexer_table(),

@@ -4,8 +4,9 @@ vocabulary plays weighted cards onto cells), and the note a site built without t
 shows instead (ask_bundle.py says why it has none).
 
 The markup is inert until site/docs/assets/rdask.js runs: the page carries the question's text
-(already on it, under 「DSLでの記述」) and a small module script; the runtime (≈16 MB, see
-ask_bundle.py) is fetched only when the reader opens the editor.
+(already on it, under 「DSLでの記述」) and a small script; the runtime (≈14.5 MB, see
+ask_bundle.py) is fetched only when the reader opens the editor, and kept by the browser
+(site/docs/rdask-sw.js) for the next visits.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def _editor(ctx: Ctx, game: str, text: str, kind: str, extra: str = "") -> str:
     return (
         f'<link rel="stylesheet" href="{esc(_assets(ctx))}rdask.css">\n'
         f'<div class="rd-ask" data-rd-ask="{esc(kind)}" data-game="{esc(game)}" data-root="{esc(ctx.root)}" '
-        f'data-assets="{esc(_assets(ctx))}ask/" data-bytes="{size}">\n'
+        f'data-assets="{esc(_assets(ctx))}ask/" data-bytes="{size}" data-keep="{esc(b.manifest["keep"])}">\n'
         f'{extra}'
         f'<div class="rd-editor language-rules highlight"><pre class="rd-editor-hl" aria-hidden="true"><code>'
         f'{highlighted[start:end]}\n</code></pre>'

@@ -16,6 +16,7 @@ An answer is the command line's: the same knowledge base, the same engine, the s
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Iterable
 
@@ -41,6 +42,24 @@ class Session:
     def open(cls, root: str, snapshot_path: str, use_directory_urls: bool = False) -> "Session":
         """A session on the snapshot written at `snapshot_path` (in the runtime's memory)."""
         return cls(root, Path(snapshot_path).read_bytes(), use_directory_urls)
+
+    def warm(self) -> None:
+        """Do ahead of the first question what every answer needs once: import the engine, the
+        game's rules and the Q&A page's rendering, and build the parser's tables (the page calls
+        this while the reader edits)."""
+        from ..engine import readings, runner  # noqa: F401
+        from ..engine.registry import engine_for
+        from ..kb import build, verdict  # noqa: F401
+        from ..lang.parser import parse_text
+        from . import answers, site  # noqa: F401
+        for d in self.documents:
+            for decl in d.decls:
+                if type(decl).__name__ == "Game":
+                    engine_for(decl.id)
+        try:
+            parse_text("", EDITED)
+        except DslError:
+            pass
 
     # ------------------------------------------------------------------------- asking
     def ask(self, text: str, page_root: str = "", taken_ids: Iterable[str] = ()) -> dict:
@@ -97,21 +116,58 @@ class Session:
                 "html": "", "errors": _located(diags, text)}
 
     def _html(self, kb, answers: list, page_root: str, taken_ids: Iterable[str]) -> str:
+        """The answers as the Q&A page renders them — the same markup, anchors and links, byte
+        for byte — except that an id the page already uses (`taken_ids`: the Q&A page's own
+        answer, an earlier answer of the same text) is renamed `ask-…`, links to it following."""
         from .answers import answer_box, answer_details
         from .common import Ctx
         from .render import Doc
         from .site import Wiki
 
         w = Wiki(kb, use_directory_urls=self.dir_urls)
+        taken = set(taken_ids)
         parts = []
         for a in answers:
             doc = Doc(a.title, page_root, h1=False)
-            doc.anchors.used |= set(taken_ids)
             ctx = Ctx(w, doc)
             answer_box(ctx, a)
             answer_details(ctx, a)
-            parts.append(doc.html())
+            parts.append(renamed_ids(doc.html(), taken))
         return "".join(parts)
+
+
+_ID = re.compile(r'\bid="([^"]*)"')
+_LOCAL = re.compile(r'\bhref="#([^"]*)"')
+
+
+def renamed_ids(fragment: str, taken: set[str]) -> str:
+    """`fragment` (HTML) with each of its ids that is in `taken` renamed `ask-ID` (`ask-ID_1` …
+    if that is taken too), and the links within it to that id renamed alike; its ids are added
+    to `taken`."""
+    import html as _html
+
+    from .escape import Anchors, esc
+    anchors = Anchors()
+    anchors.used = taken
+    ids = [_html.unescape(m) for m in _ID.findall(fragment)]
+    mine = set(ids)
+    new = {}
+    for ident in ids:
+        if ident in taken:
+            new[ident] = anchors.take(f"ask-{ident}")
+        else:
+            taken.add(ident)
+    if not new:
+        return fragment
+
+    def swap(kind: str):
+        def sub(m: re.Match) -> str:
+            ident = _html.unescape(m.group(1))
+            if kind == "href" and ident not in mine:
+                return m.group(0)
+            return f'{kind}="{"#" if kind == "href" else ""}{esc(new.get(ident, ident))}"'
+        return sub
+    return _LOCAL.sub(swap("href"), _ID.sub(swap("id"), fragment))
 
 
 def _scenarios(doc: Document) -> list[Scenario]:

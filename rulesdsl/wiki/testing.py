@@ -68,12 +68,16 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serve(directory: Path) -> Iterator[str]:
-    """Serve `directory` with `python -m http.server` on 127.0.0.1 (a free port); yields the base URL."""
+def serve(directory: Path, log: Optional[Path] = None) -> Iterator[str]:
+    """Serve `directory` with `python -m http.server` on 127.0.0.1 (a free port); yields the base
+    URL. With `log`, the server's log of every request ("GET /path HTTP/1.1" 200 …) goes there."""
     port = free_port()
+    err = open(log, "ab") if log else subprocess.DEVNULL
     proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
                              "--directory", str(directory)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=err)
+    if log:
+        err.close()
     base = f"http://127.0.0.1:{port}/"
     deadline = time.monotonic() + 120        # a busy machine starts Python slowly; only this bounds it
     try:

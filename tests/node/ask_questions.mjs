@@ -1,6 +1,7 @@
 // Asks questions of the interpreter in Pyodide exactly as the wiki's page does (rdask-runtime.mjs),
 // from a built site's assets/ask/ folder. Reads [{id, game, text}] as JSON on stdin; prints
-// {"version", "seconds": {"start", "first", "rest"}, "answers": {id: Session.ask's result}}.
+// {"version", "seconds": {"start", "first", "all"}, "answers": {id: Session.ask's result},
+//  "modules": the modules imported once every question is answered}.
 // Usage: node ask_questions.mjs SITE_DIR < questions.json
 import fs from "node:fs";
 import path from "node:path";
@@ -30,4 +31,5 @@ process.stdout.write(JSON.stringify({
   version: rt.version,
   seconds: { start: (t1 - t0) / 1000, first, all: (t2 - t1) / 1000 },
   answers,
+  modules: rt.modules(),
 }));
