@@ -25,13 +25,11 @@ _CAUTION = (Status.unconfirmed, Status.unofficial, Status.provisional)
 def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = None,
            tournament: Optional[bool] = None, bounds: Optional[Bounds] = None,
            point_cache: Optional[dict] = None, reading: Optional[dict[str, str]] = None,
-           settled: bool = True, boards: bool = True) -> Answer:
+           settled: bool = True) -> Answer:
     """Answer one scenario (under `reading`, other values for rule points, if given). Without a
     reading (and unless `settled` is false) the answer is tried under the other values of the
     points it consulted that are not confirmed, and its status counts only those that decide it
-    (engine.deciding). Raises EngineError for a question the engine cannot answer. Without
-    `boards` the branches keep no board before and after (the answers tried under other
-    readings, which are compared and whose sentences are shown, never their boards)."""
+    (engine.deciding). Raises EngineError for a question the engine cannot answer."""
     sc = info.scenario
     game = info.game
     engine = engine_for(game)
@@ -68,7 +66,7 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         refused: list[IllegalAction] = []
         try:
             state = engine.setup(ctx, info)
-            before = engine.board(state) if boards else None
+            before = engine.board(state)
             done = []
             for k, call in enumerate(calls):
                 mark = len(ctx.choices)
@@ -110,7 +108,7 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         if refused:     # the outcome says what did not happen, then where the game went on to
             outcome = "; ".join([*(f"ルール上できない（行われなかった）: {e.message}" for e in refused), outcome])
         branch = Branch(list(ctx.choices), ctx.steps, outcome, message,
-                        before, engine.board(state) if boards else None, results)
+                        before, engine.board(state), results)
         branch.illegal_cite = illegal.cite if illegal else None
         branch.refused = [e.message for e in refused]
         return ctx.choices, (branch, ctx)
@@ -247,7 +245,7 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     if settled and not reading:
         def under(r: dict[str, str]) -> Answer:   # the point cache holds values before any reading: shared
             return answer(kb, info, as_of=as_of, tournament=tournament, bounds=bounds,
-                          point_cache=cache, reading=r, boards=False)
+                          point_cache=cache, reading=r)
         settle(kb, a, under)
         _unlink_readings(a)
         asked = sc.as_of.start() if sc.as_of else None
