@@ -71,13 +71,18 @@ class Wiki:
         self.failures: list[Failure] = []
         self._changed: Optional[dict] = None
         self.ask: Any = None                 # what the build ships to answer in the browser (ask_bundle.Bundle)
+        self._urls: dict[str, str] = {}
         self._index()
         self._plan()
 
     # ------------------------------------------------------------------------- urls
     def url(self, src: str) -> str:
-        """The URL of a docs-relative .md path, as mkdocs makes it (percent-encoded)."""
-        return url_quote(self.path(src))
+        """The URL of a docs-relative .md path, as mkdocs makes it (percent-encoded). Kept per
+        path: every link of every page asks for one."""
+        got = self._urls.get(src)
+        if got is None:
+            got = self._urls[src] = url_quote(self.path(src))
+        return got
 
     def path(self, src: str) -> str:
         """The same URL, not encoded: the output file's path (`index.html` added for a folder)."""
