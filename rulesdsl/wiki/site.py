@@ -72,6 +72,7 @@ class Wiki:
         self._changed: Optional[dict] = None
         self.ask: Any = None                 # what the build ships to answer in the browser (ask_bundle.Bundle)
         self._urls: dict[str, str] = {}
+        self._current: dict[str, tuple] = {}
         self._index()
         self._plan()
 
@@ -346,7 +347,14 @@ class Wiki:
     # ------------------------------------------------------------------------- time
     def current(self, r: Ruling) -> tuple[Optional[Revision], str]:
         """The revision to show as a ruling's state today, and that state: `in_force`,
-        `superseded`, `retracted` or `future` (not yet in force)."""
+        `superseded`, `retracted` or `future` (not yet in force). Kept per ruling: the home page,
+        every game page and the ruling's own pages ask for it."""
+        got = self._current.get(r.id)
+        if got is None or got[0] is not r:
+            got = self._current[r.id] = (r, self._current_state(r))
+        return got[1]
+
+    def _current_state(self, r: Ruling) -> tuple[Optional[Revision], str]:
         rev = self.kb.in_force(r.id, self.today)
         if rev is not None:
             return rev, "in_force"
