@@ -23,7 +23,7 @@ else is generated and spread evenly over the games:
   only the points the declaration leaves unsettled), supersedes, refs between items;
 * worked questions under `rulings/<game>/qa/`: variations of the repository's own (new ids and
   hypothetical card names, other days asked, now and then a known card of the corpus completed
-  with `assume card CODE { … }`; the templates' pins and status expectations left out), each answered against
+  with `assume card CODE { … }`; the templates' pins left out, their status expectations settled), each answered against
   the corpus once it is written and kept only if it passes there (gen_scenarios.py): like the
   real corpus, every one passes `rulesdsl test`.
 
@@ -1162,7 +1162,8 @@ def generate(out: Path, cards: int, revisions: int, scenarios: int, seed: int = 
         c = variations.counts
         print(f"gen_corpus: worked questions: {c['answered']} variations answered, {c['refused']} refused, "
               f"{c['as_written']} kept as written, {c['dropped']} with expectations the corpus made false "
-              f"dropped, {c['rewritten']} with one rewritten to what was found", file=sys.stderr)
+              f"dropped, {c['rewritten']} with one rewritten to what was found; {c['status_rewritten']} "
+              "`expect status` lines rewritten to the status found", file=sys.stderr)
     return stats
 
 

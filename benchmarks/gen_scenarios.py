@@ -13,7 +13,10 @@ answered.) Then every variation is answered against the corpus itself: one the
 interpreter refuses is dropped; an expectation the corpus's rulings make false is dropped, and
 when none would be left the first is rewritten to what the interpreter found (never / possible /
 always over every branch); a scenario's own `answer` sentence is kept only while every
-expectation stays as written. What is written is what `rulesdsl test` passes."""
+expectation stays as written. An `expect status` line is checked too (its result follows the
+others', after the test of what decides the answer) and, where the corpus's own rulings and gaps
+in force on the day asked give another status than the repository's, rewritten to the status
+found. What is written is what `rulesdsl test` passes."""
 
 from __future__ import annotations
 
@@ -73,8 +76,9 @@ class Variations:
         self.gen, self.rng, self.templates = gen, gen.rng, templates
         self.last_day, self.is_name = last_day, is_name
         # candidates answered, refused by the interpreter, kept as written, with expectations dropped,
-        # with one rewritten to what was found
-        self.counts = {"answered": 0, "refused": 0, "as_written": 0, "dropped": 0, "rewritten": 0}
+        # with one rewritten to what was found; `expect status` lines rewritten to the status found
+        self.counts = {"answered": 0, "refused": 0, "as_written": 0, "dropped": 0, "rewritten": 0,
+                       "status_rewritten": 0}
 
     def make(self, g, n: int, hypo_names) -> list[tuple[str, list[str]]]:
         rng = self.rng
@@ -90,10 +94,9 @@ class Variations:
             sid = self.gen.uid(f"{g.id}/qa/{tail}")
             block[0] = f"scenario {sid} " + block[0][head.end():]
             block = self._rename_cards(block, hypo_names)
-            # `expect status …` is left out: the status of an answer in this corpus rests on its
-            # synthetic rulings and register, and one settled here was found to read otherwise in
-            # the corpus as written (33 of 200 on 2026-12-01, cause not found yet)
-            block = [x for x in block if not x.startswith(("  as of ", "  pins ", "  expect status "))]
+            # `expect status …` is kept and settled with the rest (`_settle`): the status of an answer
+            # here rests on the corpus's own rulings on the day asked, not the repository's
+            block = [x for x in block if not x.startswith(("  as of ", "  pins "))]
             at = max((i for i, x in enumerate(block) if x.startswith(_HEAD)), default=0) + 1
             asked = self._asked(block)
             extra = [f"  as of {asked}"]
@@ -195,6 +198,20 @@ class Variations:
                     and r.text not in pinned and " from " not in m.group(2) and " until " not in m.group(2)):
                 modality = ("never " if r.holds_in == 0 else "" if r.holds_in == r.branches else "possible ")
                 rewrite = (i, f"  expect {modality}{m.group(2)}")
+        # `expect status …` (after the test of what decides the answer: not in `info.expects`, its
+        # results follow theirs): the template's status is the repository's, the corpus's synthetic
+        # rulings and gaps in force on the day asked decide this one, so a status the corpus moved
+        # is rewritten to the one found; a status line with `from`/`until` speaks of the
+        # repository's dates and is dropped
+        for e, r in zip(info.scenario.status_expects, a.expectations[len(info.expects):]):
+            i = e.loc.line - first
+            if not (0 <= i < len(block)) or not block[i].startswith("  expect status ") or not r.about_status:
+                return None
+            if e.valid_from is not None or e.valid_until is not None:
+                drop.add(i)
+            elif not r.ok:
+                block[i] = f"  expect status {a.status.value}"
+                self.counts["status_rewritten"] += 1
         if not stated - drop:
             if rewrite is None:
                 self.counts["refused"] += 1

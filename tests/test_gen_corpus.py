@@ -53,6 +53,17 @@ def test_every_worked_question_of_the_generated_corpus_passes(corpus, run_cli, m
     assert q["as_written"] > 0 and q["dropped"] + q["rewritten"] > 0   # the corpus's rulings do move answers
 
 
+def test_the_generated_questions_keep_their_status_expectations_settled_against_the_corpus(corpus):
+    """A template's `expect status` is the repository's; the corpus's own rulings decide the
+    variation's, so the generator checks it and rewrites the ones the corpus moved (every
+    question passing, status included, is the test above)."""
+    root, stats = corpus
+    lines = [x for p in root.glob("rulings/*/qa/*.rules") for x in p.read_text(encoding="utf-8").splitlines()
+             if x.startswith("  expect status ")]
+    assert len(lines) > 20
+    assert 0 < stats["questions"]["status_rewritten"] < len(lines)
+
+
 def test_the_corpus_holds_what_the_fidelity_checks_look_at(corpus):
     """A clean check means something only if the corpus has the things the checks judge."""
     root, _ = corpus

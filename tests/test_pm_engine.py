@@ -195,6 +195,17 @@ def test_surplus_from_the_hand_is_kept_for_the_next_payment_only_under_the_narro
     assert any("余剰のコスト2はその場では消滅せず" in s for s in steps)
 
 
+def test_a_use_type_text_while_a_play_waits_for_interrupts_is_refused_only_if_text_use_is_a_play(kb):
+    sid = "pm/qa/text-use-while-a-play-waits"   # the refusal of commit 488507a, once a NameError
+    a = _answer(kb, sid)
+    assert a.branches[0].illegal is None and _holds(a, "P2の手札は4枚")
+    assert "text_use.is_play" in a.readings.deciding and a.status.value == "unconfirmed"
+    play = _answer(kb, sid, {"text_use.is_play": "play"})
+    assert play.branches[0].illegal == ("《P1のイベント》のプレイが割り込みを待っている：このとき使用できるのは"
+                                        "使用タイミングが割り込みのカードのみで、《P2のキャラ》のテキストは割り込みではない")
+    assert play.illegal["rule"] == "pm/effects/interrupt"
+
+
 def test_interrupts_resolve_last_first_or_in_play_order_by_reading(kb):
     sid = "pm/qa/interrupt-resolves-first"
     assert _holds(_answer(kb, sid), "《狙われたキャラ》は手札にある")

@@ -213,3 +213,24 @@ def test_the_qa_page_of_an_odds_question_has_an_exact_odds_table():
     assert 'class="rd-odds"' in html
     assert "<code>77/216</code>" in html and "35.6%" in html
     assert "撃破（P2の前列1の《防御キャラ》→P1のスコアカード）" in html
+
+
+def test_read_as_the_row_an_empty_column_leaves_no_way_to_replenish_behind_full_columns(ask):
+    """「誰もいない列」 read as the row (replenish.empty_column = row): with every front character
+    backed, no placement is left, and the step says so instead of failing."""
+    code, out, err = ask("""\
+        scenario thgm/t/rows "前列キャラがすべて後列キャラを持つときの補充" {
+          as of 2026-11-30
+          turn P1 replenish
+          character P1 front 1 down
+          character P1 back 1 down
+          character P1 front 2 down
+          character P1 back 2 down
+          stock P1 2
+          step P1 replenish
+          expect character_count P1 6
+        }
+    """, "--readings", "--trace", "none", body=False)
+    assert code == 0, out + err
+    assert "答えを左右する" in out and "replenish.empty_column" in out
+    assert "P1の場のキャラは4人" in out     # the answer under the row reading

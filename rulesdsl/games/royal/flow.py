@@ -285,7 +285,15 @@ def end_phase(ctx: Context, st: State, p: str) -> None:
     for c, cite in kept:
         ctx.step(f"{c.label}はスキルカードではないため、スキルゾーンに残る", cite)
     theirs = [c for c in st.cards(other(p), "skill_zone") if c.lasting]
-    if theirs:
-        ctx.step(f"{other(p)}がこのターンにキャストしたトリガースキル{'・'.join(c.label for c in theirs)}は、"
-                 f"次の{other(p)}のターンのエンドフェイズまで残る", ctx.section("royal/skill/trigger-skill-duration"),
-                 ctx.ruling("royal/gap/end-phase-trigger-skills"))
+    if theirs:   # 「全て破棄」 against 「次の自分のターンのエンドフェイズまで残り続ける」: a reading
+        how, cite = reading(ctx, st.readings, "end_phase.opponent_triggers")
+        names = "・".join(c.label for c in theirs)
+        if how == "discarded":
+            for c in theirs:
+                st.move(c, "blank_zone")
+            ctx.step(f"{other(p)}がこのターンにキャストしたトリガースキル{names}も、フィールドに出したスキルカードとして"
+                     f"破棄してブランクゾーンに置く", ctx.section("royal/phase/end"), cite)
+        else:
+            ctx.step(f"{other(p)}がこのターンにキャストしたトリガースキル{names}は、"
+                     f"次の{other(p)}のターンのエンドフェイズまで残る", ctx.section("royal/skill/trigger-skill-duration"),
+                     cite)

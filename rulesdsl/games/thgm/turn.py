@@ -9,6 +9,7 @@ from typing import Optional
 
 from ...engine.chance import Distribution
 from ...engine.context import Context, EngineError, IllegalAction
+from ...engine.trace import Cite
 from ...lang.vocab import UNKNOWN
 from .state import ALL_CARDS, HAND_SIZE, ON_FIELD, PLACES, ROW_JA, VICTORY_SCORE, Char, Side, State
 
@@ -219,7 +220,12 @@ def replenish_step(ctx: Context, st: State, player: str) -> None:
         if side.stock <= 0:
             ctx.step(f"{player}のストックは尽きている: それ以上の補充はない（場のキャラは{side.count()}人）", sec)
             break
-        options = replenish_options(side)
+        options = replenish_options(ctx, side)
+        if not options:   # only where 「誰もいない列」 is read as the row: every front character has one behind
+            ctx.step(f"{player}の前列キャラはどれも後ろに後列キャラがいる: 「誰もいない列」を前列（横の並び）と読むと、前列に"
+                     f"キャラがいる間は新しく前列キャラとして置けず、置き方がないので補充はここまで（場のキャラは{side.count()}人）",
+                     ctx.section("thgm/placement/replenish-options"), empty_column_allows(ctx, side)[1])
+            break
         labels = [_option_words(how, col) for how, col in options]
         ctx.step(f"{player}の場のキャラは{side.count()}人（６人未満）: ストックから１枚補充する", sec,
                  ctx.section("thgm/placement/replenish-options"))
@@ -229,18 +235,26 @@ def replenish_step(ctx: Context, st: State, player: str) -> None:
     st.step_done = True
 
 
-def replenish_options(side: Side) -> list[tuple[str, int]]:
+def replenish_options(ctx: Context, side: Side) -> list[tuple[str, int]]:
     """The three ways of placing a replenished character. Places differ only in name
     (distances depend on the rows), so a new place is offered once: the leftmost free one."""
     out: list[tuple[str, int]] = []
     free = [c for c in range(1, PLACES + 1) if c not in side.front and c not in side.back]
-    if free:
+    if free and empty_column_allows(ctx, side)[0]:
         out.append(("new_column", free[0]))
     for col in sorted(side.front):
         if col not in side.back:
             out.append(("behind", col))
             out.append(("push_back", col))
     return out
+
+
+def empty_column_allows(ctx: Context, side: Side) -> tuple[bool, Cite]:
+    """Whether 「誰もいない列に新しく前列キャラとして配置する」 is open to `side` now: the 列 read as
+    a place (front and back empty there: always, while a place is free) or as the row (no front
+    character at all), rule point replenish.empty_column."""
+    how, cite = ctx.point("replenish.empty_column")
+    return how == "place" or not side.front, cite
 
 
 def _option_words(how: str, col: int) -> str:
@@ -261,9 +275,14 @@ def replenish_one(ctx: Context, st: State, player: str, how: str, col: int, loc)
                       ctx.section("thgm/turn/replenish"))
     front, back = side.at("front", col), side.at("back", col)
     opts = ctx.section("thgm/placement/replenish-options")
-    if how == "new_column" and (front or back):
-        raise illegal(st, "replenish", f"左から{col}番目にはキャラがいる: 新しく前列キャラとして置けるのは誰もいない場所", opts,
-                      ctx.ruling("thgm/gap/column-word"))
+    if how == "new_column":
+        allowed, cite = empty_column_allows(ctx, side)
+        if not allowed:
+            raise illegal(st, "replenish", f"{player}の前列にはキャラがいる: 「誰もいない列」を前列（横の並び）と読むと、"
+                          "新しく前列キャラとして置けるのは前列に誰もいないときだけ", opts, cite)
+        if front or back:
+            raise illegal(st, "replenish", f"左から{col}番目にはキャラがいる: 新しく前列キャラとして置けるのは誰もいない場所",
+                          opts, cite)
     if how in ("behind", "push_back") and not (front and not back):
         what = "誰もいない" if not front else "後列キャラがすでにいる"
         raise illegal(st, "replenish", f"左から{col}番目は{what}: この置き方ができるのは前列キャラだけがいるところ", opts)
@@ -280,7 +299,7 @@ def put_from_stock(ctx: Context, st: State, side: Side, how: str, col: int) -> N
     if how == "new_column":
         side.front[col] = char
         ctx.step(f"ストックの一番上のカードを、誰もいない左から{col}番目に前列キャラとして裏向きで置く", opts,
-                 ctx.ruling("thgm/gap/column-word"), ctx.section("thgm/placement/hidden"))
+                 empty_column_allows(ctx, side)[1], ctx.section("thgm/placement/hidden"))
     elif how == "behind":
         side.back[col] = char
         ctx.step(f"ストックの一番上のカードを、前列キャラだけがいる左から{col}番目の後列に裏向きで置く", opts,
