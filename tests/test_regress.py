@@ -209,3 +209,44 @@ def test_without_a_revision_the_superseded_ruling_is_back_and_the_answers_it_cha
     assert change.scenario == "grm/qa/rulings-nullified-weight-after-summer"
     assert change.status_before == "unconfirmed" and change.status_after == "confirmed"
     assert "grm/qa/stack-flips-top-only" not in {c.scenario for cs in effects.values() for c in cs}
+
+
+def test_revision_effects_of_the_bundled_knowledge_base_are_those_of_re_answering_both_sides_every_time():
+    """The wiki's history reuses each answer's record and skips a question nothing of which moves
+    without the revision: the changes must be exactly those of answering both sides afresh."""
+    from rulesdsl.engine.answer import Answer
+    from rulesdsl.engine.context import EngineError
+    from rulesdsl.engine.registry import engine_for
+    from rulesdsl.engine.runner import answer
+    from rulesdsl.regress.impact import consulted_revisions, revision_effects, without_revision
+    from rulesdsl.regress.records import record
+    kb = load(REPO)
+    answers: dict[str, Answer] = {}
+    # a sixth of the questions (answering each twice per revision it consulted is the slow part),
+    # and one a revision is known to change
+    chosen = sorted(kb.scenarios)[::6] + ["grm/qa/rulings-nullified-weight-after-summer"]
+    for sid in chosen:
+        info = kb.scenarios[sid]
+        if engine_for(info.game) is not None:
+            try:
+                answers[sid] = answer(kb, info)
+            except EngineError:
+                pass
+    expected: dict[str, list[tuple]] = {}
+    without: dict[str, object] = {}
+    for sid, a in answers.items():
+        after, _ = record(kb, kb.scenarios[sid])
+        for ref in consulted_revisions(a):
+            rid, label = ref.rsplit("@", 1)
+            rev = next((x for x in kb.rulings[rid].revisions if x.date_label == label), None)
+            if rev is None or not rev.settings:
+                continue
+            if ref not in without:
+                without[ref] = without_revision(kb, rid, rev)
+            before, _ = record(without[ref], kb.scenarios[sid])
+            if not before.same_answer(after):
+                expected.setdefault(ref, []).append((sid, before.summary(), after.summary(), before.status, after.status))
+    got = {ref: [(c.scenario, c.before, c.after, c.status_before, c.status_after) for c in cs]
+           for ref, cs in revision_effects(kb, answers).items()}
+    assert got == {ref: sorted(v) for ref, v in expected.items()}
+    assert got, "the bundled knowledge base has revisions that change answers"

@@ -14,7 +14,7 @@ from ..engine.context import EngineError
 from ..engine.registry import engine_for
 from ..engine.runner import answer
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
-from .records import Memo, Record, now, record, still_valid
+from .records import Memo, Record, now, record, record_of, still_valid
 
 
 @dataclass
@@ -173,6 +173,7 @@ def revision_effects(kb: KnowledgeBase, answers: dict[str, Answer]) -> dict[str,
         for ref in consulted_revisions(a):
             by_revision.setdefault(ref, []).append(sid)
     out: dict[str, list[Change]] = {}
+    afters: dict[str, Record] = {}          # each answer's record, made once (it is the same for every revision)
     for ref, sids in sorted(by_revision.items()):
         rid, label = ref.rsplit("@", 1)
         ruling = kb.rulings.get(rid)
@@ -181,10 +182,15 @@ def revision_effects(kb: KnowledgeBase, answers: dict[str, Answer]) -> dict[str,
             continue  # a reading the interpreter cites directly cannot be taken away
         before_kb = without_revision(kb, rid, rev)
         cache: dict = {}
+        found: dict = {}
         changes = []
         for sid in sorted(sids):
             info = kb.scenarios[sid]
-            after, _ = record(kb, info)
+            after = afters.get(sid)
+            if after is None:
+                after = afters[sid] = record_of(kb, info, answers[sid])
+            if still_valid(before_kb, info, after, cache=found) is None:
+                continue  # nothing it consulted moves without the revision: the same answer (as the memo has it)
             before, _ = record(before_kb, info, point_cache=cache)
             if before.same_answer(after):
                 continue

@@ -122,6 +122,11 @@ def record(kb: KnowledgeBase, info: ScenarioInfo, day: Optional[_dt.date] = None
         when = day or (info.scenario.as_of.start() if info.scenario.as_of else _dt.date.today())
         return Record(info.id, scenario_digest(info), when.isoformat(), info.scenario.mode or "",
                       "", False, "", (), error=e.message), None
+    return record_of(kb, info, a), a
+
+
+def record_of(kb: KnowledgeBase, info: ScenarioInfo, a: Answer) -> Record:
+    """The record of an answer already computed (what `record` makes of the answer it computes)."""
     deps: list[Dep] = []
     for key, v in a.points.items():
         point, card = _split_point(key)
@@ -136,7 +141,7 @@ def record(kb: KnowledgeBase, info: ScenarioInfo, day: Optional[_dt.date] = None
         deps.append(Dep("card", (code,), (card_digest(kb, info.game, code),)))
     return Record(info.id, scenario_digest(info), a.as_of.isoformat(), a.mode, verdict_of(a), a.ok,
                   a.status.value, tuple(sorted(set(deps), key=lambda d: (d.kind, d.key))),
-                  answer="".join(a.sentences)), a
+                  answer="".join(a.sentences))
 
 
 def _split_point(key: str) -> tuple[str, Optional[str]]:

@@ -56,12 +56,23 @@ class Anchors:
     `pymdownx.slugs.slugify(case="lower")` (Japanese kept), then `_1`, `_2` … for repeats."""
 
     _slugify: Callable[[str, str], str] | None = None
+    _slugs: dict[str, str] = {}     # text -> slug: the same headings recur on thousands of pages
 
     def __init__(self) -> None:
         self.used: set[str] = set()
 
     @classmethod
     def slugify(cls, text: str) -> str:
+        got = cls._slugs.get(text)
+        if got is not None:
+            return got
+        if len(cls._slugs) > 100_000:
+            cls._slugs.clear()
+        got = cls._slugs[text] = cls._slugify_once(text)
+        return got
+
+    @classmethod
+    def _slugify_once(cls, text: str) -> str:
         if cls._slugify is None:
             try:
                 from pymdownx.slugs import slugify

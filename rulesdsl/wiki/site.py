@@ -73,13 +73,19 @@ class Wiki:
         self.failures: list[Failure] = []
         self._changed: Optional[dict] = None
         self.ask: Any = None                 # what the build ships to answer in the browser (ask_bundle.Bundle)
+        self._urls: dict[str, str] = {}
+        self._current: dict[str, tuple] = {}
         self._index()
         self._plan()
 
     # ------------------------------------------------------------------------- urls
     def url(self, src: str) -> str:
-        """The URL of a docs-relative .md path, as mkdocs makes it (percent-encoded)."""
-        return url_quote(self.path(src))
+        """The URL of a docs-relative .md path, as mkdocs makes it (percent-encoded). Kept per
+        path: every link of every page asks for one."""
+        got = self._urls.get(src)
+        if got is None:
+            got = self._urls[src] = url_quote(self.path(src))
+        return got
 
     def path(self, src: str) -> str:
         """The same URL, not encoded: the output file's path (`index.html` added for a folder)."""
@@ -350,7 +356,14 @@ class Wiki:
     # ------------------------------------------------------------------------- time
     def current(self, r: Ruling) -> tuple[Optional[Revision], str]:
         """The revision to show as a ruling's state today, and that state: `in_force`,
-        `superseded`, `retracted` or `future` (not yet in force)."""
+        `superseded`, `retracted` or `future` (not yet in force). Kept per ruling: the home page,
+        every game page and the ruling's own pages ask for it."""
+        got = self._current.get(r.id)
+        if got is None or got[0] is not r:
+            got = self._current[r.id] = (r, self._current_state(r))
+        return got[1]
+
+    def _current_state(self, r: Ruling) -> tuple[Optional[Revision], str]:
         rev = self.kb.in_force(r.id, self.today)
         if rev is not None:
             return rev, "in_force"
