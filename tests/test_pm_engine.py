@@ -206,6 +206,13 @@ def test_a_use_type_text_while_a_play_waits_for_interrupts_is_refused_only_if_te
     assert play.illegal["rule"] == "pm/effects/interrupt"
 
 
+def test_a_refused_action_is_said_once_though_an_expectation_of_legality_fails_with_it(kb):
+    play = _answer(kb, "pm/qa/text-use-while-a-play-waits", {"text_use.is_play": "play"})
+    said = "".join(play.sentences)
+    assert said.startswith("ルール上できない：《P1のイベント》のプレイが割り込みを待っている")
+    assert said.count("のプレイが割り込みを待っている") == 1, play.sentences
+
+
 def test_interrupts_resolve_last_first_or_in_play_order_by_reading(kb):
     sid = "pm/qa/interrupt-resolves-first"
     assert _holds(_answer(kb, sid), "《狙われたキャラ》は手札にある")

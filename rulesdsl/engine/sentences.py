@@ -100,6 +100,7 @@ def answer_sentences(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", own
             out.append(sentence)
 
     question = getattr(info.scenario, "question", None) or ""
+    why = ""
     if a.illegal:
         why = a.illegal["message"].rstrip("。")
         rule = f"（{a.illegal['title']}）" if a.illegal.get("title") else ""
@@ -119,7 +120,8 @@ def answer_sentences(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", own
         add(_end(info.scenario.answer))
     else:
         for e in applicable:
-            if a.illegal and e.text.endswith("ルール上できない"):
+            if a.illegal and (e.text.endswith("ルール上できない")
+                              or (not e.ok and any(why in f for f in e.found))):
                 continue        # the first sentence already says so, with the rule
             i = a.expectations.index(e)
             words = None if e.probability else _expectation_words(kb, a, info, i)
