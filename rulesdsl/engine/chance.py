@@ -335,6 +335,7 @@ def best_play(branches: Sequence[Any], holds: Callable[[Any], bool], player: str
         return top
 
     value = solve(list(branches), 0, ()) if branches else Fraction(0)
+    solve = None    # a nested function calling itself is a cycle (function, cell): freed now, not by the gc
     return BestPlay(player, value, [decision_words(label, table) for (_, label), table in picks.items()])
 
 

@@ -415,6 +415,7 @@ def pick_cards(ctx: Context, st: State, player: str, pool: list[Card], n: int, l
         for k in range(min(left, len(groups[keys[i]])), -1, -1):
             walk(i + 1, left - k, acc + [keys[i]] * k)
     walk(0, n, [])
+    walk = None     # a nested function calling itself is a cycle (function, cell): freed now, not by the gc
     if len(combos) > 200:
         raise EngineError(f"{player} has {len(combos)} ways to choose {n} of {len(pool)} cards; too many to explore",
                           None, "name fewer different cards in the hand, or fix the choice with `choose`")

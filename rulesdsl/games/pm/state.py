@@ -4,6 +4,7 @@ resolved (interrupts); the approach under way; and what lasts until the end of t
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Optional
 
 from ...lang.model import Loc
@@ -26,7 +27,7 @@ class Card:
     """One physical card. A filler (from `deck_size` / `hand_size`) has no facts at all."""
 
     __slots__ = ("uid", "name", "code", "owner", "hypothetical", "facts", "effects", "loc", "placed",
-                 "face", "resting", "set_on", "supports")
+                 "face", "resting", "_set_on", "supports", "__weakref__")
 
     def __init__(self, uid: int, name: str, code: str, owner: str, hypothetical: bool,
                  facts: dict, effects: tuple, loc: Optional[Loc], placed: Optional[Loc]):
@@ -41,8 +42,19 @@ class Card:
         self.placed = placed        # the set-up statement that put it in the game
         self.face = "up"
         self.resting = False
-        self.set_on: Optional["Card"] = None      # a support card: the character it is set on
+        self._set_on: Optional[weakref.ref] = None
         self.supports: list["Card"] = []          # a character: the support cards set on it
+
+    @property
+    def set_on(self) -> Optional["Card"]:
+        """A support card: the character it is set on. Held weakly — the character holds its
+        supports, and the game's list of cards holds both — so that a finished answer's cards
+        are freed by reference counting, not left as a cycle for the collector."""
+        return self._set_on() if self._set_on is not None else None
+
+    @set_on.setter
+    def set_on(self, holder: Optional["Card"]) -> None:
+        self._set_on = weakref.ref(holder) if holder is not None else None
 
     @property
     def label(self) -> str:
