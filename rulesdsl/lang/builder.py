@@ -14,8 +14,8 @@ from fractions import Fraction
 from typing import Any, Optional
 
 from lark import Token, Transformer
-from pydantic import BaseModel
 
+from ..base import declared
 from .dates import DateError, PartialDate
 from .diagnostics import Diagnostic, Related
 from .model import (Atom, Card, Citation, Clause, Deck, Errata, Expectation, Game, Loc, Point, PointDefault,
@@ -43,8 +43,10 @@ _REQUIRED = object()
 
 def constructor(cls):
     """`cls.model_construct`, for the models of the syntax model (no default factories); a
-    class that is not a pydantic model keeps its own `model_construct` (or is called as is)."""
-    if not (isinstance(cls, type) and issubclass(cls, BaseModel)):
+    class that is not a pydantic model keeps its own `model_construct` (or is called as is) —
+    so do the plain models of the answer path (rulesdsl/base/declared.py), which never import
+    pydantic."""
+    if declared.plain() or not (isinstance(cls, type) and issubclass(cls, declared.BaseModel)):
         return getattr(cls, "model_construct", cls)
     template = {}
     for name, info in cls.model_fields.items():
