@@ -22,6 +22,10 @@ def other(player: str) -> str:
 
 def neighbours(cell: str, diagonal: bool = False) -> list[str]:
     """Cells next to `cell`: up, down, left, right (and the diagonals when asked), in a fixed order."""
+    return list(_NEIGHBOURS[cell, diagonal])
+
+
+def _neighbours(cell: str, diagonal: bool) -> list[str]:
     c, r = COLUMNS.index(cell[0]), ROWS.index(cell[1])
     out = []
     for dc, dr in ((0, -1), (-1, 0), (1, 0), (0, 1), (-1, -1), (1, -1), (-1, 1), (1, 1))[: 8 if diagonal else 4]:
@@ -29,6 +33,9 @@ def neighbours(cell: str, diagonal: bool = False) -> list[str]:
         if 0 <= nc < 3 and 0 <= nr < 3:
             out.append(f"{COLUMNS[nc]}{ROWS[nr]}")
     return out
+
+
+_NEIGHBOURS = {(cell, diagonal): tuple(_neighbours(cell, diagonal)) for cell in CELLS for diagonal in (False, True)}
 
 
 class Card:
@@ -103,6 +110,7 @@ class State:
     result_note: str = ""
     result_rule: str = "grm/victory/normal"    # the rule section that ended the game
     next_uid: int = 1
+    fresh: Optional[tuple] = field(default=None, repr=False, compare=False)   # the set-up's, while no action has run (GameEngine.board_before)
 
     # -- where cards are --------------------------------------------------------------
     def top(self, cell: str) -> Optional[Card]:
