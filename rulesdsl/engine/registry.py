@@ -82,6 +82,8 @@ class GameEngine:
         memo = self.__dict__.setdefault("_per_scenario", {})
         found = memo.get((what, id(info)))
         if found is None or found[0] is not info:     # the scenario is kept with it: an id is never reused
+            if len(memo) > 20_000:      # a long-running server: forget old questions
+                memo.clear()
             found = memo[(what, id(info))] = (info, make(info))
         return found[1]
 

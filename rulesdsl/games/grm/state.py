@@ -73,7 +73,10 @@ class Card:
         return self.info.facts.get(name, UNKNOWN)
 
     def effects(self, trigger: Optional[str] = None) -> list[Call]:
-        return [e for e in self.info.effects if trigger is None or e.name == trigger]
+        effects = self.info.effects
+        if not effects:         # most cards: asked at every check of every play
+            return []
+        return list(effects) if trigger is None else [e for e in effects if e.name == trigger]
 
     def has_verb(self, verb: str) -> bool:
         return any(v.name == verb for e in self.info.effects for v in (e.body or ()))

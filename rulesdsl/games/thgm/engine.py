@@ -45,7 +45,10 @@ class ThgmEngine(GameEngine):
         return self.per_scenario(info, "static", self._static_facts)
 
     def _static_facts(self, info: ScenarioInfo) -> dict:
-        return {"actions": self._actions(info), "players": _players_named(info),
+        players = _players_named(info)
+        highest = max({int(x[1:]) for x in players}, default=2)
+        return {"actions": self._actions(info), "players": players,
+                "seats": tuple(f"P{i}" for i in range(1, max(2, highest) + 1)),   # when none are seated
                 "needs_faces": any(call.name == "checked_faces" for _, call in info.expects),
                 "placement_question": any(call.name in ("legal", "illegal") and call.params.get("act") == "placement"
                                           for _, call in info.expects),
@@ -133,8 +136,7 @@ class ThgmEngine(GameEngine):
         # the players: those seated, else P1…Pn for the highest player the scenario names (two at least)
         named = facts["players"]
         if not st.seats:
-            numbers = {int(x[1:]) for x in named}
-            st.seats = [f"P{i}" for i in range(1, max(2, max(numbers, default=2)) + 1)]
+            st.seats = list(facts["seats"])
         elif any(pl not in st.seats for pl in named):
             extra = sorted(pl for pl in named if pl not in st.seats)
             raise EngineError(f"{', '.join(extra)} {'is' if len(extra) == 1 else 'are'} not seated", info.scenario.loc,
