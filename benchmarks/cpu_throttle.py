@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Iterator, Optional
 
 CPU_CGROUP = Path("/sys/fs/cgroup/cpu")
-PERIOD_US = 10_000               # the quota's period: short, so a throttled thread waits ≤ 7.5 ms
+PERIOD_US = 50_000               # the quota's period (a quota is ≥ 1 ms: down to 1/50 of a CPU)
 POLL = 0.02                      # seconds between looks for new threads
 
 # the same loop, timed in a dedicated worker and on the page's thread (milliseconds)
@@ -106,7 +106,7 @@ class PerThreadQuota:
             with contextlib.suppress(OSError):
                 (sub / "cpu.cfs_quota_us").write_text(str(self.quota))
 
-    def calibrate(self, page, desktop_ms: float, want: float, tries: int = 3) -> dict:
+    def calibrate(self, page, desktop_ms: float, want: float, tries: int = 5) -> dict:
         """Set the quota so that the busy loop in a worker runs `want` times slower than
         `desktop_ms` (on a loaded machine an unthrottled thread gets less than a CPU, so 1/want
         of a CPU slows it less than `want` times): measured, corrected, measured again."""

@@ -11,9 +11,10 @@ file system's importer both load a lone `.pyc`; a traceback then shows no source
 Bytecode compresses about half as well as source, and a reader downloads at most 15 MB for one
 game (issue 22), so not every module fits: the modules imported on the way to the first answer
 are taken in the order of the most compiling saved (the nodes of the module's syntax tree) per
-byte the download grows, until GROWTH bytes are spent — the same choice from the same input. What is compiled is kept in the private cache folder (a MAC'd
-entry, rulesdsl/base/cache.py) under the digest of everything it was made from; without Node,
-or if anything fails, the site ships the sources, as before, and the build says why.
+byte the download grows, until GROWTH bytes are spent — the same choice from the same input.
+What is compiled is kept in the private cache folder (a MAC'd entry, rulesdsl/base/cache.py)
+under the digest of everything it was made from; without Node, or if anything fails, the site
+ships the sources, as before, and says why among the caches' notes (--verbose).
 """
 
 from __future__ import annotations
