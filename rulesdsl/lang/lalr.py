@@ -27,7 +27,10 @@ from __future__ import annotations
 import re
 from abc import ABCMeta
 
-FORMAT = "lalr-1"
+FORMAT = "lalr-2"
+# Texts this long (in characters) are lexed with the master pattern first: compiling it costs
+# about as much as lexing a judge's small file with each state's patterns, compiled one by one.
+MASTER_MIN = 4000
 
 
 class Token(str, metaclass=ABCMeta):
@@ -117,12 +120,14 @@ def tables_of(lark) -> dict:
             rules.append([rule.origin.name, len(rule.expansion), name, bool(o.expand1 and not rule.alias), include])
         return index[rule]
 
-    states = []
-    for s in range(n):
-        row = {}
+    states = []     # per state "symbol action symbol action …" (decoded on first use): a shift's
+    for s in range(n):  # next state, or ~rule for a reduction
+        row = []
         for sym, (action, arg) in table.states[s].items():
-            row[sym] = arg if action is Shift else ~rule_no(arg)
-        states.append(row)
+            if " " in sym:
+                raise ValueError(f"a symbol with a space: {sym!r}")
+            row += [sym, str(arg if action is Shift else ~rule_no(arg))]
+        states.append(" ".join(row))
 
     lexer = frontend.lexer
 
@@ -192,27 +197,56 @@ class Driver:
             raise ValueError("tables of another format")
         self.start = tables["start"]
         self.end = tables["end"]
-        self.states = tables["states"]
-        self.rules = [(origin, size, _callback(name, expand1, include, getattr(transformer, name, None)))
-                      for origin, size, name, expand1, include in tables["rules"]]
-        self.root = re.compile(tables["root"])
+        self.rows = tables["states"]
+        self.states: list = [None] * len(self.rows)
+        self.specs = tables["rules"]
+        self.rules: list = [None] * len(self.specs)     # each made on its first reduction
+        self.transformer = transformer
+        self.root_pattern = tables["root"]
+        self.root = None
         self.root_unless = tables["root_unless"]
-        lexers = [_Lexer(spec) for spec in tables["lexers"]]
-        self.lexers = [lexers[i] for i in tables["state_lexer"]]
+        self.lexer_specs = tables["lexers"]
+        self.state_lexer = tables["state_lexer"]
+        self.lexers: list = [None] * len(self.state_lexer)   # each made when its state is first met
+        self.made_lexers: dict = {}
         self.newline = frozenset(tables["newline"])
         self.ignore = frozenset(tables["ignore"])
         self.patterns: dict = {}
 
+    def _row(self, state: int) -> dict:
+        parts = self.rows[state].split(" ")
+        made = self.states[state] = dict(zip(parts[0::2], map(int, parts[1::2])))
+        return made
+
+    def _rule(self, k: int) -> tuple:
+        origin, size, name, expand1, include = self.specs[k]
+        made = self.rules[k] = (origin, size, _callback(name, expand1, include, getattr(self.transformer, name, None)))
+        return made
+
+    def _lexer(self, state: int) -> "_Lexer":
+        k = self.state_lexer[state]
+        made = self.made_lexers.get(k)
+        if made is None:
+            made = self.made_lexers[k] = _Lexer(self.lexer_specs[k])
+        self.lexers[state] = made
+        return made
+
     def parse(self, text: str):
         states, rules, lexers = self.states, self.rules, self.lexers
-        root, root_unless, newline, ignore, patterns = self.root.match, self.root_unless, self.newline, self.ignore, self.patterns
+        root_unless, newline, ignore, patterns = self.root_unless, self.newline, self.ignore, self.patterns
+        n = len(text)
+        root = None
+        if n >= MASTER_MIN:     # a long text: the master pattern, compiled once, is worth its cost
+            if self.root is None:
+                self.root = re.compile(self.root_pattern)
+            root = self.root.match
         stack = [self.start]
         values: list = []
-        pos, line, line_start, n = 0, 1, 0, len(text)
+        pos, line, line_start = 0, 1, 0
         while pos < n:
             state = stack[-1]
-            lexer = lexers[state]
-            m = root(text, pos)
+            lexer = lexers[state] or self._lexer(state)
+            m = root(text, pos) if root is not None else None
             found = None
             if m is not None:
                 kind = m.lastgroup
@@ -238,14 +272,14 @@ class Driver:
                 continue
             tok = Token(typ, value, start, start_line, column, line, pos - line_start + 1, pos)
             while True:
-                act = states[stack[-1]].get(typ)
+                act = (states[stack[-1]] or self._row(stack[-1])).get(typ)
                 if act is None:
                     raise Refused(f"unexpected {typ} at {start}")
                 if act >= 0:
                     stack.append(act)
                     values.append(tok)
                     break
-                origin, size, call = rules[~act]
+                origin, size, call = rules[~act] or self._rule(~act)
                 if size:
                     children = values[-size:]
                     del stack[-size:]
@@ -253,13 +287,13 @@ class Driver:
                 else:
                     children = []
                 values.append(call(children))
-                stack.append(states[stack[-1]][origin])
+                stack.append((states[stack[-1]] or self._row(stack[-1]))[origin])
         end = self.end
         while True:
-            act = states[stack[-1]].get("$END")
+            act = (states[stack[-1]] or self._row(stack[-1])).get("$END")
             if act is None or act >= 0:
                 raise Refused("the text ends too early")
-            origin, size, call = rules[~act]
+            origin, size, call = rules[~act] or self._rule(~act)
             if size:
                 children = values[-size:]
                 del stack[-size:]
@@ -267,7 +301,7 @@ class Driver:
             else:
                 children = []
             values.append(call(children))
-            stack.append(states[stack[-1]][origin])
+            stack.append((states[stack[-1]] or self._row(stack[-1]))[origin])
             if stack[-1] == end:
                 return values[-1]
 
