@@ -19,7 +19,7 @@ from ..engine.context import MAX_BRANCHES_CEILING, MAX_OUTCOMES_CEILING, Bounds,
 from ..engine.readings import reading_words, try_readings
 from ..engine.registry import engine_for
 from ..engine.runner import answer
-from ..kb import brief, loader
+from ..kb import brief
 from ..kb.build import load, refuse_folder
 from ..kb.knowledge import KnowledgeBase
 from ..kb.loader import display_path
@@ -111,7 +111,7 @@ def _run(args, out: Output) -> int:
     wanted = (lambda s: s.loc.file == shown) if extra else (lambda s: s.id == args.file)
     # a new question from outside the knowledge base: first on the games it names alone (kb/brief);
     # a file refused there is loaded again with the whole knowledge base, which says why
-    games = brief.question_games(target, shown) if extra and not args.no_cache and not loader.RESIDENT else None
+    games = brief.question_games(target, shown) if extra and not args.no_cache else None
     for narrow in ((True, False) if games else (False,)):
         with brief.only(games if narrow else None, shown):
             kb = load(root, extra=extra, use_cache=not args.no_cache, scenarios=wanted)

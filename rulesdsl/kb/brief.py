@@ -146,3 +146,28 @@ def pick(paths: list[Path], names: list[str], snap: Path, salt: str, digests, ke
         return None
     cache.note(f"read the outline of the parse snapshot for {', '.join(sorted(needed)) or 'no game'}")
     return kept_paths, kept_names, {k: docs[k] for k in keys}
+
+
+_games_memo: dict[str, list[str]] = {}
+
+
+def pick_kept(paths: list[Path], names: list[str], digests, key_of, kept: dict[str, Document]
+              ) -> Optional[tuple[list[Path], list[str], dict[str, Document]]]:
+    """`pick` for a resident process (`rulesdsl serve`), from the whole documents it keeps:
+    the files of the games in ONLY, the question's file, and any file it does not hold."""
+    needed = ONLY or frozenset()
+    kept_paths, kept_names, docs = [], [], {}
+    for path, name in zip(paths, names):
+        known = digests.trusted(str(path))
+        key = key_of(name, known) if known is not None else None
+        doc = kept.get(key) if key is not None else None
+        if doc is not None and name != QUESTION:
+            games = _games_memo.get(key)
+            if games is None:
+                games = _games_memo[key] = games_of(doc)
+            if ANY not in games and not needed.intersection(games):
+                continue
+            docs[key] = doc
+        kept_paths.append(path)
+        kept_names.append(name)
+    return kept_paths, kept_names, docs

@@ -287,11 +287,15 @@ def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True,
     held: dict[int, set[str]] = {}
     outlined = False
     from . import brief
-    narrow = use_cache and bodies is not None and brief.ONLY is not None and snap is not None and not RESIDENT
-    picked = brief.pick(paths, names, snap, salt, digests, _key, bodies) if narrow else None
-    if picked is not None:      # a new question: only the documents of the games it names
+    narrow = use_cache and brief.ONLY is not None and (
+        RESIDENT and bool(_in_memory) or bodies is not None and snap is not None and not RESIDENT)
+    picked = None
+    if narrow:                  # a new question: only the documents of the games it names
+        picked = brief.pick_kept(paths, names, digests, _key, _in_memory) if RESIDENT else \
+            brief.pick(paths, names, snap, salt, digests, _key, bodies)
+    if picked is not None:
         paths, names, cached = picked
-        outlined = True
+        outlined = not RESIDENT
     elif use_cache:
         if RESIDENT and _in_memory:
             cached = _in_memory
@@ -332,7 +336,7 @@ def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True,
         if doc is not None:
             used[key] = doc
             docs.append(doc)
-    if narrow and picked is None and outlined:      # the next new question reads its games' part
+    if narrow and picked is None and outlined and not RESIDENT:      # the next new question reads its games' part
         fresh = {key for _, _, _, key, _ in todo}
         brief.write(snap, salt, {key: outline(doc) if key in fresh else doc
                                  for (key, doc, _, _), name in zip(slots, names)
@@ -342,7 +346,7 @@ def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True,
         if plan is not None:
             plan.tidy()
         if RESIDENT:
-            _in_memory = used
+            _in_memory = {**_in_memory, **used} if picked is not None else used
     return docs, diags
 
 
