@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from rulesdsl.cli import ask as ask_command
 from rulesdsl.cli.main import run_captured
 from rulesdsl.kb import brief, loader
 
@@ -34,7 +35,7 @@ def copied(src: str, dest: Path) -> Path:
 def ask(argv: list[str], whole: bool, monkeypatch) -> dict:
     with monkeypatch.context() as m:
         if whole:
-            m.setattr(brief, "question_games", lambda path, shown: None)
+            m.setattr(ask_command, "question_games", lambda path, shown: None)
         notes = io.StringIO()
         with contextlib.redirect_stderr(notes):        # where the cache's notes go
             r = run_captured(["--root", str(REPO), "-v", *argv])
@@ -81,7 +82,7 @@ def test_a_question_naming_another_game_s_ruling_loads_that_game_too(private_cac
     q = private_cache / "cross.rules"
     q.write_text(text.replace("  as of 2026-09-01\n", f"  as of 2026-09-01\n  refs {pm_ruling}\n"), encoding="utf-8")
     same_as_whole(["ask", str(q)], monkeypatch)
-    assert brief.question_games(q, str(q)) >= {"grm", "pm"}
+    assert loader.question_games(q, str(q)) >= {"grm", "pm"}
 
 
 @pytest.mark.parametrize("damage", [

@@ -22,7 +22,7 @@ from ..engine.runner import answer
 from ..kb import brief
 from ..kb.build import load, refuse_folder
 from ..kb.knowledge import KnowledgeBase
-from ..kb.loader import display_path
+from ..kb.loader import display_path, question_games
 from ..kb.verdict import file_findings, findings
 from ..lang.diagnostics import Diagnostic, DslError
 from ..lang.model import Status
@@ -111,7 +111,7 @@ def _run(args, out: Output) -> int:
     wanted = (lambda s: s.loc.file == shown) if extra else (lambda s: s.id == args.file)
     # a new question from outside the knowledge base: first on the games it names alone (kb/brief);
     # a file refused there is loaded again with the whole knowledge base, which says why
-    games = brief.question_games(target, shown) if extra and not args.no_cache else None
+    games = question_games(target, shown) if extra and not args.no_cache else None
     for narrow in ((True, False) if games else (False,)):
         with brief.only(games if narrow else None, shown):
             kb = load(root, extra=extra, use_cache=not args.no_cache, scenarios=wanted)

@@ -15,18 +15,15 @@ for is found again on the whole knowledge base, so the messages are those of a w
 from __future__ import annotations
 
 import contextlib
-import re
 from pathlib import Path
 from typing import Optional
 
 from ..base import cache
-from ..lang.diagnostics import DslError
-from ..lang.model import Card, Document, Game, Scenario
+from ..lang.model import Card, Document, Game
 
 ONLY: Optional[frozenset] = None        # the games the load in progress is narrowed to
 QUESTION: Optional[str] = None          # and the question file's name in it
 ANY = "*"                               # a document of no game that can be told
-_PREFIX = re.compile(r"(?<![\w.\-/])([A-Za-z_][A-Za-z0-9_\-]*)/")
 _parsed: dict[tuple[str, bytes], Document] = {}
 
 
@@ -44,25 +41,13 @@ def only(games: Optional[frozenset], question: Optional[str] = None):
         _parsed.clear()
 
 
-def question_games(path: Path, shown: str) -> Optional[frozenset]:
-    """The games the question file at `path` (named `shown`) can concern, or None when a load
-    must not be narrowed: it declares more than scenarios, or does not read or parse (its
-    errors are then those of a whole load). Its parse is kept for the load (`preparsed`)."""
-    from ..lang.parser import parse_text
-    from .loader import decode, read_file
-    try:
-        data = read_file(path, shown)
-        doc = parse_text(decode(data, shown), shown)
-    except (DslError, OSError):
-        return None
-    if not doc.decls or not all(type(d) is Scenario for d in doc.decls):
-        return None
+def keep_parse(shown: str, data: bytes, doc: Document) -> None:
+    """Keep the question's parse for the load (`preparsed`): loader.question_games parsed it."""
     _parsed[(shown, data)] = doc
-    return frozenset(m.group(1) for m in _PREFIX.finditer(data.decode("utf-8")))
 
 
 def preparsed(shown: str, data: bytes) -> Optional[Document]:
-    """The document `question_games` parsed from exactly these bytes under this name."""
+    """The document loader.question_games parsed from exactly these bytes under this name."""
     return _parsed.pop((shown, data), None)
 
 
@@ -111,12 +96,12 @@ def write(snap: Path, salt: str, outlines: dict[str, Document]) -> None:
     cache.note(f"outline of the parse snapshot kept by game ({len(parts)} games)")
 
 
-def pick(paths: list[Path], names: list[str], snap: Path, salt: str, digests, key_of, bodies
-         ) -> Optional[tuple[list[Path], list[str], dict[str, Document]]]:
+def pick(paths: list[Path], names: list[str], snap: Path, salt: str, digests, key_of, bodies,
+         read_snapshot, scenarios_in) -> Optional[tuple[list[Path], list[str], dict[str, Document]]]:
     """The files of the games in ONLY and the question's file, with the kept outline documents
     of those games; None when the brief cannot tell (see the module's text), or a kept document
-    holds a scenario `bodies` wants whole."""
-    from .loader import read_snapshot, scenarios_in
+    holds a scenario `bodies` wants whole. (The loader's own readers are passed in: it imports
+    this module.)"""
     index = cache.read_json(_index_path(snap), "brief", salt)
     if not isinstance(index, dict) or not isinstance(index.get("games"), dict):
         return None

@@ -17,6 +17,7 @@ import contextlib
 import errno
 import gc
 import os
+import re
 from pathlib import Path
 from typing import Callable, Iterable, Optional
 
@@ -292,7 +293,7 @@ def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True,
     picked = None
     if narrow:                  # a new question: only the documents of the games it names
         picked = brief.pick_kept(paths, names, digests, _key, _in_memory) if RESIDENT else \
-            brief.pick(paths, names, snap, salt, digests, _key, bodies)
+            brief.pick(paths, names, snap, salt, digests, _key, bodies, read_snapshot, scenarios_in)
     if picked is not None:
         paths, names, cached = picked
         outlined = not RESIDENT
@@ -527,3 +528,26 @@ def _serial(items: list, plan: Optional[_Plan]) -> list[tuple[Optional[Document]
     if plan is not None:
         plan.write(range(plan.count), {it[3]: doc for it, (doc, _) in zip(items, out) if doc is not None})
     return out
+
+
+# ----------------------------------------------------------------------------- a new question's games
+
+_PREFIX = re.compile(r"(?<![\w.\-/])([A-Za-z_][A-Za-z0-9_\-]*)/")
+
+
+def question_games(path: Path, shown: str) -> Optional[frozenset]:
+    """The games the question file at `path` (named `shown`) can concern (kb/brief.py): every
+    `game/…` its text writes; None when a load must not be narrowed to them: it declares more
+    than scenarios, or does not read or parse (its errors are then those of a whole load). Its
+    parse is kept for the load."""
+    from ..lang.parser import parse_text
+    from . import brief
+    try:
+        data = read_file(path, shown)
+        doc = parse_text(decode(data, shown), shown)
+    except (DslError, OSError):
+        return None
+    if not doc.decls or not all(type(d) is Scenario for d in doc.decls):
+        return None
+    brief.keep_parse(shown, data, doc)
+    return frozenset(m.group(1) for m in _PREFIX.finditer(data.decode("utf-8")))
