@@ -243,39 +243,45 @@ class Driver:
         stack = [self.start]
         values: list = []
         pos, line, line_start = 0, 1, 0
-        while pos < n:
-            state = stack[-1]
-            lexer = lexers[state] or self._lexer(state)
-            m = root(text, pos) if root is not None else None
-            found = None
-            if m is not None:
-                kind = m.lastgroup
-                value = m.group()
-                folded = root_unless.get(kind)
-                typ = folded.get(value, kind) if folded else kind
-                if kind in lexer.terms and typ in lexer.terms:
-                    found = typ, value, kind
-            if found is None:
-                found = lexer.match(text, pos, patterns)
+        end = self.end
+        while True:
+            if pos < n:
+                state = stack[-1]
+                lexer = lexers[state] or self._lexer(state)
+                m = root(text, pos) if root is not None else None
+                found = None
+                if m is not None:
+                    kind = m.lastgroup
+                    value = m.group()
+                    folded = root_unless.get(kind)
+                    typ = folded.get(value, kind) if folded else kind
+                    if kind in lexer.terms and typ in lexer.terms:
+                        found = typ, value, kind
                 if found is None:
-                    raise Refused(f"no token at {pos}")
-            typ, value, kind = found
-            column = pos - line_start + 1
-            start_line, start = line, pos
-            if kind in newline:
-                k = value.count("\n")
-                if k:
-                    line += k
-                    line_start = pos + value.rindex("\n") + 1
-            pos += len(value)
-            if kind in ignore:
-                continue
-            tok = Token(typ, value, start, start_line, column, line, pos - line_start + 1, pos)
+                    found = lexer.match(text, pos, patterns)
+                    if found is None:
+                        raise Refused(f"no token at {pos}")
+                typ, value, kind = found
+                column = pos - line_start + 1
+                start_line, start = line, pos
+                if kind in newline:
+                    k = value.count("\n")
+                    if k:
+                        line += k
+                        line_start = pos + value.rindex("\n") + 1
+                pos += len(value)
+                if kind in ignore:
+                    continue
+                tok = Token(typ, value, start, start_line, column, line, pos - line_start + 1, pos)
+            else:               # the end: reduce until the start symbol is complete
+                typ, tok = "$END", None
             while True:
                 act = (states[stack[-1]] or self._row(stack[-1])).get(typ)
                 if act is None:
-                    raise Refused(f"unexpected {typ} at {start}")
+                    raise Refused(f"unexpected {typ}")
                 if act >= 0:
+                    if tok is None:
+                        raise Refused("the end cannot be shifted")
                     stack.append(act)
                     values.append(tok)
                     break
@@ -288,22 +294,8 @@ class Driver:
                     children = []
                 values.append(call(children))
                 stack.append((states[stack[-1]] or self._row(stack[-1]))[origin])
-        end = self.end
-        while True:
-            act = (states[stack[-1]] or self._row(stack[-1])).get("$END")
-            if act is None or act >= 0:
-                raise Refused("the text ends too early")
-            origin, size, call = rules[~act] or self._rule(~act)
-            if size:
-                children = values[-size:]
-                del stack[-size:]
-                del values[-size:]
-            else:
-                children = []
-            values.append(call(children))
-            stack.append((states[stack[-1]] or self._row(stack[-1]))[origin])
-            if stack[-1] == end:
-                return values[-1]
+                if tok is None and stack[-1] == end:
+                    return values[-1]
 
 
 def _callback(name: str, expand1: bool, include, user):
