@@ -105,6 +105,10 @@ def test_the_runtime_is_gathered_at_the_pinned_versions_and_recorded_in_the_site
     for name, meta in manifest["files"].items():
         data = (ask_site / ask_bundle.ASSETS / name).read_bytes()
         assert ask_bundle.sha256(data) == meta["sha256"], name
+    # the parser's tables, made for this grammar and driver (lang.parser.use_shipped_tables)
+    from rulesdsl.lang.parser import _driver_inputs
+    tables = json.loads((ask_site / ask_bundle.ASSETS / manifest["parser"]).read_bytes())
+    assert manifest["parser"] in manifest["files"] and tables["inputs"] == _driver_inputs()
     # each shipped wheel is the pinned one as kept in the cache, trimmed (ask_trim.py)
     from rulesdsl.wiki.ask_trim import trimmed_wheel
     pinned = {f: d for f, d in ask_bundle.WHEELS.values()}
@@ -268,7 +272,8 @@ def test_the_runtime_answers_worked_questions_of_every_game_as_rulesdsl_ask_json
     stdlib = set(zipfile.ZipFile(folder / f"pyodide-{ask_bundle.PYODIDE_VERSION}" / "python_stdlib.zip").namelist())
     wheels = {n for w in folder.glob("wheels/*.whl") for n in zipfile.ZipFile(w).namelist()}
     files = dict(got["modules"])
-    assert {"rulesdsl.wiki.browser", "pydantic.main", "lark.lark", "traceback"} <= set(files)
+    assert {"rulesdsl.wiki.browser", "pydantic.main", "traceback"} <= set(files)
+    assert "lark" not in files            # parsed on the parser's tables the site ships (parser.json)
     assert any(p.endswith(".pyc") for p in files.values())        # answered from the shipped bytecode too
     for name, path in files.items():
         inside = re.sub(r"^/lib/python314\.zip/", "", path)
