@@ -259,9 +259,10 @@ def test_an_answer_found_the_same_without_the_test_of_what_decides_is_the_same_a
     from rulesdsl.engine.context import EngineError
     from rulesdsl.engine.registry import engine_for
     from rulesdsl.engine.runner import answer
-    from rulesdsl.regress.impact import consulted_revisions, same_without, without_revision
+    from rulesdsl.regress.impact import card_settings, consulted_revisions, same_without, without_revision
     from rulesdsl.regress.records import record, record_of, still_valid
     kb = load(REPO)
+    cards = card_settings(kb)
     said_same = 0
     without: dict[str, object] = {}
     for sid in sorted(kb.scenarios)[1::5]:
@@ -282,7 +283,7 @@ def test_an_answer_found_the_same_without_the_test_of_what_decides_is_the_same_a
                 without[ref] = without_revision(kb, rid, rev)
             if still_valid(without[ref], info, after) is None:
                 continue
-            if same_without(without[ref], info, a, {}):
+            if same_without(without[ref], info, a, {}, kb, cards):
                 said_same += 1
                 before, _ = record(without[ref], info)
                 assert before.same_answer(after), (sid, ref)
