@@ -15,6 +15,7 @@ Game-neutral, and below the runner: the runner passes a function that answers un
 
 from __future__ import annotations
 
+import copy as _copy
 import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Optional
@@ -29,6 +30,57 @@ if TYPE_CHECKING:
 
 MAX_READINGS = 64
 _WEAK = (Status.provisional, Status.unofficial, Status.unconfirmed)
+
+# A game that dates rulings to seasons declares this rule point: its values are the ways of
+# reading a season (dates.CALENDARS), its default the one the knowledge base uses. Read through
+# the knowledge base's calendar, not through a run's consults.
+SEASON_POINT = "dates.season"
+
+
+class RunMemo:
+    """The runs of one scenario made while its answer is tested (the answer under the default
+    reading, then under each other): a run is a function of its script of choices and of the
+    values of the rule points it consulted, so a reading that gives every point a run consulted
+    the value that run saw gives the same run, and is not run again (a reading that changes
+    only points no run of the answer consulted needs no run at all). The season reading changes
+    the knowledge base itself: runs are reused only under the same one."""
+
+    __slots__ = ("runs",)
+
+    def __init__(self) -> None:
+        self.runs: dict[tuple, list] = {}
+
+    def find(self, script, reading: dict[str, str]):
+        """A run made before with this script that this reading would repeat, as (choices,
+        (branch, context)) with a branch of its own; or None."""
+        for seen, made_under, (choices, (branch, ctx)), steps in self.runs.get(tuple(script), ()):
+            if not _repeats(seen, made_under, reading):
+                continue
+            twin = _copy.copy(branch)
+            twin.steps = list(steps)        # the answer may add a step of its own (the season's)
+            return choices, (twin, ctx)
+        return None
+
+    def keep(self, script, reading: dict[str, str], made) -> None:
+        """Keep a run (choices, (branch, context)) made under `reading`."""
+        choices, (branch, ctx) = made
+        seen = {f"card({card}).{name}" if card else name: r.value for (name, card), r in ctx.points.items()}
+        self.runs.setdefault(tuple(script), []).append((seen, dict(reading), made, tuple(branch.steps)))
+
+
+def _repeats(seen: dict[str, str], made_under: dict[str, str], reading: dict[str, str]) -> bool:
+    """Would a run that consulted the points `seen` (key -> the value it saw) under the reading
+    `made_under` go the same way under `reading`?"""
+    if reading.get(SEASON_POINT) != made_under.get(SEASON_POINT):
+        return False
+    for key, value in seen.items():
+        wanted = reading.get(key)
+        if wanted is None:
+            if key in made_under:   # the run saw another reading's value; the default's is not known here
+                return False
+        elif wanted != value:
+            return False
+    return True
 
 
 @dataclass
