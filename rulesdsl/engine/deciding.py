@@ -45,10 +45,11 @@ class RunMemo:
     only points no run of the answer consulted needs no run at all). The season reading changes
     the knowledge base itself: runs are reused only under the same one."""
 
-    __slots__ = ("runs",)
+    __slots__ = ("runs", "calls")
 
     def __init__(self) -> None:
         self.runs: dict[tuple, list] = {}
+        self.calls: Optional[list] = None     # the scenario's actions (engine.actions), made once
 
     def find(self, script, reading: dict[str, str]):
         """A run made before with this script that this reading would repeat, as (choices,
@@ -159,6 +160,7 @@ def search(kb: "KnowledgeBase", base: "Answer", run: Callable[[dict[str, str]], 
         return result
     done: dict[tuple, "Answer"] = {(): base}
     failed: dict[tuple, str] = {}
+    seen: dict[tuple, dict[str, str]] = {}     # per reading answered anew: the points its runs consulted
     while True:
         combos, exhaustive = _combinations(points, limit)
         grew = False
@@ -166,11 +168,14 @@ def search(kb: "KnowledgeBase", base: "Answer", run: Callable[[dict[str, str]], 
             key = tuple(sorted(combo.items()))
             if key in done or key in failed:
                 continue
-            try:
-                a = run(combo)
-            except EngineError as e:   # this reading leads where the engine cannot answer: say so
-                failed[key] = e.message.splitlines()[0]
-                continue
+            a = _repeated(done, seen, combo)
+            if a is None:
+                try:
+                    a = run(combo)
+                except EngineError as e:   # this reading leads where the engine cannot answer: say so
+                    failed[key] = e.message.splitlines()[0]
+                    continue
+                seen[key] = {k: v["value"] for k, v in a.points.items()}
             done[key] = a
             for k, v in open_points(kb, a).items():
                 if k not in points:
@@ -186,6 +191,20 @@ def search(kb: "KnowledgeBase", base: "Answer", run: Callable[[dict[str, str]], 
     consulted = set(base.points) | set(base.unsettled)
     result.deciding = {k for k in _deciding(points, done, failed, exhaustive) if k in consulted}
     return result
+
+
+def _repeated(done: dict[tuple, "Answer"], seen: dict[tuple, dict[str, str]],
+              reading: dict[str, str]) -> Optional["Answer"]:
+    """The answer under `reading`, when an answer under another reading (not the default's, whose
+    words differ: a question's own answer words are read out under the default reading only)
+    consulted no point to which `reading` gives another value: its runs, and so the answer, are
+    the same (RunMemo); only the reading it is under differs."""
+    for key, values in seen.items():
+        if _repeats(values, dict(key), reading):
+            twin = _copy.copy(done[key])
+            twin.reading = dict(reading)
+            return twin
+    return None
 
 
 def _deciding(points: dict[str, dict], done: dict[tuple, "Answer"], failed: dict[tuple, str],

@@ -53,7 +53,10 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     boards = not reading
     final_board = boards or type(engine).expectation_words is not GameEngine.expectation_words
 
-    calls = list(engine.actions(info))
+    # the actions to perform, the same under every reading of the test of what decides
+    calls = memo.calls if memo is not None and memo.calls is not None else list(engine.actions(info))
+    if memo is not None:
+        memo.calls = calls
     # a refusal the game goes on from, when the scenario asks about the state after it; one that
     # asks only whether the actions are allowed has the (first) refusal as its answer, as at a table
     goes_on = any(call.name not in ("illegal", "legal") for _, call in info.expects)
