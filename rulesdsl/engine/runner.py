@@ -260,7 +260,9 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         firm=[x for x in statuses if x not in _CAUTION])
     from .sentences import answer_sentences
     a.sentences = engine.answer_sentences(a) or answer_sentences(kb, a, info)
-    a.derived = a.sentences if not info.scenario.answer else \
+    # under another reading the question's own answer words are never read out: the sentences
+    # are already the run's own
+    a.derived = a.sentences if not info.scenario.answer or reading else \
         (engine.answer_sentences(a) or answer_sentences(kb, a, info, own=False))
     if settled and not reading:
         def under(r: dict[str, str]) -> Answer:   # the point cache holds values before any reading: shared
