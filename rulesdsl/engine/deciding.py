@@ -160,7 +160,7 @@ def search(kb: "KnowledgeBase", base: "Answer", run: Callable[[dict[str, str]], 
         return result
     done: dict[tuple, "Answer"] = {(): base}
     failed: dict[tuple, str] = {}
-    seen: dict[tuple, dict[str, str]] = {}     # per reading answered anew: the points its runs consulted
+    seen: dict[tuple, tuple] = {}     # per reading answered anew: the points its runs consulted, the reading
     while True:
         combos, exhaustive = _combinations(points, limit)
         grew = False
@@ -175,7 +175,7 @@ def search(kb: "KnowledgeBase", base: "Answer", run: Callable[[dict[str, str]], 
                 except EngineError as e:   # this reading leads where the engine cannot answer: say so
                     failed[key] = e.message.splitlines()[0]
                     continue
-                seen[key] = {k: v["value"] for k, v in a.points.items()}
+                seen[key] = ({k: v["value"] for k, v in a.points.items()}, combo)
             done[key] = a
             for k, v in open_points(kb, a).items():
                 if k not in points:
@@ -193,14 +193,14 @@ def search(kb: "KnowledgeBase", base: "Answer", run: Callable[[dict[str, str]], 
     return result
 
 
-def _repeated(done: dict[tuple, "Answer"], seen: dict[tuple, dict[str, str]],
+def _repeated(done: dict[tuple, "Answer"], seen: dict[tuple, tuple],
               reading: dict[str, str]) -> Optional["Answer"]:
     """The answer under `reading`, when an answer under another reading (not the default's, whose
     words differ: a question's own answer words are read out under the default reading only)
     consulted no point to which `reading` gives another value: its runs, and so the answer, are
     the same (RunMemo); only the reading it is under differs."""
-    for key, values in seen.items():
-        if _repeats(values, dict(key), reading):
+    for key, (values, made_under) in seen.items():
+        if _repeats(values, made_under, reading):
             twin = _copy.copy(done[key])
             twin.reading = dict(reading)
             return twin
@@ -218,6 +218,8 @@ def _deciding(points: dict[str, dict], done: dict[tuple, "Answer"], failed: dict
 
     out: set[str] = set()
     for combo in (list(keys) + list(failed)) if exhaustive else [()]:
+        if len(out) == len(points):
+            break           # every point decides: nothing left to find
         here, mine = dict(combo), outcome(combo)
         for name, p in points.items():
             if name in out:
