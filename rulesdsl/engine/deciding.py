@@ -74,12 +74,11 @@ def _repeats(seen: dict[str, str], made_under: dict[str, str], reading: dict[str
     `made_under` go the same way under `reading`?"""
     if reading.get(SEASON_POINT) != made_under.get(SEASON_POINT):
         return False
-    for key, value in seen.items():
-        wanted = reading.get(key)
-        if wanted is None:
-            if key in made_under:   # the run saw another reading's value; the default's is not known here
-                return False
-        elif wanted != value:
+    # only the points either reading sets can differ (a point `made_under` sets that `reading`
+    # leaves at its default differs too: the run saw the other value)
+    for key in (*made_under, *reading):
+        value = seen.get(key)
+        if value is not None and reading.get(key) != value:
             return False
     return True
 
