@@ -54,19 +54,23 @@ class RunMemo:
     def find(self, script, reading: dict[str, str]):
         """A run made before with this script that this reading would repeat, as (choices,
         (branch, context)) with a branch of its own; or None."""
-        for seen, made_under, (choices, (branch, ctx)), steps in self.runs.get(tuple(script), ()):
+        for kept in self.runs.get(tuple(script), ()):
+            seen, made_under, made, steps = kept
+            if seen is None:    # the points the run consulted, with the values it saw: once needed
+                ctx = made[1][1]
+                seen = kept[0] = {f"card({card}).{name}" if card else name: r.value
+                                  for (name, card), r in ctx.points.items()}
             if not _repeats(seen, made_under, reading):
                 continue
+            choices, (branch, ctx) = made
             twin = _copy.copy(branch)
-            twin.steps = list(steps)        # the answer may add a step of its own (the season's)
+            twin.steps = steps      # as the run made them (an answer adds its own step in a new list)
             return choices, (twin, ctx)
         return None
 
     def keep(self, script, reading: dict[str, str], made) -> None:
         """Keep a run (choices, (branch, context)) made under `reading`."""
-        choices, (branch, ctx) = made
-        seen = {f"card({card}).{name}" if card else name: r.value for (name, card), r in ctx.points.items()}
-        self.runs.setdefault(tuple(script), []).append((seen, dict(reading), made, tuple(branch.steps)))
+        self.runs.setdefault(tuple(script), []).append([None, dict(reading), made, made[1][0].steps])
 
 
 def _repeats(seen: dict[str, str], made_under: dict[str, str], reading: dict[str, str]) -> bool:

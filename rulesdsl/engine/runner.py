@@ -236,9 +236,9 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         decl = kb.games[game].points[SEASON_POINT]
         label = next((v.label for v in decl.values if v.name == season["value"]), season["value"])
         cite = Cite("ruling", f"{decl.unsettled}@undated", Status.unconfirmed, None, decl.reason)
+        step = Step(f"季節で日付が示された裁定の始まる日は、季節を{label}で読んで決める", (cite,), "rule")
         for b in branches:   # the answer rests on how a season is read: say so, and weaken its status
-            b.steps.insert(0, Step(f"季節で日付が示された裁定の始まる日は、季節を{label}で読んで決める",
-                                   (cite,), "rule"))
+            b.steps = [step, *b.steps]      # a new list: the run's own is kept as made (deciding.RunMemo)
         statuses.append(Status.unconfirmed)
         relies.setdefault(cite.key(), set()).add(SEASON_POINT)
         cautions = sorted([*cautions, cite], key=lambda c: (-c.status.rank, c.ref))
