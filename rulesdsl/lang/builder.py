@@ -2,7 +2,7 @@
 reduced rule into a model node (it runs inline in the LALR parser, see parser.py), with the
 checks its nodes need as they are made (nesting depth, repeated fields, dates, numbers).
 
-Imported through parser.py, which imports lark first (without its probe for `regex`).
+It runs under lang/lalr.py's driver, or under Lark itself (parser.py), which call its methods alike.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import unicodedata
 from fractions import Fraction
 from typing import Any, Optional
 
-from lark import Token, Transformer
 
 from ..base import declared
 from .dates import DateError, PartialDate
 from .diagnostics import Diagnostic, Related
+from .lalr import Token
 from .model import (Atom, Card, Citation, Clause, Deck, Errata, Expectation, Game, Loc, Point, PointDefault,
                     PointValue, Probability, Quote, Revision, RevRef, Ruling, Scenario, Section, Setting,
                     Status, StatusExpectation, Text)
@@ -133,11 +133,10 @@ def parse_citation(raw: str, loc: Loc) -> Citation:
                     loc=loc)
 
 
-class _Builder(Transformer):
+class _Builder:
     """Builds model nodes bottom-up while the LALR parser reduces."""
 
     def __init__(self) -> None:
-        super().__init__(visit_tokens=False)
         self.file = "<text>"
         self.errors: list[Diagnostic] = []
         self.heights: dict[int, int] = {}     # id(clause with a block, or list) -> its nesting height
