@@ -6,7 +6,9 @@
    scenario whose dice are fixed; every royal and every プレシャスメモリーズ (pm) scenario. Each
    is measured twice: answered as `ask` answers (with the test of what decides the answer,
    engine.deciding: the answer again under each other value of the points it consulted that are
-   not confirmed; `answers each` says how many answers a question then costs), and the engine's
+   not confirmed; `answers each` says how many answers a question then costs, `runs each` how many
+   runs of the engine it makes per run of the answer alone, a reading that repeats the runs of
+   another costing none), and the engine's
    run alone (`settled=False`). Goal (issue 25): >= 5,000 per second. Each figure is also given
    per anchor: the scenarios answered in the time of a fixed pure-Python loop timed just before
    (process time, best of 5), which survives the machine's load; divide by the anchor's seconds
@@ -140,6 +142,20 @@ def answers_per_question(infos, kb) -> float:
     return total / len(infos)
 
 
+def runs_per_question(infos, kb) -> float:
+    """How many runs of the engine (one per branch of choices and chance) a question costs with the
+    test of what decides it, per run of the answer alone: the readings whose runs repeat one made
+    before (engine.deciding.RunMemo) cost none."""
+    from rulesdsl.engine.deciding import RunMemo
+    made = alone = 0
+    for info in infos:
+        memo = RunMemo()
+        answer(kb, info, run_memo=memo)
+        made += sum(len(v) for v in memo.runs.values())
+        alone += len(answer(kb, info, settled=False).branches)
+    return made / alone
+
+
 def engine_figures(kb, seconds: float) -> dict:
     """Per game: scenarios answered per second on one core, with and without the test of what
     decides them, and their ratios to the anchor measured just before each (scenarios per anchor
@@ -153,7 +169,8 @@ def engine_figures(kb, seconds: float) -> dict:
             "pm": [s for s in kb.scenarios.values() if s.game == "pm" and s.expects]}
     out: dict = {}
     for name, infos in sets.items():
-        row: dict = {"scenarios": len(infos), "answers_per_question": round(answers_per_question(infos, kb), 2)}
+        row: dict = {"scenarios": len(infos), "answers_per_question": round(answers_per_question(infos, kb), 2),
+                     "runs_per_question": round(runs_per_question(infos, kb), 2)}
         for settled in (True, False):
             a = anchor_seconds()
             rate = throughput(infos, kb, seconds, settled)
@@ -265,7 +282,8 @@ def main() -> None:
     print(f"time of the anchor loop (a fixed pure-Python loop, {engines['grm']['anchor_ms']} ms in this run):")
     print("  as ask answers (with the test of what decides) | the engine's run alone (no decides test)")
     for name, row in engines.items():
-        print(f"  {labels[name]} ({row['scenarios']}, {row['answers_per_question']} answers each): "
+        print(f"  {labels[name]} ({row['scenarios']}, {row['answers_per_question']} answers each, "
+              f"{row['runs_per_question']} runs each): "
               f"{row['settled_per_second']:,}/s ({row['settled_per_anchor']} per anchor) | "
               f"{row['engine_per_second']:,}/s ({row['engine_per_anchor']} per anchor)")
     print(f"exact odds of one attack, 2D–6D against every defense 2–12 ({result['thgm_odds_questions']} answers, goal <= 50 ms):")

@@ -15,6 +15,7 @@ Game-neutral, and below the runner: the runner passes a function that answers un
 
 from __future__ import annotations
 
+import copy as _copy
 import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Optional
@@ -29,6 +30,61 @@ if TYPE_CHECKING:
 
 MAX_READINGS = 64
 _WEAK = (Status.provisional, Status.unofficial, Status.unconfirmed)
+
+# A game that dates rulings to seasons declares this rule point: its values are the ways of
+# reading a season (dates.CALENDARS), its default the one the knowledge base uses. Read through
+# the knowledge base's calendar, not through a run's consults.
+SEASON_POINT = "dates.season"
+
+
+class RunMemo:
+    """The runs of one scenario made while its answer is tested (the answer under the default
+    reading, then under each other): a run is a function of its script of choices and of the
+    values of the rule points it consulted, so a reading that gives every point a run consulted
+    the value that run saw gives the same run, and is not run again (a reading that changes
+    only points no run of the answer consulted needs no run at all). The season reading changes
+    the knowledge base itself: runs are reused only under the same one."""
+
+    __slots__ = ("runs", "calls")
+
+    def __init__(self) -> None:
+        self.runs: dict[tuple, list] = {}
+        self.calls: Optional[list] = None     # the scenario's actions (engine.actions), made once
+
+    def find(self, script, reading: dict[str, str]):
+        """A run made before with this script that this reading would repeat, as (choices,
+        (branch, context)) with a branch of its own; or None."""
+        for kept in self.runs.get(tuple(script), ()):
+            seen, made_under, made, steps = kept
+            if seen is None:    # the points the run consulted, with the values it saw: once needed
+                ctx = made[1][1]
+                seen = kept[0] = {f"card({card}).{name}" if card else name: r.value
+                                  for (name, card), r in ctx.points.items()}
+            if not _repeats(seen, made_under, reading):
+                continue
+            choices, (branch, ctx) = made
+            twin = _copy.copy(branch)
+            twin.steps = steps      # as the run made them (an answer adds its own step in a new list)
+            return choices, (twin, ctx)
+        return None
+
+    def keep(self, script, reading: dict[str, str], made) -> None:
+        """Keep a run (choices, (branch, context)) made under `reading`."""
+        self.runs.setdefault(tuple(script), []).append([None, dict(reading), made, made[1][0].steps])
+
+
+def _repeats(seen: dict[str, str], made_under: dict[str, str], reading: dict[str, str]) -> bool:
+    """Would a run that consulted the points `seen` (key -> the value it saw) under the reading
+    `made_under` go the same way under `reading`?"""
+    if reading.get(SEASON_POINT) != made_under.get(SEASON_POINT):
+        return False
+    # only the points either reading sets can differ (a point `made_under` sets that `reading`
+    # leaves at its default differs too: the run saw the other value)
+    for key in (*made_under, *reading):
+        value = seen.get(key)
+        if value is not None and reading.get(key) != value:
+            return False
+    return True
 
 
 @dataclass
@@ -107,6 +163,7 @@ def search(kb: "KnowledgeBase", base: "Answer", run: Callable[[dict[str, str]], 
         return result
     done: dict[tuple, "Answer"] = {(): base}
     failed: dict[tuple, str] = {}
+    seen: dict[tuple, tuple] = {}     # per reading answered anew: the points its runs consulted, the reading
     while True:
         combos, exhaustive = _combinations(points, limit)
         grew = False
@@ -114,11 +171,14 @@ def search(kb: "KnowledgeBase", base: "Answer", run: Callable[[dict[str, str]], 
             key = tuple(sorted(combo.items()))
             if key in done or key in failed:
                 continue
-            try:
-                a = run(combo)
-            except EngineError as e:   # this reading leads where the engine cannot answer: say so
-                failed[key] = e.message.splitlines()[0]
-                continue
+            a = _repeated(done, seen, combo)
+            if a is None:
+                try:
+                    a = run(combo)
+                except EngineError as e:   # this reading leads where the engine cannot answer: say so
+                    failed[key] = e.message.splitlines()[0]
+                    continue
+                seen[key] = ({k: v["value"] for k, v in a.points.items()}, combo)
             done[key] = a
             for k, v in open_points(kb, a).items():
                 if k not in points:
@@ -136,6 +196,20 @@ def search(kb: "KnowledgeBase", base: "Answer", run: Callable[[dict[str, str]], 
     return result
 
 
+def _repeated(done: dict[tuple, "Answer"], seen: dict[tuple, tuple],
+              reading: dict[str, str]) -> Optional["Answer"]:
+    """The answer under `reading`, when an answer under another reading (not the default's, whose
+    words differ: a question's own answer words are read out under the default reading only)
+    consulted no point to which `reading` gives another value: its runs, and so the answer, are
+    the same (RunMemo); only the reading it is under differs."""
+    for key, (values, made_under) in seen.items():
+        if _repeats(values, made_under, reading):
+            twin = _copy.copy(done[key])
+            twin.reading = dict(reading)
+            return twin
+    return None
+
+
 def _deciding(points: dict[str, dict], done: dict[tuple, "Answer"], failed: dict[tuple, str],
               exhaustive: bool) -> set[str]:
     """A point decides when two readings that differ in it alone give different answers (or one
@@ -147,6 +221,8 @@ def _deciding(points: dict[str, dict], done: dict[tuple, "Answer"], failed: dict
 
     out: set[str] = set()
     for combo in (list(keys) + list(failed)) if exhaustive else [()]:
+        if len(out) == len(points):
+            break           # every point decides: nothing left to find
         here, mine = dict(combo), outcome(combo)
         for name, p in points.items():
             if name in out:

@@ -15,8 +15,8 @@ from ..lang.model import Status, weakest
 from .answer import Answer, Branch, ExpectationResult
 from .chance import ChanceLimit, best_play, is_chance, odds_text, summarize
 from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, StepLimit, explore
-from .deciding import settle
-from .registry import engine_for
+from .deciding import SEASON_POINT, RunMemo, settle
+from .registry import GameEngine, engine_for
 from .trace import Cite, Step
 
 _CAUTION = (Status.unconfirmed, Status.unofficial, Status.provisional)
@@ -25,11 +25,12 @@ _CAUTION = (Status.unconfirmed, Status.unofficial, Status.provisional)
 def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = None,
            tournament: Optional[bool] = None, bounds: Optional[Bounds] = None,
            point_cache: Optional[dict] = None, reading: Optional[dict[str, str]] = None,
-           settled: bool = True) -> Answer:
+           settled: bool = True, run_memo: Optional[RunMemo] = None) -> Answer:
     """Answer one scenario (under `reading`, other values for rule points, if given). Without a
     reading (and unless `settled` is false) the answer is tried under the other values of the
     points it consulted that are not confirmed, and its status counts only those that decide it
-    (engine.deciding). Raises EngineError for a question the engine cannot answer."""
+    (engine.deciding); `run_memo` keeps the runs made meanwhile, so that a reading that would repeat
+    one does not run it again. Raises EngineError for a question the engine cannot answer."""
     sc = info.scenario
     game = info.game
     engine = engine_for(game)
@@ -45,8 +46,17 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         kb = kb.under_calendar(reading[SEASON_POINT])
         cache = {}
     fixed = engine.fixed_choices(info)
+    memo = run_memo if run_memo is not None else (RunMemo() if settled and not reading else None)
+    # under another reading only the answer's words, whether its expectations hold, its outcomes
+    # and its status are shown (engine.deciding, the readings list): no board, but the final one
+    # where the game words an expectation from it (a GRM face expectation: 「a1のカードは」)
+    boards = not reading
+    final_board = boards or type(engine).expectation_words is not GameEngine.expectation_words
 
-    calls = list(engine.actions(info))
+    # the actions to perform, the same under every reading of the test of what decides
+    calls = memo.calls if memo is not None and memo.calls is not None else list(engine.actions(info))
+    if memo is not None:
+        memo.calls = calls
     # a refusal the game goes on from, when the scenario asks about the state after it; one that
     # asks only whether the actions are allowed has the (first) refusal as its answer, as at a table
     goes_on = any(call.name not in ("illegal", "legal") for _, call in info.expects)
@@ -61,12 +71,22 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         return state, scratch
 
     def run(script):
+        if memo is not None:
+            made = memo.find(script, reading or {})
+            if made is not None:
+                return made
+            made = run_anew(script)
+            memo.keep(script, reading or {}, made)
+            return made
+        return run_anew(script)
+
+    def run_anew(script):
         ctx = Context(kb, game, day, mode, script, fixed, bounds, cache, reading)
         illegal = None
         refused: list[IllegalAction] = []
         try:
             state = engine.setup(ctx, info)
-            before = engine.board(state)
+            before = engine.board(state) if boards else None
             done = []
             for k, call in enumerate(calls):
                 mark = len(ctx.choices)
@@ -108,7 +128,7 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         if refused:     # the outcome says what did not happen, then where the game went on to
             outcome = "; ".join([*(f"ルール上できない（行われなかった）: {e.message}" for e in refused), outcome])
         branch = Branch(list(ctx.choices), ctx.steps, outcome, message,
-                        before, engine.board(state), results)
+                        before, engine.board(state) if final_board else None, results)
         branch.illegal_cite = illegal.cite if illegal else None
         branch.refused = [e.message for e in refused]
         return ctx.choices, (branch, ctx)
@@ -216,9 +236,9 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         decl = kb.games[game].points[SEASON_POINT]
         label = next((v.label for v in decl.values if v.name == season["value"]), season["value"])
         cite = Cite("ruling", f"{decl.unsettled}@undated", Status.unconfirmed, None, decl.reason)
+        step = Step(f"季節で日付が示された裁定の始まる日は、季節を{label}で読んで決める", (cite,), "rule")
         for b in branches:   # the answer rests on how a season is read: say so, and weaken its status
-            b.steps.insert(0, Step(f"季節で日付が示された裁定の始まる日は、季節を{label}で読んで決める",
-                                   (cite,), "rule"))
+            b.steps = [step, *b.steps]      # a new list: the run's own is kept as made (deciding.RunMemo)
         statuses.append(Status.unconfirmed)
         relies.setdefault(cite.key(), set()).add(SEASON_POINT)
         cautions = sorted([*cautions, cite], key=lambda c: (-c.status.rank, c.ref))
@@ -240,12 +260,14 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         firm=[x for x in statuses if x not in _CAUTION])
     from .sentences import answer_sentences
     a.sentences = engine.answer_sentences(a) or answer_sentences(kb, a, info)
-    a.derived = a.sentences if not info.scenario.answer else \
+    # under another reading the question's own answer words are never read out: the sentences
+    # are already the run's own
+    a.derived = a.sentences if not info.scenario.answer or reading else \
         (engine.answer_sentences(a) or answer_sentences(kb, a, info, own=False))
     if settled and not reading:
         def under(r: dict[str, str]) -> Answer:   # the point cache holds values before any reading: shared
             return answer(kb, info, as_of=as_of, tournament=tournament, bounds=bounds,
-                          point_cache=cache, reading=r)
+                          point_cache=cache, reading=r, run_memo=memo)
         settle(kb, a, under)
         _unlink_readings(a)
         asked = sc.as_of.start() if sc.as_of else None
@@ -343,11 +365,6 @@ def branch_limit_error(e: BranchLimit, bounds: Bounds, loc) -> EngineError:
     return EngineError(f"more than {bounds.max_branches} branches of choices and chance; stopped exploring{where}",
                        loc, "fix some choices (`choose PLAYER OPTION`) or dice in the scenario, "
                             "or raise the limit with --max-branches N", code="branch-limit")
-
-
-# A game that dates rulings to seasons declares this rule point: its values are the ways of
-# reading a season (dates.CALENDARS), its default the one the knowledge base uses.
-SEASON_POINT = "dates.season"
 
 
 def _season_reading(kb: KnowledgeBase, game: str, day: _dt.date, rulings: set[str],
