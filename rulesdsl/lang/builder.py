@@ -11,6 +11,7 @@ import re
 import textwrap
 import unicodedata
 from fractions import Fraction
+from functools import partial
 from typing import Any, Optional
 
 from lark import Token, Transformer
@@ -133,8 +134,28 @@ def parse_citation(raw: str, loc: Loc) -> Citation:
                     loc=loc)
 
 
+class _Inlined(tuple):
+    """What an inlined rule (`_name`, and the helpers Lark makes for `x*`, `x+` and templates)
+    reduces to: its children, which the parser splices into the rule that contains it through
+    `.children` (a list, as Lark's child filter expects). Made and read without a Python call —
+    about three in four reductions are of such rules — where Lark's default would call the
+    transformer's `__default__`, then build a Tree."""
+
+    __slots__ = ()
+    children = property(list)
+
+
+_inlined = partial(tuple.__new__, _Inlined)
+
+
 class _Builder(Transformer):
     """Builds model nodes bottom-up while the LALR parser reduces."""
+
+    def __getattr__(self, name: str):
+        # the parser asks for a method per rule: an inlined rule has none, and gets `_inlined`
+        if name[:1] == "_" and not (name[:2] == "__" and name[-2:] == "__"):
+            return _inlined
+        raise AttributeError(name)
 
     def __init__(self) -> None:
         super().__init__(visit_tokens=False)
