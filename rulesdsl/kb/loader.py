@@ -447,8 +447,8 @@ def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Pla
               ) -> list[tuple[Optional[Document], list[Diagnostic]]]:
     """Parse files (slot, name, bytes, key, part), and write the parts of the snapshot `plan`
     says, in two processes when there are many files and two processors: a forked child parses
-    the files of 9 of the 16 parts and encodes those parts, sends them through a pipe, then writes
-    them while this process, which parsed and wrote the other 7 meanwhile, reads them back and
+    the files of half of the 16 parts and encodes those parts, sends them through a pipe, then writes
+    them while this process, which parsed and wrote the other half meanwhile, reads them back and
     goes on (`wait_for_writers` waits for the child). No process walks the whole knowledge base
     to write it, none is forked from a process holding all of it, and what the child sends is
     what it writes: the snapshot's own form, encoded once, decoded here without a Python call
@@ -458,7 +458,9 @@ def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Pla
     count = plan.count if plan is not None else 1
     if len(items) < PARALLEL_MIN or not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
         return _serial(items, plan)
-    half = count * 7 // 16      # this process also loads the child's share and checks everything
+    # Half each: what this process does once it has the child's share (decode it, build, check)
+    # cannot start before the child is done, so the child's share is what to keep short.
+    half = count // 2
     by_part = plan is not None and count > 1
     if by_part:             # each process writes the parts of its own files
         mine_items = [it for it in items if it[4] < half]
