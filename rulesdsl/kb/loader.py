@@ -17,7 +17,6 @@ import contextlib
 import errno
 import gc
 import hashlib
-import json
 import os
 import pickle
 from pathlib import Path
@@ -352,11 +351,6 @@ class _Plan:
     def write(self, shards: Iterable[int], fresh: dict[str, Document]) -> dict[int, bytes]:
         """Write the parts `shards` that need it, with the documents parsed here (`fresh`) and
         those that were kept; their payloads by part."""
-        return self.store(self.encode(shards, fresh))
-
-    def encode(self, shards: Iterable[int], fresh: dict[str, Document]) -> list[tuple[int, tuple, bytes, bytes]]:
-        """(part, its documents' keys, outline payload, payload) of each of the parts `shards`
-        that needs writing, from the documents parsed here (`fresh`) and those that were kept."""
         from ..lang.snapshot import SnapshotError, dumps_nested
         wanted = set(shards)
         parts: dict[int, list] = {s: [] for s in wanted}
@@ -365,7 +359,8 @@ class _Plan:
                 doc = fresh.get(key, doc)
                 if doc is not None:
                     parts[shard].append((key, doc))
-        out = []
+        out = {}
+        paths = shard_paths(self.snap)
         for shard in sorted(wanted):
             entries = dict(parts[shard])
             if set(entries) == self.held.get(shard, set()):
@@ -381,19 +376,11 @@ class _Plan:
             except SnapshotError as e:
                 cache.note(f"not writing the parse snapshot: {e}")
                 continue
-            out.append((shard, keys, brief, payload))
-        return out
-
-    def store(self, encoded: list[tuple[int, tuple, bytes, bytes]]) -> dict[int, bytes]:
-        """Write the parts `encode` made; their payloads by part."""
-        out = {}
-        paths = shard_paths(self.snap)
-        for shard, keys, brief, payload in encoded:
             path = paths[shard]
             if cache.write_entry(path, "parsed", self.salt, payload) and \
                     cache.write_entry(outline_path(path), "outline", self.salt, brief):
-                self.written += len(keys)
-                cache.note(f"parse snapshot of {len(keys)} files written" +
+                self.written += len(entries)
+                cache.note(f"parse snapshot of {len(entries)} files written" +
                            (f" (part {shard + 1} of {self.count})" if self.count > 1 else ""))
             out[shard] = payload
         return out
@@ -447,20 +434,16 @@ def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Pla
               ) -> list[tuple[Optional[Document], list[Diagnostic]]]:
     """Parse files (slot, name, bytes, key, part), and write the parts of the snapshot `plan`
     says, in two processes when there are many files and two processors: a forked child parses
-    the files of half of the 16 parts and encodes those parts, sends them through a pipe, then writes
-    them while this process, which parsed and wrote the other half meanwhile, reads them back and
-    goes on (`wait_for_writers` waits for the child). No process walks the whole knowledge base
-    to write it, none is forked from a process holding all of it, and what the child sends is
-    what it writes: the snapshot's own form, encoded once, decoded here without a Python call
-    per node. Without a snapshot to write (no cache), the child's documents travel pickled: the
+    the files of 9 of the 16 parts, sends its documents back through a pipe, then writes its
+    parts while this process, which parsed and wrote the other 7 meanwhile, goes on with them
+    (`wait_for_writers` waits for it). No process walks the whole knowledge base to write it,
+    and none is forked from a process holding all of it. (The documents travel pickled: the
     pipe joins this process to its own fork and nothing else can write into it; nothing pickled
-    is ever read from a file."""
+    is ever read from a file.)"""
     count = plan.count if plan is not None else 1
     if len(items) < PARALLEL_MIN or not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
         return _serial(items, plan)
-    # Half each: what this process does once it has the child's share (decode it, build, check)
-    # cannot start before the child is done, so the child's share is what to keep short.
-    half = count // 2
+    half = count * 7 // 16      # this process also loads the child's share and checks everything
     by_part = plan is not None and count > 1
     if by_part:             # each process writes the parts of its own files
         mine_items = [it for it in items if it[4] < half]
@@ -480,17 +463,11 @@ def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Pla
         try:
             gc.disable()
             results = [parse_one(name, data, key) for _, name, data, key, _ in theirs_items]
-            encoded: list = []
             with os.fdopen(w, "wb") as f:
-                if by_part:
-                    fresh = {it[3]: doc for it, (doc, _) in zip(theirs_items, results) if doc is not None}
-                    encoded = plan.encode(range(half, count), fresh)
-                    _send_parts(f, theirs_items, results, encoded)
-                else:
-                    f.write(b"pickle\n")
-                    f.write(pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL))
-            if encoded:     # while the parent checks what it was sent
-                plan.store(encoded)
+                f.write(pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL))
+            if by_part:     # while the parent checks what it was sent
+                plan.write(range(half, count), {it[3]: doc for it, (doc, _) in zip(theirs_items, results)
+                                                if doc is not None})
         finally:
             os._exit(0)
     os.close(w)
@@ -499,71 +476,20 @@ def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Pla
     if by_part:
         plan.write(range(half), {it[3]: doc for it, (doc, _) in zip(mine_items, mine) if doc is not None})
     with os.fdopen(r, "rb") as f:
-        message = f.read()
+        payload = f.read()
     try:
-        theirs = _received(message, theirs_items)
+        theirs = pickle.loads(payload)
+        assert len(theirs) == len(theirs_items)
     except Exception:  # the child failed: parse its share here
         wait_for_writers()
         theirs = [parse_one(name, data, key) for _, name, data, key, _ in theirs_items]
         if by_part:
             plan.write(range(half, count), {it[3]: doc for it, (doc, _) in zip(theirs_items, theirs) if doc is not None})
-    del message
     by_slot = {it[0]: res for it, res in zip(mine_items, mine)}
     by_slot.update((it[0], res) for it, res in zip(theirs_items, theirs))
     out = [by_slot[it[0]] for it in items]
     if plan is not None and not by_part:
         plan.write(range(count), {it[3]: doc for it, (doc, _) in zip(items, out) if doc is not None})
-    return out
-
-
-def _send_parts(f, items: list, results: list, encoded: list) -> None:
-    """The child's message when it writes parts of the snapshot: a header line (which of its files
-    did not parse — the parent parses those again for their diagnostics — and the payloads'
-    sizes), then the payloads of the parts it encoded, and one more for whatever documents those
-    parts do not hold (a part that needs no rewrite)."""
-    from ..lang.snapshot import dumps
-    payloads = [payload for *_, payload in encoded]
-    covered = {k for _, keys, _, _ in encoded for k in keys}
-    rest = {it[3]: doc for it, (doc, _) in zip(items, results) if doc is not None and it[3] not in covered}
-    if rest:
-        payloads.append(dumps([tuple(rest), tuple(rest.values())]))
-    failed = [i for i, (doc, _) in enumerate(results) if doc is None]
-    f.write(b"parts " + json.dumps({"failed": failed, "sizes": list(map(len, payloads))}).encode() + b"\n")
-    for payload in payloads:
-        f.write(payload)
-
-
-def _received(message: bytes, items: list) -> list[tuple[Optional[Document], list[Diagnostic]]]:
-    """The child's results for `items` from its message (see `_send_parts`); an exception for
-    anything amiss (the caller then parses them here)."""
-    if message.startswith(b"pickle\n"):
-        out = pickle.loads(memoryview(message)[7:])
-        if len(out) != len(items):
-            raise ValueError("the child sent results for other files")
-        return out
-    from ..lang.snapshot import loads
-    head, _, body = message.partition(b"\n")
-    if not head.startswith(b"parts "):
-        raise ValueError("not a message of the child")
-    header = json.loads(head[6:])
-    docs: dict = {}
-    at = 0
-    for size in header["sizes"]:
-        keys, values = loads(body[at:at + size])
-        docs.update(zip(keys, values))
-        at += size
-    if at != len(body):
-        raise ValueError("a message of another length")
-    failed = set(header["failed"])
-    out = []
-    for i, (_, name, data, key, _) in enumerate(items):
-        if i in failed:
-            out.append(parse_one(name, data, key))
-            continue
-        doc = docs[key]
-        if not isinstance(doc, Document):
-            raise ValueError("the child sent something else than a document")
-        out.append((doc, []))
     return out
 
 
