@@ -6,8 +6,9 @@
 Runs `rulesdsl --root CORPUS_DIR check` through the command line's own entry (rulesdsl/cli/fastpath.py)
 with timers around its stages, and prints, per process, the CPU and wall seconds of each:
 the output key (hashing the files), parsing (`loader.parse_one`), encoding and writing the parse
-snapshot's parts (`_Plan.encode`, `_Plan.store`), decoding what the child sent (`_received`),
-building the knowledge base, the checks (`run_checks`) and the answers (`answer_findings`).
+snapshot's parts (`_Plan.write`), all of `parse_all` (in the parent: its own share, its parts,
+waiting for the child and unpickling its documents), building the knowledge base, the checks
+(`run_checks`) and the answers (`answer_findings`).
 Point RULESDSL_CACHE at an empty folder for a cold run; profile_stages.py runs the stages one by one
 in one process instead.
 """
@@ -56,9 +57,8 @@ def main() -> int:
     from rulesdsl.kb import build, loader
     timed(cache, "output_key")
     timed(loader, "parse_one", "parse")
-    timed(loader._Plan, "encode", "encode parts")
-    timed(loader._Plan, "store", "write parts")
-    timed(loader, "_received", "decode child's")
+    timed(loader._Plan, "write", "snapshot parts")
+    timed(loader, "parse_all", "parse_all")     # the parent's: its parse, its parts, the wait and the child's documents
     timed(build._Builder, "build", "build")
     timed(check, "run_checks", "checks")
     timed(check, "answer_findings", "answers")

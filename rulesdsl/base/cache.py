@@ -16,7 +16,9 @@ before anything else).
   inode; the record is used only when all four still match and the file's ctime is older than
   the moment the digest was taken (less a margin for coarse file-system clocks). Anything else
   — an edit that keeps the size with the mtime restored (`touch -r`), a copy keeping times, an
-  archive restore — changes the ctime or the inode, and the bytes are hashed again.
+  archive restore — changes the ctime or the inode, and the bytes are hashed again. A folder's
+  part of a command's output key is remembered the same way, by a digest of its files' names,
+  sizes, times and inodes, so that a run with nothing changed reads no file's record.
 """
 
 from __future__ import annotations
