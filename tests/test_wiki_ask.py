@@ -113,9 +113,19 @@ def test_the_runtime_is_gathered_at_the_pinned_versions_and_recorded_in_the_site
         if name in pinned:
             kept = (ask_bundle.runtime_dir() / name).read_bytes()
             assert ask_bundle.sha256(kept) == pinned[name]
-            assert manifest["files"][w]["sha256"] == ask_bundle.sha256(trimmed_wheel(name, kept))
+            shipped = (ask_site / ask_bundle.ASSETS / w).read_bytes()
+            assert same_but_bytecode(shipped, trimmed_wheel(name, kept)), name
     page = (ask_site / "grm" / "ask.html").read_text(encoding="utf-8")
     assert f"Pyodide {ask_bundle.PYODIDE_VERSION}" in page and "pydantic 2.14.4" in page
+
+
+def same_but_bytecode(shipped: bytes, sources: bytes) -> bool:
+    """Whether the archive `shipped` holds the files of `sources`, but for some modules as their
+    compiled `.pyc` in place of their `.py` (ask_compile.py) and its RECORD saying so."""
+    from rulesdsl.wiki.ask_trim import read_zip
+    a, b = read_zip(shipped), read_zip(sources)
+    as_source = {p[:-1] if p.endswith(".pyc") and p[:-1] in b else p for p in a}
+    return as_source == set(b) and all(a[p] == b[p] for p in a if p in b and not p.endswith("/RECORD"))
 
 
 SCRIPTS = ("rdask.js", "rdask-worker.mjs", "rdask-runtime.mjs", "rdask.css", "rdask-sw.js")
@@ -136,14 +146,50 @@ def test_what_a_reader_downloads_to_ask_about_one_game_stays_within_the_budget(a
 
 def test_the_shipped_runtime_leaves_out_what_the_interpreter_never_imports(ask_site):
     folder = ask_site / ask_bundle.ASSETS / f"pyodide-{ask_bundle.PYODIDE_VERSION}"
-    stdlib = zipfile.ZipFile(folder / "python_stdlib.zip").namelist()
+    stdlib = {re.sub(r"\.pyc$", ".py", n) for n in zipfile.ZipFile(folder / "python_stdlib.zip").namelist()}
     assert "traceback.py" in stdlib and "difflib.py" in stdlib and "linecache.py" in stdlib
     assert not any(n.startswith(("unittest/", "tkinter/", "idlelib/", "xmlrpc/", "sqlite3/")) for n in stdlib)
     assert json.loads((folder / "pyodide-lock.json").read_text(encoding="utf-8"))["packages"] == {}
     pydantic = next((ask_site / ask_bundle.ASSETS / "wheels").glob("pydantic-2*.whl"))
-    names = zipfile.ZipFile(pydantic).namelist()
+    names = {re.sub(r"\.pyc$", ".py", n) for n in zipfile.ZipFile(pydantic).namelist()}
     assert "pydantic/main.py" in names and not any(n.startswith("pydantic/v1/") for n in names)
     assert ask_bundle.gather() == ask_bundle.gather()            # the same bytes at every build
+
+
+def test_the_modules_a_first_question_imports_ship_as_bytecode_within_their_growth(ask_site, monkeypatch):
+    from rulesdsl.wiki.ask_compile import GROWTH
+    from rulesdsl.wiki.ask_trim import read_zip
+    top = ask_site / ask_bundle.ASSETS
+    stdlib = read_zip((top / f"pyodide-{ask_bundle.PYODIDE_VERSION}" / "python_stdlib.zip").read_bytes())
+    compiled = [n for n in stdlib if n.endswith(".pyc")]
+    assert compiled and not any(n[:-1] in stdlib for n in compiled)       # in place of the source
+    assert any(n.endswith(".pyc") for w in top.glob("wheels/*.whl") for n in read_zip(w.read_bytes()))
+    shipped = sum((top / n).stat().st_size for n in json.loads((top / "manifest.json").read_text())["files"]
+                  if not n.startswith("games/"))
+    monkeypatch.setenv(ask_bundle.ENV_NO_BYTECODE, "1")
+    sources = sum(len(d) for d in ask_bundle.gather().values())
+    assert 0 < shipped - sources <= GROWTH + 50_000        # the growth as zlib counts it, and the zips' headers
+
+
+def test_the_bytecode_chosen_saves_the_most_compiling_per_byte_and_none_when_node_fails(tmp_path, monkeypatch):
+    import zlib
+
+    from rulesdsl.wiki import ask_compile
+    plain, noisy = b"x = 1\n" * 400, bytes(range(256)) * 8
+    found = [["stdlib", "a.py", noisy, 10], ["stdlib", "b.py", plain, 900], ["wheels", "c/d.py", plain, 500]]
+    sources = {("stdlib", "a.py"): plain, ("stdlib", "b.py"): plain, ("wheels", "c/d.py"): plain}
+    grows = len(zlib.compress(noisy, 9)) - len(zlib.compress(plain, 9))
+    assert list(ask_compile.chosen(found, sources, growth=10**9)) == [("stdlib", "b.py"), ("wheels", "c/d.py"),
+                                                                     ("stdlib", "a.py")]
+    assert ("stdlib", "a.py") not in ask_compile.chosen(found, sources, growth=grows - 1)
+    assert ask_compile.apply({"a.py": plain, "e.txt": b"e"}, {"a.py": noisy}) == {"a.pyc": noisy, "e.txt": b"e"}
+
+    def fails(*args):
+        raise OSError("node is not installed")
+    monkeypatch.setattr(ask_compile, "_compile", fails)
+    core, wheels = {"python_stdlib.zip": b"zip"}, {"w.whl": b"whl"}
+    assert ask_compile.with_bytecode(core, wheels, [], tmp_path) == (
+        core, wheels, "shipping the sources without bytecode: node is not installed")
 
 
 def test_the_trim_follows_every_import_that_runs_when_a_module_is_imported_and_no_other():
@@ -178,7 +224,7 @@ def test_a_kept_runtime_file_that_does_not_match_its_pin_is_fetched_again(ask_si
     kept = (folder / name).read_bytes()
     assert ask_bundle.sha256(kept) == digest
     from rulesdsl.wiki.ask_trim import trimmed_wheel
-    assert files[f"wheels/{name}"] == trimmed_wheel(name, kept)
+    assert same_but_bytecode(files[f"wheels/{name}"], trimmed_wheel(name, kept))
 
 
 def test_a_site_built_without_the_runtime_says_so_on_the_console_and_on_its_pages(tmp_path):
@@ -223,6 +269,7 @@ def test_the_runtime_answers_worked_questions_of_every_game_as_rulesdsl_ask_json
     wheels = {n for w in folder.glob("wheels/*.whl") for n in zipfile.ZipFile(w).namelist()}
     files = dict(got["modules"])
     assert {"rulesdsl.wiki.browser", "pydantic.main", "lark.lark", "traceback"} <= set(files)
+    assert any(p.endswith(".pyc") for p in files.values())        # answered from the shipped bytecode too
     for name, path in files.items():
         inside = re.sub(r"^/lib/python314\.zip/", "", path)
         assert inside in stdlib if inside != path else re.sub(r"^/lib/python3\.14/site-packages/", "", path) in wheels, (name, path)

@@ -19,9 +19,10 @@ from ..engine.context import MAX_BRANCHES_CEILING, MAX_OUTCOMES_CEILING, Bounds,
 from ..engine.readings import reading_words, try_readings
 from ..engine.registry import engine_for
 from ..engine.runner import answer
+from ..kb import brief
 from ..kb.build import load, refuse_folder
 from ..kb.knowledge import KnowledgeBase
-from ..kb.loader import display_path
+from ..kb.loader import display_path, question_games
 from ..kb.verdict import file_findings, findings
 from ..lang.diagnostics import Diagnostic, DslError
 from ..lang.model import Status
@@ -108,12 +109,19 @@ def _run(args, out: Output) -> int:
     # only the scenarios asked about are validated (the others would cost most of the load)
     shown = display_path(target, root) if extra else None
     wanted = (lambda s: s.loc.file == shown) if extra else (lambda s: s.id == args.file)
-    kb = load(root, extra=extra, use_cache=not args.no_cache, scenarios=wanted)
+    # a new question from outside the knowledge base: first on the games it names alone (kb/brief);
+    # a file refused there is loaded again with the whole knowledge base, which says why
+    games = question_games(target, shown) if extra and not args.no_cache else None
+    for narrow in ((True, False) if games else (False,)):
+        with brief.only(games if narrow else None, shown):
+            kb = load(root, extra=extra, use_cache=not args.no_cache, scenarios=wanted)
+        # one verdict per file (kb/verdict): what check reports in the file refuses its scenarios
+        found = findings(kb)
+        relevant = [d for d in found if d.loc is None or not extra or d.loc.file == display_path(target, kb.root)]
+        fatal = [d for d in kb.diagnostics if d.fatal]
+        if not (fatal or (extra and relevant)):
+            break
     as_of = parse_as_of(args.as_of)
-    # one verdict per file (kb/verdict): what check reports in the file refuses its scenarios
-    found = findings(kb)
-    relevant = [d for d in found if d.loc is None or not extra or d.loc.file == display_path(target, kb.root)]
-    fatal = [d for d in kb.diagnostics if d.fatal]
     if fatal or (extra and relevant):
         return _refused(args, out, fatal or relevant, exit_code(fatal) if fatal else 2)
     if not extra and args.file in kb.scenarios:

@@ -56,13 +56,34 @@ def exit_code(diags: Sequence[Diagnostic]) -> int:
     return EXIT_FINDINGS if diags else EXIT_OK
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, its width found as shutil.get_terminal_size finds it
+    ($COLUMNS, the terminal, 80) without importing shutil (and its archive modules) for every
+    parser argparse builds: a tenth of a new question's imports."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: Optional[int] = None) -> None:
+        if width is None:
+            try:
+                columns = int(os.environ["COLUMNS"])
+            except (KeyError, ValueError):
+                columns = 0
+            if columns <= 0:
+                try:
+                    columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+                except (AttributeError, ValueError, OSError):
+                    columns = 0
+            width = (columns or 80) - 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
 def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
     """The argument parser, with `command` alone registered when given (see `commands.register`)."""
     from .commands import register
     register(command)
 
     p = argparse.ArgumentParser(
-        prog="rulesdsl", allow_abbrev=False,
+        prog="rulesdsl", allow_abbrev=False, formatter_class=_Formatter,
         description="Rules adjudication and ruling knowledge base for trading card games.")
     p.add_argument("--root", type=Path, help="knowledge base root (holds cards/ and rulings/); "
                    "default: $RULESDSL_ROOT, or the nearest folder above holding rulings/")
@@ -72,7 +93,7 @@ def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
                    help="say what the caches and the server did (on stderr)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for name, (configure, fn, help_) in COMMANDS.items():
-        sp = sub.add_parser(name, help=help_, description=help_, allow_abbrev=False)
+        sp = sub.add_parser(name, help=help_, description=help_, allow_abbrev=False, formatter_class=_Formatter)
         configure(sp)
         sp.set_defaults(func=fn)
     return p

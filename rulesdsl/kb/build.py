@@ -82,7 +82,8 @@ def load(root: Optional[Path] = None, extra: Iterable[Path] = (), use_cache: boo
     from . import loader
     if not loader.RESIDENT:
         return _load(root, paths, names, use_cache, wanted=scenarios)
-    key = (str(root), use_cache, tuple(names), _contents(root, paths))
+    from .brief import ONLY     # a knowledge base narrowed to a new question's games is another one
+    key = (str(root), use_cache, tuple(names), _contents(root, paths), ONLY)
     kb = _resident.pop(key, None)
     if kb is None:
         same_root = [k for k in _resident.values() if k.root == root]

@@ -16,13 +16,13 @@ from __future__ import annotations
 import contextlib
 import errno
 import gc
-import hashlib
 import os
-import pickle
+import re
 from pathlib import Path
 from typing import Callable, Iterable, Optional
 
 from ..base import cache, files
+from ..base.cache import blake2b       # CPython's own BLAKE2: hashlib's import loads OpenSSL (~8 ms)
 from ..lang.diagnostics import Diagnostic, DslError
 from ..lang.model import Document, Loc, Ruling, Scenario
 
@@ -33,7 +33,7 @@ MAX_FILE_BYTES = files.MAX_BYTES
 def _salt() -> str:
     """Changes whenever the grammar, the model or the snapshot code changes."""
     lang = Path(__file__).resolve().parents[1] / "lang"
-    h = hashlib.blake2b(SNAPSHOT_VERSION.encode(), digest_size=20)
+    h = blake2b(SNAPSHOT_VERSION.encode(), digest_size=20)
     # the grammar by path: importing the parser (and lark) is left to runs that parse something
     for f in (*sorted((lang / "grammar").glob("*.lark")), *sorted(lang.glob("*.py")), Path(__file__)):
         h.update(f.read_bytes())
@@ -248,7 +248,7 @@ def shard_count(files: int) -> int:
 def shard_of(name: str, count: int) -> int:
     if count == 1:
         return 0
-    h = hashlib.blake2b(name.encode("utf-8", "surrogateescape"), digest_size=4).digest()
+    h = blake2b(name.encode("utf-8", "surrogateescape"), digest_size=4).digest()
     return int.from_bytes(h, "little") % count
 
 
@@ -287,7 +287,17 @@ def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True,
     cached: dict[str, Document] = {}
     held: dict[int, set[str]] = {}
     outlined = False
-    if use_cache:
+    from . import brief
+    narrow = use_cache and brief.ONLY is not None and (
+        RESIDENT and bool(_in_memory) or bodies is not None and snap is not None and not RESIDENT)
+    picked = None
+    if narrow:                  # a new question: only the documents of the games it names
+        picked = brief.pick_kept(paths, names, digests, _key, _in_memory) if RESIDENT else \
+            brief.pick(paths, names, snap, salt, digests, _key, bodies, read_snapshot, scenarios_in)
+    if picked is not None:
+        paths, names, cached = picked
+        outlined = not RESIDENT
+    elif use_cache:
         if RESIDENT and _in_memory:
             cached = _in_memory
         else:
@@ -327,12 +337,17 @@ def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True,
         if doc is not None:
             used[key] = doc
             docs.append(doc)
+    if narrow and picked is None and outlined and not RESIDENT:      # the next new question reads its games' part
+        fresh = {key for _, _, _, key, _ in todo}
+        brief.write(snap, salt, {key: outline(doc) if key in fresh else doc
+                                 for (key, doc, _, _), name in zip(slots, names)
+                                 if doc is not None and name != brief.QUESTION})
     if use_cache:
         digests.save()
         if plan is not None:
             plan.tidy()
         if RESIDENT:
-            _in_memory = used
+            _in_memory = {**_in_memory, **used} if picked is not None else used
     return docs, diags
 
 
@@ -405,7 +420,7 @@ class _Plan:
 
 
 def _key(name: str, digest: str) -> str:
-    return hashlib.blake2b(f"{name}\0{digest}".encode("utf-8", "surrogateescape"), digest_size=20).hexdigest()
+    return blake2b(f"{name}\0{digest}".encode("utf-8", "surrogateescape"), digest_size=20).hexdigest()
 
 
 PARALLEL_MIN = 500  # files to parse before a second process is worth its start
@@ -425,7 +440,9 @@ def _worth_writing(todo: list, used: set, cached: dict) -> bool:
 def parse_one(shown: str, data: bytes, key: str) -> tuple[Optional[Document], list[Diagnostic]]:
     try:
         from ..lang.parser import parse_text
-        return parse_text(decode(data, shown), shown).model_copy(update={"digest": key}), []
+        from .brief import preparsed
+        doc = preparsed(shown, data) or parse_text(decode(data, shown), shown)
+        return doc.model_copy(update={"digest": key}), []
     except DslError as e:
         return None, e.diagnostics
 
@@ -453,6 +470,7 @@ def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Pla
     wait_for_writers()
     r, w = os.pipe()
     try:
+        import pickle       # here only: a new question's load parses one file in this process
         pid = os.fork()
     except OSError:
         os.close(r)
@@ -510,3 +528,26 @@ def _serial(items: list, plan: Optional[_Plan]) -> list[tuple[Optional[Document]
     if plan is not None:
         plan.write(range(plan.count), {it[3]: doc for it, (doc, _) in zip(items, out) if doc is not None})
     return out
+
+
+# ----------------------------------------------------------------------------- a new question's games
+
+_PREFIX = re.compile(r"(?<![\w.\-/])([A-Za-z_][A-Za-z0-9_\-]*)/")
+
+
+def question_games(path: Path, shown: str) -> Optional[frozenset]:
+    """The games the question file at `path` (named `shown`) can concern (kb/brief.py): every
+    `game/…` its text writes; None when a load must not be narrowed to them: it declares more
+    than scenarios, or does not read or parse (its errors are then those of a whole load). Its
+    parse is kept for the load."""
+    from ..lang.parser import parse_text
+    from . import brief
+    try:
+        data = read_file(path, shown)
+        doc = parse_text(decode(data, shown), shown)
+    except (DslError, OSError):
+        return None
+    if not doc.decls or not all(type(d) is Scenario for d in doc.decls):
+        return None
+    brief.keep_parse(shown, data, doc)
+    return frozenset(m.group(1) for m in _PREFIX.finditer(data.decode("utf-8")))

@@ -2,7 +2,7 @@
 reduced rule into a model node (it runs inline in the LALR parser, see parser.py), with the
 checks its nodes need as they are made (nesting depth, repeated fields, dates, numbers).
 
-Imported through parser.py, which imports lark first (without its probe for `regex`).
+It runs under lang/lalr.py's driver, or under Lark itself (parser.py), which call its methods alike.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from fractions import Fraction
 from functools import partial
 from typing import Any, Optional
 
-from lark import Token, Transformer
 
 from ..base import declared
 from .dates import DateError, PartialDate
 from .diagnostics import Diagnostic, Related
+from .lalr import Token
 from .model import (Atom, Card, Citation, Clause, Deck, Errata, Expectation, Game, Loc, Point, PointDefault,
                     PointValue, Probability, Quote, Revision, RevRef, Ruling, Scenario, Section, Setting,
                     Status, StatusExpectation, Text)
@@ -137,9 +137,9 @@ def parse_citation(raw: str, loc: Loc) -> Citation:
 class _Inlined(tuple):
     """What an inlined rule (`_name`, and the helpers Lark makes for `x*`, `x+` and templates)
     reduces to: its children, which the parser splices into the rule that contains it through
-    `.children` (a list, as Lark's child filter expects). Made and read without a Python call —
-    about three in four reductions are of such rules — where Lark's default would call the
-    transformer's `__default__`, then build a Tree."""
+    `.children` (a list, as Lark's child filter and lang/lalr.py's expect). Made and read without
+    a Python call — about three in four reductions are of such rules — where the parser would
+    otherwise build a Tree for its parent to splice."""
 
     __slots__ = ()
     children = property(list)
@@ -148,7 +148,7 @@ class _Inlined(tuple):
 _inlined = partial(tuple.__new__, _Inlined)
 
 
-class _Builder(Transformer):
+class _Builder:
     """Builds model nodes bottom-up while the LALR parser reduces."""
 
     def __getattr__(self, name: str):
@@ -158,7 +158,6 @@ class _Builder(Transformer):
         raise AttributeError(name)
 
     def __init__(self) -> None:
-        super().__init__(visit_tokens=False)
         self.file = "<text>"
         self.errors: list[Diagnostic] = []
         self.heights: dict[int, int] = {}     # id(clause with a block, or list) -> its nesting height

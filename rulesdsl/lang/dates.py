@@ -12,7 +12,6 @@ the other readings (CALENDARS), and an answer on a day they disagree about says 
 
 from __future__ import annotations
 
-import calendar
 import datetime as _dt
 import re
 from functools import total_ordering
@@ -60,7 +59,7 @@ class PartialDate:
         if month is not None and not 1 <= month <= 12:
             raise DateError(f"month {month} is not between 1 and 12")
         if day is not None:
-            last = calendar.monthrange(year, month)[1]  # type: ignore[arg-type]
+            last = _month_days(year, month)  # type: ignore[arg-type]
             if not 1 <= day <= last:
                 raise DateError(f"day {day} does not exist in {year}-{month:02d}")
         if season is not None and season not in SEASONS:
@@ -129,7 +128,7 @@ class PartialDate:
             following = PartialDate(self.year + (1 if i == 3 else 0), season=_ORDER[(i + 1) % 4])
             return following.start(reading) - _dt.timedelta(days=1)
         if self.month:
-            return _dt.date(self.year, self.month, calendar.monthrange(self.year, self.month)[1])
+            return _dt.date(self.year, self.month, _month_days(self.year, self.month))
         return _dt.date(self.year, 12, 31)
 
     def contains(self, day: _dt.date) -> bool:
@@ -209,3 +208,11 @@ class PartialDate:
 
 def today() -> PartialDate:
     return PartialDate.from_date(_dt.date.today())
+
+
+def _month_days(year: int, month: int) -> int:
+    """The number of days in `month` of `year` (calendar.monthrange's, without importing calendar
+    and its locale machinery on a new question's path)."""
+    if month == 2:
+        return 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
+    return 30 if month in (4, 6, 9, 11) else 31

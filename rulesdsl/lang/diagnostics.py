@@ -3,7 +3,6 @@ what was expected in words and a hint."""
 
 from __future__ import annotations
 
-import difflib
 import unicodedata
 from typing import Iterable, Literal, Optional
 
@@ -53,6 +52,7 @@ class DslError(Exception):
 
 def did_you_mean(word: str, choices: Iterable[str], n: int = 1) -> Optional[str]:
     """`did you mean "x"?` for the closest choice, or None."""
+    import difflib      # only when a hint is wanted
     matches = difflib.get_close_matches(word, list(choices), n=n, cutoff=0.6)
     if not matches:
         return None

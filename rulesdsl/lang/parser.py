@@ -7,7 +7,6 @@ from the keyword or name token that starts each rule, which keeps `propagate_pos
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import sys
@@ -15,19 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
 
-# lark probes for the optional `regex` package when imported and uses it only when asked to
-# (`regex=True`, which this grammar does not need); importing it costs about 15 ms, a twentieth
-# of answering a judge's new question, so the probe is told it is absent unless it is loaded.
-_probe = "regex" not in sys.modules
-if _probe:
-    sys.modules["regex"] = None  # type: ignore[assignment]
-try:
-    from lark import Lark, Token
-    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-finally:
-    if _probe and sys.modules.get("regex", 0) is None:
-        del sys.modules["regex"]
-
+from . import lalr
 from .builder import _Builder
 from .diagnostics import Diagnostic, DslError, did_you_mean
 from .model import Document, Loc
@@ -40,6 +27,27 @@ GRAMMAR = Path(__file__).with_name("grammar") / "rules.lark"
 
 # ----------------------------------------------------------------------------- the parser
 
+@lru_cache(maxsize=None)
+def _lark_lib():
+    """lark, imported on first need: the model's parse runs on lang/lalr.py's driver, so lark is
+    imported only to build the tables, to explain a syntax error, and for `fmt`'s token streams.
+    Lark's tokens count as the driver's `Token` (the builder tells tokens from text by it)."""
+    # lark probes for the optional `regex` package when imported and uses it only when asked to
+    # (`regex=True`, which this grammar does not need); importing it costs about 15 ms, so the
+    # probe is told it is absent unless it is loaded.
+    probe = "regex" not in sys.modules
+    if probe:
+        sys.modules["regex"] = None  # type: ignore[assignment]
+    try:
+        import lark
+        import lark.exceptions
+    finally:
+        if probe and sys.modules.get("regex", 0) is None:
+            del sys.modules["regex"]
+    lalr.Token.register(lark.Token)
+    return lark
+
+
 def _lark(raw: bool = False, callbacks: bool = False, build: bool = True) -> Lark:
     """The parser. `raw` builds a plain parse tree (the benchmark baseline); `callbacks`
     reports every token, comments included, to `_TokenTap` (used by `fmt`); without `build`
@@ -51,6 +59,7 @@ def _lark(raw: bool = False, callbacks: bool = False, build: bool = True) -> Lar
 
 @lru_cache(maxsize=None)
 def _parser(raw: bool, callbacks: bool, build: bool = True) -> Lark:
+    _lark_lib()
     options: dict[str, Any] = dict(parser="lalr", lexer="contextual", maybe_placeholders=False,
                                    propagate_positions=False)
     if not raw:
@@ -65,7 +74,10 @@ def _cached_parser(grammar: str, options: dict[str, Any], name: str) -> Lark:
     """The LALR parser for `grammar`. Building its tables takes a few tenths of a second, so
     they are kept in the user's private cache folder as JSON (`tables_dumps`; never a pickle: see
     rulesdsl/base/cache.py), under a MAC bound to the grammar, the options and lark's version."""
+    import hashlib
+
     import lark
+    from lark import Lark
     from lark.grammar import Rule
     from lark.lark import _LOAD_ALLOWED_OPTIONS
     from lark.lexer import TerminalDef
@@ -191,17 +203,34 @@ def parse_text(text: str, file: str = "<text>", tokens: Optional[list] = None) -
     """Parse one file's text. Raises DslError with located diagnostics on bad input.
     With `tokens`, every token (comments and separators included) is appended to it, as a
     (type, text) pair."""
+    if tokens is None:
+        driver = _driver()
+        if driver is not None:
+            _BUILDER.reset(file)
+            try:
+                decls = driver.parse(text)
+            except lalr.Refused:
+                decls = None        # Lark parses it again below, for its located error
+            finally:
+                _BUILDER.heights = {}
+            if decls is not None:
+                return _built(decls, file)
+    lark = _lark_lib()
     parser = _lark(callbacks=tokens is not None)
     _BUILDER.reset(file)
     if tokens is not None:
         _TAP.sink = tokens
     try:
         decls = parser.parse(text)
-    except UnexpectedInput as e:
+    except lark.exceptions.UnexpectedInput as e:
         raise DslError([syntax_diagnostic(e, text, file)]) from None
     finally:
         _TAP.sink = None
         _BUILDER.heights = {}
+    return _built(decls, file)
+
+
+def _built(decls, file: str) -> Document:
     if _BUILDER.too_deep is not None:
         _BUILDER.errors.append(_BUILDER.too_deep)
     if _BUILDER.errors:
@@ -213,14 +242,46 @@ def scan_tokens(text: str, file: str, tokens: list) -> None:
     """Append every token of `text` (comments and separators included) to `tokens`, building
     nothing: about half the cost of `parse_text`. Raises DslError on a syntax error only (the
     checks the model's builder makes are not made)."""
+    lark = _lark_lib()
     parser = _lark(callbacks=True, build=False)
     _TAP.sink = tokens
     try:
         parser.parse(text)
-    except UnexpectedInput as e:
+    except lark.exceptions.UnexpectedInput as e:
         raise DslError([syntax_diagnostic(e, text, file)]) from None
     finally:
         _TAP.sink = None
+
+
+@lru_cache(maxsize=None)
+def _driver() -> Optional[lalr.Driver]:
+    """The model's parser on lang/lalr.py's driver, its tables kept in the private cache (JSON,
+    under a MAC bound to the grammar and the driver's format), made from Lark's parser when
+    missing; None when they cannot be made (Lark then parses)."""
+    from ..base import cache
+
+    grammar = GRAMMAR.read_bytes()
+    inputs = cache.blake2b(grammar + b"\x00" + lalr.FORMAT.encode(), digest_size=20).hexdigest()
+    try:
+        path: Optional[Path] = cache.base_dir() / "grammar-driver"
+    except cache.Unavailable:
+        path = None           # _cached_parser says so
+    payload = cache.read_entry(path, "grammar-driver", inputs) if path else None
+    if payload is not None:
+        try:
+            return lalr.Driver(json.loads(payload), _BUILDER)
+        except Exception as e:  # noqa: BLE001 — any problem with the kept tables means making them
+            cache.note(f"ignoring the driver's tables: {type(e).__name__}: {e}; making them")
+    try:
+        tables = lalr.tables_of(_lark())
+        driver = lalr.Driver(tables, _BUILDER)
+    except ValueError as e:
+        cache.note(f"parsing with lark: {e}")
+        return None
+    if path is not None:
+        cache.write_entry(path, "grammar-driver", inputs,
+                          json.dumps(tables, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+    return driver
 
 
 # ----------------------------------------------------------------------------- syntax errors
@@ -266,7 +327,7 @@ def expected_words(expected) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _found(tok: Token) -> str:
+def _found(tok) -> str:
     if tok.type == "$END":
         return "the end of the file"
     if tok.type == "_SEP":
@@ -294,8 +355,9 @@ _EXAMPLES: dict[str, list[str]] = {
 }
 
 
-def _hint(e: UnexpectedInput, text: str) -> Optional[str]:
-    if isinstance(e, UnexpectedCharacters):
+def _hint(e, text: str) -> Optional[str]:
+    x = _lark_lib().exceptions
+    if isinstance(e, x.UnexpectedCharacters):
         ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
         if ch in "“”„«»「『":
             return 'strings use straight double quotes: "…"'
@@ -306,9 +368,9 @@ def _hint(e: UnexpectedInput, text: str) -> Optional[str]:
             return "write dates with ASCII digits: 2026-03, 2026-03-14 or 2026-summer"
         if ch and not ch.isascii():
             return 'Japanese text goes in double quotes: text "…"'
-    if isinstance(e, (UnexpectedToken, UnexpectedEOF)):
+    if isinstance(e, (x.UnexpectedToken, x.UnexpectedEOF)):
         tok = getattr(e, "token", None)
-        if tok is not None and tok.type in ("$END",) or isinstance(e, UnexpectedEOF):
+        if tok is not None and tok.type in ("$END",) or isinstance(e, x.UnexpectedEOF):
             unclosed = _unclosed_brace(text)
             if unclosed:
                 return f'the "{{" on line {unclosed[0]} is never closed; add "}}"'
@@ -354,9 +416,10 @@ def _unclosed_brace(text: str) -> Optional[tuple[int, int]]:
     return stack[-1] if stack else None
 
 
-def syntax_diagnostic(e: UnexpectedInput, text: str, file: str) -> Diagnostic:
+def syntax_diagnostic(e, text: str, file: str) -> Diagnostic:
+    """The located diagnostic of lark's syntax error `e` (an UnexpectedInput)."""
     hint = _hint(e, text)
-    if isinstance(e, UnexpectedCharacters):
+    if isinstance(e, _lark_lib().exceptions.UnexpectedCharacters):
         ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
         found = "the end of the line" if ch in "\r\n" else f'"{ch}"'
         message = f"unexpected {found}; expected {expected_words(e.allowed or ())}"

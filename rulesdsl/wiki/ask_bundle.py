@@ -58,8 +58,10 @@ ASSETS = "assets/ask"                 # where the site keeps it all
 PACKAGE = Path(__file__).resolve().parent.parent
 # modules the browser never runs (the build's, the command line's, the tests')
 NOT_SHIPPED = ("cli/", "regress/fuzzing.py", "regress/pytest_plugin.py", "wiki/plugin.py", "wiki/hook.py",
-               "wiki/testing.py", "wiki/search.py", "wiki/lexer.py", "wiki/ask_bundle.py", "wiki/ask_trim.py")
+               "wiki/testing.py", "wiki/search.py", "wiki/lexer.py", "wiki/ask_bundle.py", "wiki/ask_trim.py",
+               "wiki/ask_compile.py")
 ENV_OFF = "RULESDSL_WIKI_NO_ASK"      # set to build without the feature
+ENV_NO_BYTECODE = "RULESDSL_ASK_NO_BYTECODE"  # set to ship every module as source (ask_compile.py)
 ENV_RUNTIME = "RULESDSL_ASK_RUNTIME"  # where to keep the gathered runtime instead of the cache folder
 
 
@@ -182,6 +184,11 @@ def _wheels(folder: Path) -> dict[str, bytes]:
     return out
 
 
+def games() -> list[str]:
+    """The games whose engines the package holds (imported by name)."""
+    return sorted(p.name for p in (PACKAGE / "games").iterdir() if (p / "__init__.py").is_file())
+
+
 def rulesdsl_wheel() -> tuple[str, bytes]:
     """A wheel of this package's code as it is now: its .lark files and the modules the browser's
     session and the games' engines (imported by name) import, lazily or not (ask_trim.py) —
@@ -192,8 +199,8 @@ def rulesdsl_wheel() -> tuple[str, bytes]:
     name = f"rulesdsl-{__version__}"
     files = [(f"rulesdsl/{rel}", Path(full).read_bytes()) for rel, full in cache.walk(PACKAGE, (".py", ".lark"))
              if not rel.startswith(NOT_SHIPPED)]
-    games = sorted(f"rulesdsl.games.{p.name}" for p in (PACKAGE / "games").iterdir() if (p / "__init__.py").is_file())
-    keep = package_closure(files, ["rulesdsl.wiki.browser", *games], lambda p: p.endswith(".lark"))
+    roots = ["rulesdsl.wiki.browser", *(f"rulesdsl.games.{g}" for g in games())]
+    keep = package_closure(files, roots, lambda p: p.endswith(".lark"))
     files = [(p, d) for p, d in files if p in keep]
     info = f"{name}.dist-info"
     wheel = dict(files)
@@ -231,6 +238,11 @@ def gather() -> dict[str, bytes]:
     core["python_stdlib.zip"], _ = ask_trim.trimmed_stdlib(core["python_stdlib.zip"],
                                                            ask_trim.wheel_imports(wheels.values()))
     core["pyodide-lock.json"] = ask_trim.trimmed_lock(core["pyodide-lock.json"])
+    if os.environ.get(ENV_NO_BYTECODE, "").strip() in ("", "0"):
+        from .ask_compile import with_bytecode
+        core, wheels, why = with_bytecode(core, wheels, [], folder)   # what every game imports
+        if why:
+            cache.note(why)
     files = {f"pyodide-{PYODIDE_VERSION}/{n}": d for n, d in core.items()}
     files.update({f"wheels/{n}": d for n, d in wheels.items()})
     return files

@@ -1,0 +1,141 @@
+"""Bytecode for the modules a reader's first question imports, made at build time (ask_bundle.py).
+
+Under Pyodide, importing a module from its source compiles it first, and in WebAssembly that
+compiling is most of Python's start and of importing rulesdsl, pydantic and lark (measured in
+benchmarks/README.md: Pyodide's start alone went from 12–13 s to 4.5–5 s in Node on a loaded
+machine with its own modules compiled). So the build compiles them once, with Pyodide's own
+CPython run in Node (ask_compile.mjs: the same interpreter, so the same magic number and code),
+and ships each chosen module as a sourceless `.pyc` in place of its `.py` (zipimport and the
+file system's importer both load a lone `.pyc`; a traceback then shows no source line).
+
+Bytecode compresses about half as well as source, and a reader downloads at most 15 MB for one
+game (issue 22), so not every module fits: the modules imported on the way to the first answer
+are taken in the order of the most compiling saved (the nodes of the module's syntax tree) per
+byte the download grows, until GROWTH bytes are spent — the same choice from the same input.
+What is compiled is kept in the private cache folder (a MAC'd entry, rulesdsl/base/cache.py)
+under the digest of everything it was made from; without Node, or if anything fails, the site
+ships the sources, as before, and says why among the caches' notes (--verbose).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import subprocess
+import tempfile
+import zlib
+from pathlib import Path
+from typing import Optional
+
+from ..base import cache
+
+GROWTH = 420_000            # the bytes the bytecode may add to what a reader downloads
+SCRIPT = Path(__file__).with_name("ask_compile.mjs")
+FORMAT = "ask-compiled-1"
+
+
+def _compile(core: dict[str, bytes], wheels: dict[str, bytes], games: list[str]) -> list:
+    """[[archive ("stdlib" or "wheels"), path of the .py inside, pyc bytes, syntax nodes], …] from Node."""
+    with tempfile.TemporaryDirectory(prefix="rulesdsl-pyc-") as tmp:
+        folder = Path(tmp)
+        for name, data in core.items():
+            (folder / name).write_bytes(data)
+        (folder / "wheels").mkdir()
+        for name, data in wheels.items():
+            (folder / "wheels" / name).write_bytes(data)
+        try:
+            proc = subprocess.run(["node", str(SCRIPT), str(folder)], capture_output=True, timeout=900,
+                                  input=json.dumps({"wheels": sorted(wheels), "games": games}).encode())
+        except FileNotFoundError:
+            raise OSError("node is not installed") from None
+        except subprocess.TimeoutExpired:
+            raise OSError("compiling took more than 15 minutes") from None
+        if proc.returncode != 0:
+            lines = [ln for ln in proc.stderr.decode(errors="replace").splitlines() if ln.strip() and len(ln) < 300]
+            raise OSError("node failed: " + " / ".join(lines[-4:]))
+    return [[a, p, base64.b64decode(b), n] for a, p, b, n in json.loads(proc.stdout)]
+
+
+def compiled(core: dict[str, bytes], wheels: dict[str, bytes], games: list[str], folder: Path) -> list:
+    """`_compile`'s answer, from the cache entry in `folder` made from the same input if there is one."""
+    h = hashlib.sha256(FORMAT.encode() + SCRIPT.read_bytes())
+    for name in sorted(core):
+        h.update(name.encode() + b"\0" + hashlib.sha256(core[name]).digest())
+    for name in sorted(wheels):
+        h.update(name.encode() + b"\0" + hashlib.sha256(wheels[name]).digest())
+    h.update(json.dumps(games).encode())
+    inputs = h.hexdigest()
+    path = folder / "compiled-bytecode"
+    payload = cache.read_entry(path, FORMAT, inputs)
+    if payload is not None:
+        try:
+            return [[a, p, base64.b64decode(b), n] for a, p, b, n in json.loads(payload)]
+        except (ValueError, TypeError):      # an entry that does not read back is made again
+            pass
+    out = _compile(core, wheels, games)
+    cache.write_entry(path, FORMAT, inputs,
+                      json.dumps([[a, p, base64.b64encode(b).decode(), n] for a, p, b, n in out]).encode())
+    return out
+
+
+def _growth(source: bytes, pyc: bytes) -> int:
+    return len(zlib.compress(pyc, 9)) - len(zlib.compress(source, 9))
+
+
+def chosen(found: list, sources: dict[tuple[str, str], bytes], growth: int = GROWTH) -> dict[tuple[str, str], bytes]:
+    """Which of `found` ([archive, path, pyc, syntax nodes]) to ship in place of their sources
+    (`sources`: (archive, path) -> the .py's bytes): the most compiling saved (syntax nodes) per
+    byte of growth first, within `growth`."""
+    ranked = []
+    for archive, path, pyc, nodes in found:
+        src = sources.get((archive, path))
+        if src:
+            grows = _growth(src, pyc)
+            ranked.append((-nodes / max(grows, 1), archive, path, grows, pyc))
+    ranked.sort(key=lambda r: (r[0], r[1], r[2]))
+    out, spent = {}, 0
+    for _, archive, path, grows, pyc in ranked:
+        if spent + grows > growth:
+            continue
+        spent += grows
+        out[(archive, path)] = pyc
+    return out
+
+
+def apply(files: dict[str, bytes], chosen_here: dict[str, bytes]) -> dict[str, bytes]:
+    """The files of an archive with each chosen `X.py` replaced by `X.pyc`."""
+    out = {p: d for p, d in files.items() if p not in chosen_here}
+    out.update({p + "c": pyc for p, pyc in chosen_here.items()})
+    return out
+
+
+def with_bytecode(core: dict[str, bytes], wheels: dict[str, bytes], games: list[str],
+                  folder: Path) -> tuple[dict[str, bytes], dict[str, bytes], Optional[str]]:
+    """`core` (Pyodide's files) and `wheels` with the chosen modules as bytecode; and why not,
+    if they could not be compiled (then unchanged)."""
+    from .ask_trim import read_zip, record, write_zip
+    try:
+        found = compiled(core, wheels, games, folder)
+    except OSError as e:
+        return core, wheels, f"shipping the sources without bytecode: {e}"
+    stdlib = read_zip(core["python_stdlib.zip"])
+    unpacked = {name: read_zip(data) for name, data in wheels.items()}
+    owner = {p: name for name, files in unpacked.items() for p in files}
+    sources = {("stdlib", p): stdlib[p] for a, p, *_ in found if a == "stdlib" and p in stdlib}
+    sources.update({("wheels", p): unpacked[owner[p]][p] for a, p, *_ in found if a == "wheels" and p in owner})
+    picked = chosen(found, sources)
+    core = dict(core)
+    core["python_stdlib.zip"] = write_zip(apply(stdlib, {p: b for (a, p), b in picked.items() if a == "stdlib"}))
+    wheels = dict(wheels)
+    for name, files in unpacked.items():
+        mine = {p: b for (a, p), b in picked.items() if a == "wheels" and owner.get(p) == name}
+        if not mine:
+            continue
+        files = apply(files, mine)
+        for info in {p.split("/", 1)[0] for p in files if p.split("/", 1)[0].endswith(".dist-info")}:
+            if f"{info}/RECORD" in files:
+                files[f"{info}/RECORD"] = record(files, info)
+        wheels[name] = write_zip(files)
+    return core, wheels, None
+

@@ -1,0 +1,115 @@
+"""A judge's new question loads only the games its file names (rulesdsl/kb/brief.py), and answers
+exactly as on the whole knowledge base: the same output and exit code for worked questions of
+every game copied outside it, for a question that names another game's ruling, and for refused
+files (whose messages come from a whole load) — both from the command line and from a running
+`rulesdsl serve`."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.cli import ask as ask_command
+from rulesdsl.cli.main import run_captured
+from rulesdsl.kb import brief, loader
+
+REPO = Path(__file__).resolve().parent.parent
+QA = ["rulings/pm/qa/victory.rules", "rulings/pm/qa/deck.rules", "rulings/thgm/qa/odds.rules",
+      "rulings/thgm/qa/attack-value.rules", "rulings/royal/qa/chain.rules", "rulings/royal/qa/battle.rules"]
+
+
+def copied(src: str, dest: Path) -> Path:
+    """A worked question file of the knowledge base as a judge's new file: the same scenarios
+    under ids of their own, outside the knowledge base."""
+    text = (REPO / src).read_text(encoding="utf-8")
+    text = re.sub(r"(?m)^scenario (\w+)/", r"scenario \1/copy/", text)
+    path = dest / Path(src).name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def ask(argv: list[str], whole: bool, monkeypatch) -> dict:
+    with monkeypatch.context() as m:
+        if whole:
+            m.setattr(ask_command, "question_games", lambda path, shown: None)
+        notes = io.StringIO()
+        with contextlib.redirect_stderr(notes):        # where the cache's notes go
+            r = run_captured(["--root", str(REPO), "-v", *argv])
+        return dict(r, notes=notes.getvalue())
+
+
+def same_as_whole(argv: list[str], monkeypatch, narrowed_note: bool = True) -> None:
+    whole = ask(argv, True, monkeypatch)
+    # another new question first, which keeps the outline by game (the whole load just made
+    # the parse snapshot, with the question's own file in it, so that one reads it whole)
+    warm = Path(argv[1]).with_name(f"warm-{len(list(Path(argv[1]).parent.iterdir()))}.rules")
+    warm.write_text((REPO / "examples/judge-question.rules").read_text(encoding="utf-8"), encoding="utf-8")
+    ask(["ask", str(warm)], False, monkeypatch)
+    for _ in range(2):
+        narrow = ask(argv, False, monkeypatch)
+        assert (narrow["code"], narrow["stdout"]) == (whole["code"], whole["stdout"])
+    assert ("read the outline of the parse snapshot for" in narrow["notes"]) == narrowed_note, narrow["notes"]
+
+
+@pytest.fixture
+def private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "cache"))
+    return tmp_path
+
+
+@pytest.mark.parametrize("src", QA)
+def test_a_new_question_of_every_game_answers_as_on_the_whole_knowledge_base(src, private_cache, monkeypatch):
+    q = copied(src, private_cache)
+    same_as_whole(["ask", str(q)], monkeypatch)
+    same_as_whole(["ask", str(q), "--json"], monkeypatch)
+
+
+def test_the_judge_s_question_and_another_date_answer_as_on_the_whole_knowledge_base(private_cache, monkeypatch):
+    q = private_cache / "judge.rules"
+    q.write_text((REPO / "examples/judge-question.rules").read_text(encoding="utf-8"), encoding="utf-8")
+    same_as_whole(["ask", str(q)], monkeypatch)
+    same_as_whole(["ask", str(q), "--as-of", "2025-01-01", "--readings"], monkeypatch)
+
+
+def test_a_question_naming_another_game_s_ruling_loads_that_game_too(private_cache, monkeypatch):
+    text = (REPO / "examples/judge-question.rules").read_text(encoding="utf-8")
+    pm_ruling = next(m.group(1) for f in sorted((REPO / "rulings/pm").rglob("*.rules"))
+                     for m in re.finditer(r"(?m)^ruling (pm/\S+)", f.read_text(encoding="utf-8")))
+    q = private_cache / "cross.rules"
+    q.write_text(text.replace("  as of 2026-09-01\n", f"  as of 2026-09-01\n  refs {pm_ruling}\n"), encoding="utf-8")
+    same_as_whole(["ask", str(q)], monkeypatch)
+    assert loader.question_games(q, str(q)) >= {"grm", "pm"}
+
+
+@pytest.mark.parametrize("damage", [
+    ("expect card_face b2", "expect card_face b9"),          # the engine refuses the question
+    ("  turn P2\n", "  turn P2\n  refs grm/battle/rangee\n"),  # a finding in the file (with a hint)
+    ("scenario grm/judge/stack", "scenario grm/battle/range"),   # an id the knowledge base has
+    ("weight 45kg", "weight 45kg 3"),                         # a syntax error: not narrowed at all
+])
+def test_a_refused_question_says_what_the_whole_knowledge_base_says(damage, private_cache, monkeypatch):
+    q = private_cache / "bad.rules"
+    q.write_text((REPO / "examples/judge-question.rules").read_text(encoding="utf-8").replace(*damage),
+                 encoding="utf-8")
+    whole = ask(["ask", str(q)], True, monkeypatch)
+    narrow = ask(["ask", str(q)], False, monkeypatch)
+    assert whole["code"] != 0
+    assert (narrow["code"], narrow["stdout"], narrow["stderr"].count("error")) == \
+        (whole["code"], whole["stdout"], whole["stderr"].count("error"))
+
+
+def test_a_resident_process_narrows_from_the_documents_it_keeps(private_cache, monkeypatch):
+    from rulesdsl.kb import build
+    q = copied("rulings/thgm/qa/odds.rules", private_cache)
+    monkeypatch.setattr(loader, "RESIDENT", True)
+    monkeypatch.setattr(loader, "_in_memory", {})
+    monkeypatch.setattr(build, "_resident", {})
+    whole = ask(["ask", str(q)], True, monkeypatch)
+    narrow = ask(["ask", str(q)], False, monkeypatch)
+    assert (narrow["code"], narrow["stdout"]) == (whole["code"], whole["stdout"])
+    narrowed = [kb for key, kb in build._resident.items() if key[-1] is not None]
+    assert narrowed and all(set(kb.games) == {"thgm"} for kb in narrowed)
