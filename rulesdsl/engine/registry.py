@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 
 if TYPE_CHECKING:
     from ..kb.knowledge import KnowledgeBase, ScenarioInfo
@@ -47,19 +47,27 @@ class GameEngine:
             info_ = info.cards[code]
             return info_.at(ctx.day), True, info_.card.loc
         info_ = info.cards.get(code) or ctx.kb.card(game, code)
-        where = next((c.loc for c in info.scenario.cards if c.code == code), at)
+        where = self.block_of(info, code, at)
         return info_.at(ctx.day), False, where
+
+    def block_of(self, info: "ScenarioInfo", code: str, at: Any) -> Any:
+        """Where the scenario's `card CODE { … }` block for a known card is (the first, if it has
+        several), else `at`: where a fact the card lacks would be supplied."""
+        return self.per_scenario(info, "card_blocks", _card_blocks).get(code, at)
 
     def subjects(self, state: Any, call: "Call") -> tuple[str, ...]:
         """The codes of the cards an action is about (a scenario's own card by its name): a rule
-        point set for one of them applies while the action runs. By default the cards it names."""
-        from ..lang.vocab import CardRef
-        out = []
-        for value in call.params.values():
-            for ref in value if isinstance(value, (list, tuple)) else (value,):
-                if isinstance(ref, CardRef):
-                    out.append((ref.key or ("", ref.text))[1])
-        return tuple(out)
+        point set for one of them applies while the action runs. By default the cards it names
+        (the same for every run of the action: worked out once per action)."""
+        memo = _SUBJECTS
+        found = memo.get(id(call))
+        if found is not None and found[0] is call:
+            return found[1]
+        if len(memo) > 20_000:     # a long-running server: forget old questions' actions
+            memo.clear()
+        out = _named_cards(call)
+        memo[id(call)] = (call, out)
+        return out
 
     def actions(self, info: "ScenarioInfo") -> Iterable["Call"]:
         """The actions to perform, in order (a `choose` fixes a choice and is not performed)."""
@@ -67,6 +75,17 @@ class GameEngine:
 
     def act(self, ctx: "Context", state: Any, call: "Call") -> None:
         raise NotImplementedError
+
+    def per_scenario(self, info: "ScenarioInfo", what: str, make: Callable[["ScenarioInfo"], Any]) -> Any:
+        """`make(info)`, made once per scenario and kept with the engine: what a scenario's text
+        says once and for all (every run and reading of it replays the same calls)."""
+        memo = self.__dict__.setdefault("_per_scenario", {})
+        found = memo.get((what, id(info)))
+        if found is None or found[0] is not info:     # the scenario is kept with it: an id is never reused
+            if len(memo) > 20_000:      # a long-running server: forget old questions
+                memo.clear()
+            found = memo[(what, id(info))] = (info, make(info))
+        return found[1]
 
     def expect(self, ctx: "Context", state: Any, call: "Call", illegal: Optional[str]
                ) -> Optional[tuple[bool, str]]:
@@ -76,6 +95,41 @@ class GameEngine:
 
     def board(self, state: Any) -> Any:
         return None
+
+    # -- the board before the actions, built once -------------------------------------
+    # Every run of a scenario (each branch, each reading tried) starts from the same set-up, so
+    # its board before the actions is the same: a game's `setup` ends with `set_up`, its `act`
+    # begins with `acting`, and its `board` asks `board_before` first. The board is kept in the
+    # knowledge base's memo under what a set-up can depend on (the scenario, the day, the mode
+    # and the reading), and only for a set-up that met no choice and no chance. Boards are
+    # never changed once built (readers only), so runs share it.
+    def set_up(self, ctx: "Context", info: "ScenarioInfo", state: Any) -> None:
+        """Mark `state` as fresh from `info`'s set-up (see above)."""
+        if ctx.choices or ctx.assigned:
+            state.fresh = None
+            return
+        reading = tuple(sorted(ctx.readings.items())) if ctx.readings else ()
+        state.fresh = (ctx.kb.memo, ("engine.board_before", id(info), ctx.day, ctx.mode, reading), info)
+
+    @staticmethod
+    def acting(state: Any) -> None:
+        """The state is about to change: its board is no longer the set-up's."""
+        state.fresh = None
+
+    @staticmethod
+    def board_before(state: Any, build) -> Any:
+        """`build(state)`, or the board remembered for the same set-up while `state` is fresh."""
+        fresh = state.fresh
+        if fresh is None:
+            return build(state)
+        state.fresh = None      # asked once: the runner's next board is the one after the actions
+        memo, key, info = fresh
+        found = memo.get(key)
+        if found is not None and found[0] is info:
+            return found[1]
+        picture = build(state)
+        memo[key] = (info, picture)
+        return picture
 
     def outcome(self, state: Any, illegal: Optional[str]) -> str:
         return illegal or ""
@@ -100,6 +154,25 @@ class GameEngine:
     def validate_deck(self, kb: "KnowledgeBase", deck: Any) -> Optional[tuple[list, list[str]]]:
         """(problems, notes) for a deck list, or None if this game has no deck rules here."""
         return None
+
+
+# id(call) -> (call, the codes of the cards it names): GameEngine.subjects, asked before every
+# action of every run; the call is kept with its entry, so an id is never taken for another's
+_SUBJECTS: dict[int, tuple] = {}
+
+
+def _card_blocks(info: "ScenarioInfo") -> dict[str, Any]:
+    return {c.code: c.loc for c in reversed(info.scenario.cards)}     # the first block of a code wins
+
+
+def _named_cards(call: "Call") -> tuple[str, ...]:
+    from ..lang.vocab import CardRef
+    out = []
+    for value in call.params.values():
+        for ref in value if isinstance(value, (list, tuple)) else (value,):
+            if isinstance(ref, CardRef):
+                out.append((ref.key or ("", ref.text))[1])
+    return tuple(out)
 
 
 @lru_cache(maxsize=None)

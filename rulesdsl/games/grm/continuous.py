@@ -91,12 +91,18 @@ def permanents(st: State, verb_name: str):
     """Every card on the field, or that was and left it, with a permanent effect using
     `verb_name`: (card, the verb's call). What is in force is asked of `lost`."""
     seen = set()
-    for card in (*(c for stack in st.cells.values() for c in stack),
-                 *(c for c in st.all_cards() if c.left_field)):
+    # the field's cards, then those that left it (a card on the field that left it and came
+    # back is met first on the field): asked at every check of every play, so one pass each
+    cards = [c for stack in st.cells.values() for c in stack]
+    for zone in (st.hand, st.deck, st.grave):
+        for held in zone.values():
+            cards += [c for c in held if c.left_field]
+    for card in cards:
         if card.uid in seen:
             continue
         seen.add(card.uid)
-        for e in card.effects("permanent"):
-            for v in e.body or ():
-                if v.name == verb_name:
-                    yield card, v
+        for e in card.info.effects:
+            if e.name == "permanent":
+                for v in e.body or ():
+                    if v.name == verb_name:
+                        yield card, v

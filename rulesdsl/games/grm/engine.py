@@ -55,6 +55,7 @@ class GrmEngine(GameEngine):
                 st.ex_unlimited = True
                 ctx.step("トーナメント特別ルール: EX制限は撤廃されている", ctx.section("grm/ex/tournament"))
         self.check_setup(ctx, st)
+        self.set_up(ctx, info, st)
         return st
 
     def new_card(self, ctx: Context, st: State, info: ScenarioInfo, ref: CardRef, owner: str, call: Call) -> Card:
@@ -67,7 +68,7 @@ class GrmEngine(GameEngine):
         if hypothetical:
             where = card_info.card.loc
         else:  # a known card: facts are supplied by the scenario's `card CODE { … }`, else at this line
-            where = next((c.loc for c in info.scenario.cards if c.code == code), call.loc)
+            where = self.block_of(info, code, call.loc)
         card = Card(st.next_uid, card_info.at(ctx.day), owner, "up", hypothetical, where, call.loc)
         st.next_uid += 1
         return card
@@ -91,6 +92,7 @@ class GrmEngine(GameEngine):
     def act(self, ctx: Context, st: State, call: Call) -> None:
         """Perform one action; an action the rules forbid raises IllegalAction, which ends the
         branch and becomes the answer (「ルール上できない：…」), cited."""
+        self.acting(st)
         if st.result:
             raise IllegalAction(f"ゲームはすでに終了している（{st.result_note or st.result}）",
                                 ctx.section(st.result_rule))
@@ -217,15 +219,7 @@ class GrmEngine(GameEngine):
 
     # -- describing the state -----------------------------------------------------------
     def board(self, st: State) -> dict[str, Any]:
-        return {
-            "cells": {cell: [{"name": c.name, "code": c.code, "owner": c.owner, "face": c.face,
-                              "hypothetical": c.hypothetical} for c in stack]
-                      for cell, stack in st.cells.items()},
-            "hands": {p: [c.name for c in st.hand[p]] for p in PLAYERS},
-            "decks": {p: len(st.deck[p]) for p in PLAYERS},
-            "graveyards": {p: [c.name for c in st.grave[p]] for p in PLAYERS},
-            "active": st.active, "turn": st.turn,
-        }
+        return self.board_before(st, _board)
 
     def outcome(self, st: State, illegal: Optional[str]) -> str:
         if illegal:
@@ -262,6 +256,21 @@ class GrmEngine(GameEngine):
     def validate_deck(self, kb, deck):
         from .deck import validate
         return validate(kb, deck)
+
+
+def _board(st: State) -> dict[str, Any]:
+    return {
+        "cells": {cell: [_card(c) for c in stack] if stack else [] for cell, stack in st.cells.items()},
+        "hands": {p: [c.name for c in st.hand[p]] for p in PLAYERS},
+        "decks": {p: len(st.deck[p]) for p in PLAYERS},
+        "graveyards": {p: [c.name for c in st.grave[p]] for p in PLAYERS},
+        "active": st.active, "turn": st.turn,
+    }
+
+
+def _card(c: Card) -> dict[str, Any]:
+    info = c.info
+    return {"name": info.name, "code": info.code, "owner": c.owner, "face": c.face, "hypothetical": c.hypothetical}
 
 
 def _matches(card: Card, ref: CardRef) -> bool:

@@ -22,6 +22,10 @@ def other(player: str) -> str:
 
 def neighbours(cell: str, diagonal: bool = False) -> list[str]:
     """Cells next to `cell`: up, down, left, right (and the diagonals when asked), in a fixed order."""
+    return list(_NEIGHBOURS[cell, diagonal])
+
+
+def _neighbours(cell: str, diagonal: bool) -> list[str]:
     c, r = COLUMNS.index(cell[0]), ROWS.index(cell[1])
     out = []
     for dc, dr in ((0, -1), (-1, 0), (1, 0), (0, 1), (-1, -1), (1, -1), (-1, 1), (1, 1))[: 8 if diagonal else 4]:
@@ -29,6 +33,9 @@ def neighbours(cell: str, diagonal: bool = False) -> list[str]:
         if 0 <= nc < 3 and 0 <= nr < 3:
             out.append(f"{COLUMNS[nc]}{ROWS[nr]}")
     return out
+
+
+_NEIGHBOURS = {(cell, diagonal): tuple(_neighbours(cell, diagonal)) for cell in CELLS for diagonal in (False, True)}
 
 
 class Card:
@@ -66,7 +73,10 @@ class Card:
         return self.info.facts.get(name, UNKNOWN)
 
     def effects(self, trigger: Optional[str] = None) -> list[Call]:
-        return [e for e in self.info.effects if trigger is None or e.name == trigger]
+        effects = self.info.effects
+        if not effects:         # most cards: asked at every check of every play
+            return []
+        return list(effects) if trigger is None else [e for e in effects if e.name == trigger]
 
     def has_verb(self, verb: str) -> bool:
         return any(v.name == verb for e in self.info.effects for v in (e.body or ()))
@@ -103,6 +113,7 @@ class State:
     result_note: str = ""
     result_rule: str = "grm/victory/normal"    # the rule section that ended the game
     next_uid: int = 1
+    fresh: Optional[tuple] = field(default=None, repr=False, compare=False)   # the set-up's, while no action has run (GameEngine.board_before)
 
     # -- where cards are --------------------------------------------------------------
     def top(self, cell: str) -> Optional[Card]:

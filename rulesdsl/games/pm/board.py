@@ -17,21 +17,21 @@ def _card(c: Card, note: str = "") -> dict[str, Any]:
             "note": note}
 
 
-def _stats(st: State, c: Card) -> str:
+def _stats(mods: dict[tuple[int, str], int], c: Card) -> str:
     out = []
     for name in ("ap", "dp"):
         v = c.fact(name)
         if v == "none":
             continue
-        mod = sum(a for uid, s, a, _ in st.mods if uid == c.uid and s == name)
+        mod = mods.get((c.uid, name), 0)
         base = "?" if not isinstance(v, int) else str(v)
         out.append(f"{name.upper()}{base}{f'{mod:+d}' if mod else ''}")
     return "/".join(out)
 
 
-def _character_notes(st: State, c: Card) -> str:
+def _character_notes(st: State, mods: dict[tuple[int, str], int], c: Card) -> str:
     parts = ["休息" if c.resting else "活動"]
-    stats = _stats(st, c)
+    stats = _stats(mods, c)
     if stats:
         parts.append(stats)
     if c.uid in st.entered:
@@ -43,11 +43,14 @@ def _character_notes(st: State, c: Card) -> str:
 
 def build(st: State) -> dict[str, Any]:
     areas = []
+    mods: dict[tuple[int, str], int] = {}     # the changes in force, summed per card and value
+    for uid, s, a, _ in st.mods:
+        mods[uid, s] = mods.get((uid, s), 0) + a
     for p in PLAYERS:
         for area, zone in (("main", st.main), ("support", st.support)):
             cards = []
             for c in zone[p]:
-                cards.append(_card(c, _character_notes(st, c)))
+                cards.append(_card(c, _character_notes(st, mods, c)))
                 cards += [_card(s, f"セット→{c.label}") for s in c.supports]
             areas.append({"label": f"{p} {AREA_JA[area]}", "cards": cards})
         areas.append({"label": f"{p} ポイント置き場", "cards": [_card(c) for c in st.points[p]]})

@@ -92,8 +92,14 @@ def problems(entries: list[tuple[Desc, int, object]], work_variant: Callable[[],
                 seen[key] = i
         by_name.setdefault(d.name, []).append(i)
     for same_name in by_name.values():
-        for a in same_name:
-            for b in same_name:
+        # cards of one name not grouped yet by code or number are the same card only as
+        # variants of different works (`same`): only those whose work is known can be, so the
+        # pairs are tried among them alone (a deck of 56 unnamed others is not 1,540 pairs)
+        known = [i for i in same_name if entries[i][0].work is not UNKNOWN]
+        if len(known) < 2:
+            continue
+        for a in known:
+            for b in known:
                 if a < b and root(a) != root(b) and same(entries[a][0], entries[b][0], work_variant):
                     parent[root(b)] = root(a)
     grouped: dict[int, list[tuple[Desc, int, object]]] = {}

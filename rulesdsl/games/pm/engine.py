@@ -39,6 +39,10 @@ class PmEngine(GameEngine):
         return (*own, *(c.code for c in (a.attacker, a.interferer) if c is not None))
 
     def actions(self, info: ScenarioInfo):
+        """The scenario's actions and a last one that finishes what still waits (made once)."""
+        return self.per_scenario(info, "actions", self._own_actions)
+
+    def _own_actions(self, info: ScenarioInfo) -> list[Call]:
         acts = list(super().actions(info))
         if acts:
             acts.append(Call("action", SETTLE, {}, acts[-1].loc))
@@ -144,6 +148,7 @@ class PmEngine(GameEngine):
             if st.decklists[player]:
                 self.check_deck(ctx, st, player)
         victory.check(ctx, st)
+        self.set_up(ctx, info, st)
         return st
 
     def check_deck(self, ctx: Context, st: State, player: str) -> None:
@@ -170,7 +175,7 @@ class PmEngine(GameEngine):
         else:
             card_info = info.cards.get(code) or ctx.kb.card(game, code)
             hypothetical = False
-            where = next((c.loc for c in info.scenario.cards if c.code == code), call.loc)
+            where = self.block_of(info, code, call.loc)
         card_info = card_info.at(ctx.day)
         card = Card(st.next_uid, card_info.name, code, owner, hypothetical, card_info.facts, card_info.effects,
                     where, call.loc)
@@ -188,6 +193,7 @@ class PmEngine(GameEngine):
 
     # -- actions ------------------------------------------------------------------------
     def act(self, ctx: Context, st: State, call: Call) -> None:
+        self.acting(st)
         try:
             self._act(ctx, st, call)
         except EngineError as e:
@@ -385,7 +391,7 @@ class PmEngine(GameEngine):
 
     # -- describing the state -----------------------------------------------------------
     def board(self, st: State) -> dict[str, Any]:
-        return boards.build(st)
+        return self.board_before(st, boards.build)
 
     def render_board(self, board: dict[str, Any]) -> str:
         return boards.render(board)

@@ -99,9 +99,10 @@ class State:
                  "active", "turns", "phase", "priority", "passes", "window_closed", "chain", "approach",
                  "break_pending", "mods", "entered", "approached", "mulligans", "started", "winner",
                  "result", "result_note", "generated", "pool", "orderers", "resolved", "names",
-                 "decklists", "next_uid", "cards", "deck_out_noted", "exited", "drew", "turn_over", "breaks", "deck_checks")
+                 "decklists", "next_uid", "cards", "deck_out_noted", "exited", "drew", "turn_over", "breaks", "deck_checks", "fresh")
 
     def __init__(self) -> None:
+        self.fresh: Optional[tuple] = None   # the set-up's, while no action has run (GameEngine.board_before)
         self.deck: dict[str, list[Card]] = {"P1": [], "P2": []}
         self.deck_known: dict[str, bool] = {"P1": False, "P2": False}   # size given by the set-up
         self.hand: dict[str, list[Card]] = {"P1": [], "P2": []}

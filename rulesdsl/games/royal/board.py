@@ -15,31 +15,42 @@ AREAS = (("royal_zone", "ロイヤルゾーン"), ("guardian_zone", "ガーデ�
 
 
 def _card(c: Card, note: Optional[str] = None, face: Optional[str] = None) -> dict[str, Any]:
-    d = {"name": c.name, "code": c.code, "owner": c.owner, "face": face or c.face, "hypothetical": c.hypothetical}
+    info = c.info
+    d = {"name": info.name if info else "（カード）", "code": info.code if info else "", "owner": c.owner,
+         "face": face or c.face, "hypothetical": c.hypothetical}
     if note:
         d["note"] = note
     return d
 
 
-def _note(st: State, c: Card) -> Optional[str]:
-    if c.zone == "royal_zone":
+def _note(c: Card) -> Optional[str]:
+    zone = c.zone
+    if zone == "royal_zone":
         return "クリアー" if c.face == "up" else None
-    if c.zone == "guardian_zone" or (c.zone == "skill_zone" and c.kind == "guardian"):
+    if zone == "guardian_zone" or (zone == "skill_zone" and c.kind == "guardian"):
         force = c.fact("force")
         return f"フォース{force}" if isinstance(force, int) else "ガーディアン"
-    if c.zone == "skill_zone" and c.lasting:
+    if zone == "skill_zone" and c.lasting:
         return "次の自分のエンドフェイズまで残る"
     return None
 
 
+# the areas' labels, per player (built once, not per board)
+_LABELS = {p: [(zone, f"{p} {label}") for zone, label in AREAS] for p in PLAYERS}
+
+
 def board(st: State) -> dict[str, Any]:
+    """The board for readers. Built twice per run (before the actions and after), for every
+    branch and every reading tried: the cards' dicts are made directly, the labels once."""
     areas = []
     for p in PLAYERS:
-        for zone, label in AREAS:
-            cards = [_card(c, _note(st, c), face="down" if zone == "extra_deck" else None) for c in st.cards(p, zone)]
+        zones = st.zones[p]
+        for zone, label in _LABELS[p]:
+            face = "down" if zone == "extra_deck" else None
+            cards = [_card(c, _note(c), face) for c in zones[zone]]
             if zone == "guardian_zone":
-                cards += [_card(u, "ユニット") for u in st.cards(p, "unit")]
-            areas.append({"label": f"{p} {label}", "cards": cards})
+                cards += [_card(u, "ユニット") for u in zones["unit"]]
+            areas.append({"label": label, "cards": cards})
     if st.chain:
         areas.append({"label": "チェーン（下から。最後に発動したカードから処理する）", "cards": [
             _card(l.text_card, f"{l.n}. {ABILITY_JA[l.ability]}・スピード{l.speed[0]}" + ("・無効" if l.negated else ""))
@@ -56,8 +67,8 @@ def board(st: State) -> dict[str, Any]:
     return {
         "areas": areas,
         "info": info,
-        "hands": {p: [c.name for c in st.cards(p, "hand")] for p in PLAYERS},
-        "decks": {p: len(st.cards(p, "main_deck")) if st.deck_given[p] else None for p in PLAYERS},
+        "hands": {p: [c.name for c in st.zones[p]["hand"]] for p in PLAYERS},
+        "decks": {p: len(st.zones[p]["main_deck"]) if st.deck_given[p] else None for p in PLAYERS},
     }
 
 

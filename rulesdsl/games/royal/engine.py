@@ -29,7 +29,11 @@ class RoyalEngine(GameEngine):
     def actions(self, info: ScenarioInfo):
         """The scenario's actions between two of the engine's own: a check of what the set-up
         puts in play (a fifth copy, a second royal of one name) and, after the last action,
-        what is still open (a chain, an attack waiting for the block)."""
+        what is still open (a chain, an attack waiting for the block). The same for every run and
+        reading of the scenario: made once."""
+        return self.per_scenario(info, "actions", self._own_actions)
+
+    def _own_actions(self, info: ScenarioInfo) -> list[Call]:
         acts = list(super().actions(info))
         check = Call(kind="action", name="_check", params={}, loc=info.scenario.loc)
         if not acts:
@@ -122,6 +126,7 @@ class RoyalEngine(GameEngine):
         st.starts_game = any(c.kind == "action" and c.name == "start_game" for c in info.calls)
         if any(st.deck_lists[p]["main"] or st.deck_lists[p]["extra"] for p in PLAYERS):
             self.check_decks(ctx, st)
+        self.set_up(ctx, info, st)
         return st
 
     def card_info(self, ctx: Context, info: ScenarioInfo, ref: CardRef):
@@ -132,7 +137,7 @@ class RoyalEngine(GameEngine):
         game, code = ref.key or ("", ref.text)
         card_info = self.card_info(ctx, info, ref)
         hypothetical = game == ""
-        where = card_info.card.loc if hypothetical else next((c.loc for c in info.scenario.cards if c.code == code), call.loc)
+        where = card_info.card.loc if hypothetical else self.block_of(info, code, call.loc)
         card = Card(st.next_uid, card_info.at(ctx.day), owner, hypothetical, where, call.loc, zone)
         st.next_uid += 1
         st.cards(owner, zone).append(card)
@@ -197,6 +202,7 @@ class RoyalEngine(GameEngine):
 
     # -- actions ------------------------------------------------------------------------
     def act(self, ctx: Context, st: State, call: Call) -> None:
+        self.acting(st)
         try:
             self._act(ctx, st, call)
         except EngineError as e:
@@ -277,12 +283,16 @@ class RoyalEngine(GameEngine):
         """Cards in play that no legal deck could hold: a fifth copy, a second royal of one name."""
         for p in PLAYERS:
             names: dict[tuple[str, str], list[Card]] = {}
+            zones = st.zones[p]
             for zone in ZONES:
-                for c in st.cards(p, zone):
-                    if c.info is None or c.kind not in ("skill", "equip", "royal", "guardian"):
+                for c in zones[zone]:
+                    if c.info is None:
                         continue
-                    deck = "main" if c.kind in ("skill", "equip") else "extra"
-                    names.setdefault((deck, c.name), []).append(c)
+                    kind = c.info.facts.get("kind")
+                    if kind not in ("skill", "equip", "royal", "guardian"):
+                        continue
+                    deck = "main" if kind in ("skill", "equip") else "extra"
+                    names.setdefault((deck, c.info.name), []).append(c)
             for (deck, name), cards in names.items():
                 limit = 4 if deck == "main" else 1
                 if len(cards) > limit:
@@ -376,7 +386,7 @@ class RoyalEngine(GameEngine):
 
     # -- describing the state -----------------------------------------------------------
     def board(self, st: State) -> dict[str, Any]:
-        return board.board(st)
+        return self.board_before(st, board.board)
 
     def outcome(self, st: State, illegal: Optional[str]) -> str:
         if illegal:

@@ -152,6 +152,7 @@ class State:
         self.readings: dict[str, str] = {}   # unspecified rule points decided in this run
         self.passive = False                 # take_turn: the players make no optional choices
         self.next_uid = 1
+        self.fresh: Optional[tuple] = None   # the set-up's, while no action has run (GameEngine.board_before)
 
     # -- where cards are --------------------------------------------------------------
     def cards(self, player: str, zone: str) -> list[Card]:

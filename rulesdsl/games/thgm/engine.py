@@ -40,21 +40,19 @@ def _marker(name: str, loc) -> Call:
 class ThgmEngine(GameEngine):
     game_id = "thgm"
 
-    def __init__(self) -> None:
-        # what a scenario's text says once and for all (its runs replay it): id -> (info, facts)
-        self._static: dict[int, tuple[ScenarioInfo, dict]] = {}
-
     def static(self, info: ScenarioInfo) -> dict:
-        found = self._static.get(id(info))
-        if found is not None and found[0] is info:
-            return found[1]
-        facts = {"actions": self._actions(info), "players": _players_named(info),
-                 "needs_faces": any(call.name == "checked_faces" for _, call in info.expects),
-                 "placement_question": any(call.name in ("legal", "illegal") and call.params.get("act") == "placement"
-                                           for _, call in info.expects),
-                 "open_nullify": not any(c.name == "use_ability" for c in info.calls if c.kind == "action")}
-        self._static[id(info)] = (info, facts)
-        return facts
+        """What a scenario's text says once and for all (its runs replay it)."""
+        return self.per_scenario(info, "static", self._static_facts)
+
+    def _static_facts(self, info: ScenarioInfo) -> dict:
+        players = _players_named(info)
+        highest = max({int(x[1:]) for x in players}, default=2)
+        return {"actions": self._actions(info), "players": players,
+                "seats": tuple(f"P{i}" for i in range(1, max(2, highest) + 1)),   # when none are seated
+                "needs_faces": any(call.name == "checked_faces" for _, call in info.expects),
+                "placement_question": any(call.name in ("legal", "illegal") and call.params.get("act") == "placement"
+                                          for _, call in info.expects),
+                "open_nullify": not any(c.name == "use_ability" for c in info.calls if c.kind == "action")}
 
     # -- set-up -------------------------------------------------------------------------
     def subjects(self, st: State, call: Call) -> tuple[str, ...]:
@@ -138,8 +136,7 @@ class ThgmEngine(GameEngine):
         # the players: those seated, else P1…Pn for the highest player the scenario names (two at least)
         named = facts["players"]
         if not st.seats:
-            numbers = {int(x[1:]) for x in named}
-            st.seats = [f"P{i}" for i in range(1, max(2, max(numbers, default=2)) + 1)]
+            st.seats = list(facts["seats"])
         elif any(pl not in st.seats for pl in named):
             extra = sorted(pl for pl in named if pl not in st.seats)
             raise EngineError(f"{', '.join(extra)} {'is' if len(extra) == 1 else 'are'} not seated", info.scenario.loc,
@@ -151,6 +148,7 @@ class ThgmEngine(GameEngine):
                                   "an eliminated player's characters and score are removed from the game")
         if st.active is not None and st.active not in st.seats:
             raise EngineError(f"{st.active} is not seated", info.scenario.loc)
+        self.set_up(ctx, info, st)
         return st
 
     def new_char(self, ctx: Context, st: State, info: ScenarioInfo, ref: Optional[CardRef], owner: str,
@@ -165,6 +163,7 @@ class ThgmEngine(GameEngine):
 
     # -- actions ------------------------------------------------------------------------
     def act(self, ctx: Context, st: State, call: Call) -> None:
+        self.acting(st)
         name, p = call.name, call.params
         if st.blocked is not None and name != "_end":
             raise st.blocked
@@ -436,31 +435,7 @@ class ThgmEngine(GameEngine):
 
     # -- describing the state -----------------------------------------------------------
     def board(self, st: State) -> dict[str, Any]:
-        areas = []
-        info: list[list[str]] = []
-        for pl in st.players():
-            side = st.side(pl)
-            for row in ("front", "back"):
-                areas.append({"label": f"{pl} {ROW_JA[row]}", "player": pl, "row": row,
-                              "cards": [_card(c, col) for col, c in sorted(side.row(row).items())]})
-        info.append(["席順", "→".join(st.players())])
-        if st.winner:
-            info.append(["勝者", st.winner])
-        elif st.active:
-            info.append(["手番", f"{st.active}（{T.STEP_JA[st.step]}の手順）"])
-        for pl in st.players():
-            side = st.side(pl)
-            if side.eliminated:
-                info.append([f"{pl}", "脱落"])
-                continue
-            score = side.score()
-            info.append([f"{pl}のスコア", "不明" if score is None else f"{score}点"])
-            info.append([f"{pl}のストック", f"{side.stock}枚"])
-            if side.score_cards:
-                info.append([f"{pl}のスコアカード", "・".join(c.label for c in side.score_cards)])
-        if st.unused is not None:
-            info.append(["使わないカード", f"{st.unused}枚"])
-        return {"areas": areas, "info": info}
+        return self.board_before(st, _board)
 
     def outcome(self, st: State, illegal: Optional[str]) -> str:
         if illegal:
@@ -496,6 +471,34 @@ class ThgmEngine(GameEngine):
     def validate_deck(self, kb, deck):
         from .deck import validate
         return validate(kb, deck)
+
+
+def _board(st: State) -> dict[str, Any]:
+    areas = []
+    info: list[list[str]] = []
+    for pl in st.players():
+        side = st.side(pl)
+        for row in ("front", "back"):
+            areas.append({"label": f"{pl} {ROW_JA[row]}", "player": pl, "row": row,
+                          "cards": [_card(c, col) for col, c in sorted(side.row(row).items())]})
+    info.append(["席順", "→".join(st.players())])
+    if st.winner:
+        info.append(["勝者", st.winner])
+    elif st.active:
+        info.append(["手番", f"{st.active}（{T.STEP_JA[st.step]}の手順）"])
+    for pl in st.players():
+        side = st.side(pl)
+        if side.eliminated:
+            info.append([f"{pl}", "脱落"])
+            continue
+        score = side.score()
+        info.append([f"{pl}のスコア", "不明" if score is None else f"{score}点"])
+        info.append([f"{pl}のストック", f"{side.stock}枚"])
+        if side.score_cards:
+            info.append([f"{pl}のスコアカード", "・".join(c.label for c in side.score_cards)])
+    if st.unused is not None:
+        info.append(["使わないカード", f"{st.unused}枚"])
+    return {"areas": areas, "info": info}
 
 
 KIND_JA = {"strong": "強い", "weak": "弱い", "immune": "無効", "effective": "効く"}

@@ -180,6 +180,7 @@ class State:
     next_uid: int = 1
     noted: set = field(default_factory=set)             # notes already in the trace (said once)
     info: Any = None                                    # the scenario (its own cards)
+    fresh: Optional[tuple] = field(default=None, repr=False, compare=False)   # the set-up's, while no action has run (GameEngine.board_before)
 
     @property
     def over(self) -> bool:

@@ -1,0 +1,47 @@
+"""The board before the actions, built once per scenario, day, mode and reading and shared by
+every run of the question (GameEngine.board_before): it is the set-up's own board, and the board
+after the actions is never taken for it."""
+
+from rulesdsl.engine.context import Context, EngineError
+from rulesdsl.engine.registry import engine_for
+from rulesdsl.engine.runner import answer
+
+GAMES = ("grm", "thgm", "royal", "pm")
+
+
+def test_every_runs_board_before_is_the_one_a_fresh_set_up_draws(kb):
+    compared = 0
+    for game in GAMES:
+        engine = engine_for(game)
+        infos = sorted((s for s in kb.scenarios.values() if s.game == game and s.expects), key=lambda s: s.id)
+        for info in infos[:30]:
+            try:
+                a = answer(kb, info)        # with the readings tried: every run shares the board
+            except EngineError:
+                continue
+            ctx = Context(kb, game, a.as_of, a.mode, fixed=engine.fixed_choices(info))
+            try:
+                state = engine.setup(ctx, info)
+            except Exception:
+                continue
+            if ctx.choices or ctx.assigned:
+                continue
+            state.fresh = None          # drawn afresh, not remembered
+            own = engine.board(state)
+            for b in a.branches:
+                if b.before is not None:
+                    assert b.before == own, info.id
+                    compared += 1
+    assert compared > 100
+
+
+def test_the_board_after_the_actions_is_drawn_from_the_state_and_the_before_is_shared():
+    from conftest import REPO
+    from rulesdsl.kb.build import load
+    kb = load(REPO)
+    info = kb.scenarios["royal/qa/chain-ten-links"]
+    first = answer(kb, info, settled=False)
+    again = answer(kb, info, settled=False)
+    assert first.branches[0].before is again.branches[0].before      # built once
+    assert first.branches[0].after != first.branches[0].before       # the chain resolved: a board of its own
+    assert first.branches[0].after is not again.branches[0].after
