@@ -152,8 +152,10 @@ class _Builder:
     """Builds model nodes bottom-up while the LALR parser reduces."""
 
     def __getattr__(self, name: str):
-        # the parser asks for a method per rule: an inlined rule has none, and gets `_inlined`
-        if name[:1] == "_" and not (name[:2] == "__" and name[-2:] == "__"):
+        # the parser asks for a method per rule, and per terminal: an inlined rule (lower case
+        # after its underscores) has none and gets `_inlined`; a terminal (`_SEP`, `__ANON_0`)
+        # gets nothing, so its tokens stay tokens
+        if name[:1] == "_" and name.lstrip("_")[:1].islower():
             return _inlined
         raise AttributeError(name)
 
