@@ -20,8 +20,11 @@ built in a fresh process:
 The synthetic scenarios' expectations are random, so the builds run with
 RULESDSL_WIKI_KEEP_GOING=1 (failures are marked on their pages instead of stopping the build).
 Reported per build: wall seconds, the process's own peak RSS (wait4), and the split the hook logs
-(knowledge base load, card/ruling/Q&A pages with the search index, the rest = mkdocs and the index
-pages). After the last warm build of each size, the search is tried in Debian's chromium (when it
+(knowledge base load, the answers, the history of what each ruling revision changed — with the
+count of pairs of a revision and an answer that consulted it, those answered again without the
+revision, those of them answered in full, the answers under other readings the tests of what
+decides took from the build's own or made —, card/ruling/Q&A pages with
+the search index, the rest = mkdocs and the index pages). After the last warm build of each size, the search is tried in Debian's chromium (when it
 is installed; --no-search skips it): for bench_search's QUERIES_10K (words and names of the test
 set, the synthetic corpus's card codes, Japanese words), each pasted whole and typed key by key
 (every prefix in turn, as an input method commits characters), the bytes and files a search
@@ -55,6 +58,10 @@ from rulesdsl.wiki.testing import build_site  # noqa: E402
 TIME_GOAL, MEMORY_GOAL_MB, RATIO_GOAL, TYPED_BYTES_GOAL = 60.0, 1024.0, 2.1, 300_000
 SUBREAPER = False
 _LOAD = re.compile(r"knowledge base loaded in ([\d.]+) s")
+_EFFECTS = re.compile(r"the answers each ruling revision changed found in ([\d.]+) s \((\d+) revisions and answers "
+                      r"that consulted them, (\d+) answered again without the revision, (\d+) of them in full; "
+                      r"the tests of what decides took (\d+) answers under other readings from the build's and made (\d+)\)")
+_ANSWERS = re.compile(r"(\d+) answers computed in ([\d.]+) s")
 _ITEMS = re.compile(r"(\d+) card, ruling and Q&A pages and the search index .*? written in ([\d.]+) s")
 
 
@@ -107,6 +114,8 @@ def one_build(root: Path, site: Path, cache: Path, search: bool = False) -> dict
         raise SystemExit(f"build of {root} failed:\n{r.output[-3000:]}")
     load = _LOAD.search(r.output)
     items = _ITEMS.search(r.output)
+    effects = _EFFECTS.search(r.output)
+    answers = _ANSWERS.search(r.output)
     pages = sum(1 for _ in site.rglob("*.html"))
     found = search_figures(site) if search else None
     shutil.rmtree(site, ignore_errors=True)
@@ -115,7 +124,12 @@ def one_build(root: Path, site: Path, cache: Path, search: bool = False) -> dict
             "left_running_peak_mb": round(left_peak),
             "kb_load_s": float(load.group(1)) if load else None,
             "item_pages": int(items.group(1)) if items else None,
-            "item_pages_s": float(items.group(2)) if items else None}
+            "item_pages_s": float(items.group(2)) if items else None,
+            "answers_s": float(answers.group(2)) if answers else None,
+            # the home page's and changelog's history (regress/impact.py revision_effects)
+            "history_s": float(effects.group(1)) if effects else None,
+            "history_counts": dict(zip(("pairs", "answered", "in_full", "reused", "readings"),
+                                       (int(effects.group(i)) for i in range(2, 7)))) if effects else None}
 
 
 def main() -> int:
@@ -157,7 +171,8 @@ def main() -> int:
             results[cards]["warm_runs"] = [r["seconds"] for r in warm_runs[cards]]
             print(f"{cards:>6} cards: cold {cold['seconds']:.1f} s {cold['peak_mb']} MB; "
                   f"warm {warm['seconds']:.1f} s {warm['peak_mb']} MB "
-                  f"(kb load {warm['kb_load_s']} s, {warm['item_pages']} item pages {warm['item_pages_s']} s, "
+                  f"(kb load {warm['kb_load_s']} s, answers {warm['answers_s']} s, history {warm['history_s']} s, "
+                  f"{warm['item_pages']} item pages {warm['item_pages_s']} s, "
                   f"{warm['pages']} pages in all; warm runs {', '.join(str(r['seconds']) for r in warm_runs[cards])} s)",
                   file=sys.stderr, flush=True)
     finally:

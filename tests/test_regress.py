@@ -250,3 +250,41 @@ def test_revision_effects_of_the_bundled_knowledge_base_are_those_of_re_answerin
            for ref, cs in revision_effects(kb, answers).items()}
     assert got == {ref: sorted(v) for ref, v in expected.items()}
     assert got, "the bundled knowledge base has revisions that change answers"
+
+
+def test_an_answer_found_the_same_without_the_test_of_what_decides_is_the_same_answer_with_it():
+    """revision_effects answers a question without a revision first without the test of what
+    decides (`same_without`): where that says "the same answer", answering in full must agree, and
+    it must say so for some questions (else the history pays for the test everywhere)."""
+    from rulesdsl.engine.context import EngineError
+    from rulesdsl.engine.registry import engine_for
+    from rulesdsl.engine.runner import answer
+    from rulesdsl.regress.impact import card_settings, consulted_revisions, same_without, without_revision
+    from rulesdsl.regress.records import record, record_of, still_valid
+    kb = load(REPO)
+    cards = card_settings(kb)
+    said_same = 0
+    without: dict[str, object] = {}
+    for sid in sorted(kb.scenarios)[1::5]:
+        info = kb.scenarios[sid]
+        if engine_for(info.game) is None:
+            continue
+        try:
+            a = answer(kb, info)
+        except EngineError:
+            continue
+        after = record_of(kb, info, a)
+        for ref in sorted(consulted_revisions(a)):
+            rid, label = ref.rsplit("@", 1)
+            rev = next((x for x in kb.rulings[rid].revisions if x.date_label == label), None)
+            if rev is None or not rev.settings:
+                continue
+            if ref not in without:
+                without[ref] = without_revision(kb, rid, rev)
+            if still_valid(without[ref], info, after) is None:
+                continue
+            if same_without(without[ref], info, a, {}, kb, cards):
+                said_same += 1
+                before, _ = record(without[ref], info)
+                assert before.same_answer(after), (sid, ref)
+    assert said_same, "no question was found the same without the test of what decides"

@@ -105,6 +105,10 @@ def test_the_runtime_is_gathered_at_the_pinned_versions_and_recorded_in_the_site
     for name, meta in manifest["files"].items():
         data = (ask_site / ask_bundle.ASSETS / name).read_bytes()
         assert ask_bundle.sha256(data) == meta["sha256"], name
+    # the parser's tables, made for this grammar and driver (lang.parser.use_shipped_tables)
+    from rulesdsl.lang.parser import _driver_inputs
+    tables = json.loads((ask_site / ask_bundle.ASSETS / manifest["parser"]).read_bytes())
+    assert manifest["parser"] in manifest["files"] and tables["inputs"] == _driver_inputs()
     # each shipped wheel is the pinned one as kept in the cache, trimmed (ask_trim.py)
     from rulesdsl.wiki.ask_trim import trimmed_wheel
     pinned = {f: d for f, d in ask_bundle.WHEELS.values()}
@@ -164,8 +168,9 @@ def test_the_modules_a_first_question_imports_ship_as_bytecode_within_their_grow
     compiled = [n for n in stdlib if n.endswith(".pyc")]
     assert compiled and not any(n[:-1] in stdlib for n in compiled)       # in place of the source
     assert any(n.endswith(".pyc") for w in top.glob("wheels/*.whl") for n in read_zip(w.read_bytes()))
-    shipped = sum((top / n).stat().st_size for n in json.loads((top / "manifest.json").read_text())["files"]
-                  if not n.startswith("games/"))
+    manifest = json.loads((top / "manifest.json").read_text())
+    shipped = sum((top / n).stat().st_size for n in manifest["files"]
+                  if not n.startswith("games/") and n != manifest["parser"])    # the runtime's files
     monkeypatch.setenv(ask_bundle.ENV_NO_BYTECODE, "1")
     sources = sum(len(d) for d in ask_bundle.gather().values())
     assert 0 < shipped - sources <= GROWTH + 50_000        # the growth as zlib counts it, and the zips' headers
@@ -268,7 +273,8 @@ def test_the_runtime_answers_worked_questions_of_every_game_as_rulesdsl_ask_json
     stdlib = set(zipfile.ZipFile(folder / f"pyodide-{ask_bundle.PYODIDE_VERSION}" / "python_stdlib.zip").namelist())
     wheels = {n for w in folder.glob("wheels/*.whl") for n in zipfile.ZipFile(w).namelist()}
     files = dict(got["modules"])
-    assert {"rulesdsl.wiki.browser", "pydantic.main", "lark.lark", "traceback"} <= set(files)
+    assert {"rulesdsl.wiki.browser", "pydantic.main", "traceback"} <= set(files)
+    assert "lark" not in files            # parsed on the parser's tables the site ships (parser.json)
     assert any(p.endswith(".pyc") for p in files.values())        # answered from the shipped bytecode too
     for name, path in files.items():
         inside = re.sub(r"^/lib/python314\.zip/", "", path)

@@ -253,6 +253,33 @@ def scan_tokens(text: str, file: str, tokens: list) -> None:
         _TAP.sink = None
 
 
+# The driver's tables as the wiki ships them (use_shipped_tables): where no private cache folder
+# exists (the reader's browser), they spare building Lark's tables and importing lark at all.
+_shipped: Optional[bytes] = None
+
+
+def _driver_inputs() -> str:
+    from ..base import cache
+    grammar = GRAMMAR.read_bytes()
+    return cache.blake2b(grammar + b"\x00" + lalr.FORMAT.encode(), digest_size=20).hexdigest()
+
+
+def shipped_tables() -> bytes:
+    """The driver's tables, with the grammar and format they were made for, as JSON: what the
+    wiki ships to readers' browsers (ask_bundle.py) for use_shipped_tables."""
+    return json.dumps({"inputs": _driver_inputs(), "tables": lalr.tables_of(_lark())},
+                      ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def use_shipped_tables(payload: Optional[bytes]) -> None:
+    """Parse with the tables `payload` holds (shipped_tables' output) rather than those of the
+    private cache; tables made for another grammar or driver format are ignored (and said so in
+    -vv), and the driver then makes its own."""
+    global _shipped
+    _shipped = payload
+    _driver.cache_clear()
+
+
 @lru_cache(maxsize=None)
 def _driver() -> Optional[lalr.Driver]:
     """The model's parser on lang/lalr.py's driver, its tables kept in the private cache (JSON,
@@ -260,8 +287,15 @@ def _driver() -> Optional[lalr.Driver]:
     missing; None when they cannot be made (Lark then parses)."""
     from ..base import cache
 
-    grammar = GRAMMAR.read_bytes()
-    inputs = cache.blake2b(grammar + b"\x00" + lalr.FORMAT.encode(), digest_size=20).hexdigest()
+    inputs = _driver_inputs()
+    if _shipped is not None:
+        try:
+            kept = json.loads(_shipped)
+            if kept.get("inputs") == inputs:
+                return lalr.Driver(kept["tables"], _BUILDER)
+            cache.note("the shipped parser tables were made for another grammar; making them")
+        except Exception as e:  # noqa: BLE001 — any problem with them means making them
+            cache.note(f"ignoring the shipped parser tables: {type(e).__name__}: {e}; making them")
     try:
         path: Optional[Path] = cache.base_dir() / "grammar-driver"
     except cache.Unavailable:

@@ -12,9 +12,10 @@ from typing import Optional
 from ..engine.answer import Answer
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
+from ..engine.deciding import open_points, settle, split_key
 from ..engine.runner import answer
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
-from .records import Memo, Record, now, record, record_of, still_valid
+from .records import Memo, Record, now, record, record_of, ruling_found, still_valid, verdict_of
 
 
 @dataclass
@@ -164,15 +165,25 @@ def consulted_revisions(a: Answer) -> set[str]:
     return set(a.rulings) | {v["from"] for v in a.points.values() if "@" in v["from"]}
 
 
-def revision_effects(kb: KnowledgeBase, answers: dict[str, Answer]) -> dict[str, list[Change]]:
+def revision_effects(kb: KnowledgeBase, answers: dict[str, Answer],
+                     stats: Optional[dict] = None) -> dict[str, list[Change]]:
     """For every ruling revision an answer consulted (`id@date`), the answers that would be
     different had the revision never been made: the same impact data as `rulesdsl impact`,
-    computed by re-answering only the scenarios that consulted it."""
+    computed by re-answering only the scenarios that consulted it, and those first without the
+    test of what decides them (`same_without`). `stats`, when given, gets the counts: pairs of a
+    revision and an answer that consulted it (`pairs`), those answered again without the revision
+    (`answered`), those of them answered in full (`in_full`: a change, or a refusal), and the
+    answers under other readings the tests of what decides took from the build's (`reused`) or
+    made (`readings`)."""
+    count = stats if stats is not None else {}
+    for k in ("pairs", "answered", "in_full", "reused", "readings"):
+        count.setdefault(k, 0)
     by_revision: dict[str, list[str]] = {}
     for sid, a in answers.items():
         for ref in consulted_revisions(a):
             by_revision.setdefault(ref, []).append(sid)
     out: dict[str, list[Change]] = {}
+    card_points = card_settings(kb)
     afters: dict[str, Record] = {}          # each answer's record, made once (it is the same for every revision)
     for ref, sids in sorted(by_revision.items()):
         rid, label = ref.rsplit("@", 1)
@@ -185,12 +196,17 @@ def revision_effects(kb: KnowledgeBase, answers: dict[str, Answer]) -> dict[str,
         found: dict = {}
         changes = []
         for sid in sorted(sids):
+            count["pairs"] += 1
             info = kb.scenarios[sid]
             after = afters.get(sid)
             if after is None:
                 after = afters[sid] = record_of(kb, info, answers[sid])
             if still_valid(before_kb, info, after, cache=found) is None:
                 continue  # nothing it consulted moves without the revision: the same answer (as the memo has it)
+            count["answered"] += 1
+            if same_without(before_kb, info, answers[sid], cache, kb, card_points, count):
+                continue
+            count["in_full"] += 1
             before, _ = record(before_kb, info, point_cache=cache)
             if before.same_answer(after):
                 continue
@@ -203,3 +219,112 @@ def revision_effects(kb: KnowledgeBase, answers: dict[str, Answer]) -> dict[str,
         if changes:
             out[ref] = changes
     return out
+
+
+def same_without(kb: KnowledgeBase, info: ScenarioInfo, after: Answer, point_cache: dict,
+                 with_kb: KnowledgeBase, card_points: dict, count: Optional[dict] = None) -> bool:
+    """Whether the scenario's answer in `kb` (`with_kb` without a revision) is certainly
+    `after`'s (its answer in `with_kb`), as `Record.same_answer` compares them.
+
+    The test of what decides an answer (engine.deciding.settle) changes nothing but its status
+    (and so the checks of its status): its sentences, outcomes and other checks are the run's.
+    So the question is answered once without the test; when what it says differs from `after`, it
+    is a change (False: the caller answers in full and shows it). When it says the same, only the
+    status can differ: the test is made, each of its answers under another reading taken from
+    `after`'s own readings where that run read the same values (`_reusing`), and the status it
+    finds compared. The checks of the status (`expect status`) depend on the status and the day
+    alone, so equal statuses on the same day give equal checks. `card_points`: `card_settings`;
+    `count` gets the answers under readings taken from `after` (`reused`) and made (`readings`)."""
+    try:
+        quick = answer(kb, info, point_cache=point_cache, settled=False)
+    except EngineError:
+        return False            # the record of a refusal is the caller's to make
+    if quick.as_of != after.as_of or _said(quick) != _said(after):
+        return False
+    settle(kb, quick, _reusing(kb, info, quick, after, point_cache, with_kb, card_points,
+                               count if count is not None else {}))
+    return quick.status is after.status
+
+
+def card_settings(kb: KnowledgeBase) -> dict[tuple[str, str], list[str]]:
+    """(game, point) -> the cards a ruling sets the point for."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for game, point, card in kb.settings_by_card:
+        if card is not None:
+            out.setdefault((game, point), []).append(card)
+    return out
+
+
+def _reusing(kb: KnowledgeBase, info: ScenarioInfo, base: Answer, after: Answer, point_cache: dict,
+             with_kb: KnowledgeBase, card_points: dict, count: dict):
+    """The test of what decides `base`'s function that answers under a reading: an answer of
+    `after`'s readings (made in `with_kb`) where its run read, point by point, the values this
+    run reads here, else the scenario answered here.
+
+    A run is a function of the values it reads (the premise of the records, records.py): the
+    same values, the same run, the same sentences and outcomes. What the test reads of an answer
+    is that (deciding.answer_key) and, of points it has not met yet, which are open: so a point
+    the reading sets, or one open in `base` (the test tries its values anyway), need only read the
+    same value; any other point the same value, status and source. Besides: a ruling consulted
+    directly in the same revision, and where a ruling sets a point for one card, the same choice
+    between that setting and the game's (engine.context `_card_setting`)."""
+    from ..engine.runner import SEASON_POINT
+    known = [x for _, x in after.readings.answers] if after.readings is not None else []
+    open0 = set(open_points(kb, base))
+    game, when = info.game, base.as_of
+    same_choice: dict[str, bool] = {}
+
+    def chosen_alike(point: str) -> bool:
+        got = same_choice.get(point)
+        if got is None:
+            got = True
+            for code in card_points.get((game, point), ()):
+                here = (kb.value(game, point, card=code, as_of=when), kb.value(game, point, as_of=when))
+                there = (with_kb.value(game, point, card=code, as_of=when), with_kb.value(game, point, as_of=when))
+                if [(v.ruling, v.revision) for v in here] != [(v.ruling, v.revision) for v in there]:
+                    got = False
+                    break
+            same_choice[point] = got
+        return got
+
+    def reads_the_same(x: Answer, reading: dict[str, str]) -> bool:
+        if x.as_of != when or x.mode != base.mode or x.cards != base.cards or \
+                (SEASON_POINT in x.unsettled and SEASON_POINT not in open0):
+            return False        # (how a season is read: a point the test of what decides would meet anew)
+        via = set()
+        for key, v in x.points.items():
+            via.add(v["from"])
+            point, card = split_key(key)
+            if not chosen_alike(point):
+                return False
+            if key in reading:
+                if reading[key] != v["value"]:
+                    return False
+                continue
+            here = kb.value(game, point, card=card, as_of=when)
+            if key in open0:
+                if here.value != v["value"]:
+                    return False
+            elif (here.value, here.status.value, here.cite) != (v["value"], v["status"], v["from"]):
+                return False
+        for r in x.rulings:
+            rid = r.split("@", 1)[0]
+            if r not in via and ruling_found(kb, rid, when) != ruling_found(with_kb, rid, when):
+                return False
+        return True
+
+    def run(reading: dict[str, str]) -> Answer:
+        if SEASON_POINT not in reading:
+            for x in known:
+                if reads_the_same(x, reading):
+                    count["reused"] = count.get("reused", 0) + 1
+                    return x
+        count["readings"] = count.get("readings", 0) + 1
+        return answer(kb, info, point_cache=point_cache, reading=reading)
+    return run
+
+
+def _said(a: Answer) -> tuple:
+    """What an answer says apart from its status: the record's fields but the status and its checks."""
+    return (verdict_of(a, status_checks=False), "".join(a.sentences),
+            all(e.ok for e in a.expectations if e.applies and not e.about_status))

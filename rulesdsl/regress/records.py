@@ -95,14 +95,16 @@ def _strip(value):
     return value
 
 
-def verdict_of(a: Answer) -> str:
+def verdict_of(a: Answer, status_checks: bool = True) -> str:
+    """Distinct outcomes and the expectations that fail (without `status_checks`, the status
+    expectations are left out: what the answer says of the game, whatever its status)."""
     outcomes = " | ".join(sorted(a.outcomes))
     if a.odds is not None and a.odds.chance_points:   # the exact distribution, plan by plan
         outcomes = " | ".join((f"{p.label}: " if len(a.odds.plans) > 1 else "") +
                               ", ".join(f"{o} {pr}" for o, pr in sorted(p.outcomes)) for p in a.odds.plans)
     # a status expectation is checked on the scenario's own date only: listed when it fails
     checks = "; ".join(f"{'✓' if e.ok else '✗'} {e.text}" for e in a.expectations
-                       if e.applies and (not e.about_status or not e.ok))
+                       if e.applies and (not e.about_status or (status_checks and not e.ok)))
     return f"{outcomes}" + (f" [{checks}]" if checks else "")
 
 

@@ -55,6 +55,7 @@ WHEELS = {
                                  "bc210535442b39e1bf2805e0c7a17dfd6a4ace760c84c7f7d16245d23a6b1c39"),
 }
 ASSETS = "assets/ask"                 # where the site keeps it all
+PARSER_TABLES = "parser.json"         # the parser's tables (lang.parser.shipped_tables)
 PACKAGE = Path(__file__).resolve().parent.parent
 # modules the browser never runs (the build's, the command line's, the tests')
 NOT_SHIPPED = ("cli/", "regress/fuzzing.py", "regress/pytest_plugin.py", "wiki/plugin.py", "wiki/hook.py",
@@ -292,8 +293,11 @@ def build(wiki) -> Bundle:
         files[f"games/{g}/snapshot.json"] = snap
         files[f"games/{g}/sources.json"] = sources
         games[g] = {"snapshot": f"games/{g}/snapshot.json", "sources": f"games/{g}/sources.json"}
+    from ..lang.parser import shipped_tables
+    files[PARSER_TABLES] = shipped_tables()
     manifest = {
         "format": 1,
+        "parser": PARSER_TABLES,
         "pyodide": {"version": PYODIDE_VERSION, "python": PYTHON, "dir": f"pyodide-{PYODIDE_VERSION}/",
                     "integrity": PYODIDE_INTEGRITY},
         "wheels": sorted(n for n in files if n.startswith("wheels/")),

@@ -21,6 +21,7 @@ for (const w of ask.wheels) {
   py.unpackArchive(new Uint8Array(fs.readFileSync(folder + "wheels/" + w)), "wheel", { extractDir: site });
 }
 py.globals.set("GAMES", py.toPy(ask.games));
+py.globals.set("TABLES", ask.tables ?? null);
 py.globals.set("SITE", "/" + site.replace(/^\/+/, ""));   // sysconfig says //lib/…
 process.stdout.write(py.runPython(`
 import ast, base64, importlib.util, json, sys
@@ -32,8 +33,10 @@ from rulesdsl.engine import readings, runner
 from rulesdsl.engine.registry import engine_for
 from rulesdsl.kb import build, verdict
 from rulesdsl.lang.diagnostics import DslError
-from rulesdsl.lang.parser import parse_text
+from rulesdsl.lang.parser import parse_text, use_shipped_tables
 from rulesdsl.wiki import answers, site
+if TABLES:
+    use_shipped_tables(TABLES.encode())
 for g in GAMES:
     engine_for(g)
 try:

@@ -8,7 +8,9 @@ source documents, written under `root`. No `.rules` text of the knowledge base i
 only the reader's question.
 
 There is no private cache folder in a browser (no users, no os.geteuid, no os.link): a Session
-chooses `cache.memory_only`, so the parser's tables and everything else live in the page's memory.
+chooses `cache.memory_only`, so everything lives in the page's memory; the parser's tables come
+with the site (ask_bundle.py: `lang.parser.shipped_tables`), so lark is imported only to explain a
+syntax error.
 
 An answer is the command line's: the same knowledge base, the same engine, the same JSON as
 `rulesdsl ask --json`; and its HTML is the Q&A page's, made by the same functions (answers.py).
@@ -30,18 +32,25 @@ EDITED = "質問.rules"       # the name of the reader's text in answers and err
 class Session:
     """One game's knowledge base, kept loaded between questions."""
 
-    def __init__(self, root: str, snapshot: bytes, use_directory_urls: bool = False) -> None:
+    def __init__(self, root: str, snapshot: bytes, use_directory_urls: bool = False,
+                 tables: bytes | None = None) -> None:
+        from ..lang.parser import use_shipped_tables
         from ..lang.snapshot import loads
         cache.memory_only("the interpreter runs in a browser, where no private cache folder exists")
+        if tables is not None:      # the parser's tables as the site ships them (ask_bundle.py)
+            use_shipped_tables(tables)
         self.root = Path(root)
         keys, docs = loads(snapshot)
         self.documents: list[Document] = [d for d in docs if isinstance(d, Document)]
         self.dir_urls = use_directory_urls
 
     @classmethod
-    def open(cls, root: str, snapshot_path: str, use_directory_urls: bool = False) -> "Session":
-        """A session on the snapshot written at `snapshot_path` (in the runtime's memory)."""
-        return cls(root, Path(snapshot_path).read_bytes(), use_directory_urls)
+    def open(cls, root: str, snapshot_path: str, use_directory_urls: bool = False,
+             tables_path: str | None = None) -> "Session":
+        """A session on the snapshot written at `snapshot_path` (in the runtime's memory), the
+        parser's tables at `tables_path` when the site ships them."""
+        tables = Path(tables_path).read_bytes() if tables_path else None
+        return cls(root, Path(snapshot_path).read_bytes(), use_directory_urls, tables)
 
     def warm(self) -> None:
         """Do ahead of the first question what every answer needs once: import the engine, the

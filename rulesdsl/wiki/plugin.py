@@ -273,6 +273,10 @@ class WikiPlugin:
         depth = self._shell_depth(page.file.src_uri)
         if depth is not None:
             self.shells[depth] = self._template(output, page.url)
+        # mkdocs keeps every page's HTML until the build ends, though nothing reads it once the page
+        # is written (the next pages' nav and footer use titles and URLs): at 10,000 cards the index
+        # pages (tables of every card, ruling and question, the changelog) are tens of megabytes
+        page.content = None
         return output
 
     def _template(self, output: str, shell_url: str) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import logging
+import time
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -427,7 +428,12 @@ class Wiki:
             from ..engine.answer import Answer
             from ..regress.impact import revision_effects
             answered = {sid: a for sid, a in self.answers.items() if isinstance(a, Answer)}
-            self._changed = revision_effects(self.kb, answered)
+            started, stats = time.perf_counter(), {}
+            self._changed = revision_effects(self.kb, answered, stats)
+            log.info(f"rulesdsl: the answers each ruling revision changed found in {time.perf_counter() - started:.1f} s "
+                     f"({stats['pairs']} revisions and answers that consulted them, {stats['answered']} answered "
+                     f"again without the revision, {stats['in_full']} of them in full; the tests of what decides "
+                     f"took {stats['reused']} answers under other readings from the build's and made {stats['readings']})")
         return self._changed
 
 

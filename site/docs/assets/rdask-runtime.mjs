@@ -28,6 +28,9 @@ export async function start({ loadPyodide, base, manifest, fetchBytes, urlOf = n
   progress("Python（Pyodide " + manifest.pyodide.version + "）を読み込んでいます", 0);
   // fetched while Pyodide starts
   const wheelBytes = Promise.all(wheels.map((w) => fetchBytes(w)));
+  // the parser's tables, so that no Lark tables are built here (and lark is imported only to
+  // explain a syntax error)
+  const tablesBytes = manifest.parser ? fetchBytes(manifest.parser) : Promise.resolve(null);
   const gameFiles = new Map();
   const files = (g) => {
     const m = manifest.games[g];
@@ -67,8 +70,11 @@ export async function start({ loadPyodide, base, manifest, fetchBytes, urlOf = n
       py.FS.writeFile(full, text);
     }
     py.FS.writeFile(root + "/snapshot.json", snapshot);
+    const tables = await tablesBytes;
+    if (tables) py.FS.writeFile("/kb/parser.json", tables);
     const Session = py.pyimport("rulesdsl.wiki.browser").Session;
-    const s = Session.open(root, root + "/snapshot.json", Boolean(manifest.dirUrls));
+    const s = Session.open(root, root + "/snapshot.json", Boolean(manifest.dirUrls),
+                           tables ? "/kb/parser.json" : null);
     sessions.set(g, s);
     return s;
   }
