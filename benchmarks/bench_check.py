@@ -83,6 +83,7 @@ def run(cmd: list[str], env: dict | None = None, cwd: Path | None = None) -> dic
         out.seek(0)
         err.seek(0)
         return {"seconds": wall, "exit": proc.returncode, "peak_mb": usage.ru_maxrss / 1024,
+                "load": round(os.getloadavg()[0], 1),
                 "cpu_seconds": cpu, "all_seconds": time.perf_counter() - t0, "all_cpu_seconds": all_cpu,
                 "left_running": left, "left_peak_mb": peak_left,
                 "stdout": out.read().decode("utf-8", "replace"),
@@ -158,6 +159,11 @@ def main(argv=None) -> int:
                     help="run the installed rulesdsl as it is; by default the runs use a snapshot of "
                          "rulesdsl/ taken at the start, so that edits made meanwhile (which rightly "
                          "invalidate the check cache) do not disturb the measurement")
+    ap.add_argument("--code", type=Path, metavar="DIR",
+                    help="also time another checkout's rulesdsl/ (e.g. an export of main: `git archive main | tar -x -C DIR`) "
+                         "in the same run: each pair is then a raw parse and a cold check of each code, alternating")
+    ap.add_argument("--no-assert", action="store_true",
+                    help="skip `rulesdsl test` on the corpus (only for a corpus an earlier run asserted; the result says so)")
     ap.add_argument("--raw-only", type=Path, help=argparse.SUPPRESS)   # the raw-parse child
     args = ap.parse_args(argv)
 
@@ -172,6 +178,7 @@ def main(argv=None) -> int:
         log("note: cannot become a subreaper here; what a command leaves running is not counted")
     tmp = None
     generated = None
+    other = None
     if args.corpus:
         root = args.corpus.resolve()
     else:
@@ -192,11 +199,14 @@ def main(argv=None) -> int:
     snap = Path(tempfile.mkdtemp(prefix="rulesdsl-code-"))
     work = Path(tempfile.mkdtemp(prefix="rulesdsl-cwd-"))
     try:
-        log("asserting that every worked question of the corpus passes …")
-        sys.path.insert(0, str(HERE))
-        from gen_corpus import assert_scenarios_pass
-        passing = assert_scenarios_pass(root, cwd=work)
-        log(f"  {passing['passed']} passed")
+        if args.no_assert:
+            passing = {"passed": "not asserted in this run (--no-assert)"}
+        else:
+            log("asserting that every worked question of the corpus passes …")
+            sys.path.insert(0, str(HERE))
+            from gen_corpus import assert_scenarios_pass
+            passing = assert_scenarios_pass(root, cwd=work)
+            log(f"  {passing['passed']} passed")
         size = corpus_size(root)
         log(f"corpus: {size['files']} files, {size['mb']:.1f} MB")
 
@@ -215,6 +225,16 @@ def main(argv=None) -> int:
         code_path = code_path["stdout"].strip()
         log(f"rulesdsl imported from {code_path}")
         check = [sys.executable, "-m", "rulesdsl", "--root", str(root), "check"]
+        if args.code:       # another checkout, its own snapshot of rulesdsl/ and its own cache
+            other_snap = snap / "other"
+            other_cache = Path(tempfile.mkdtemp(prefix="rulesdsl-cache-other-"))
+            shutil.copytree(args.code.resolve() / "rulesdsl", other_snap / "rulesdsl",
+                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            other_env = dict(env, RULESDSL_CACHE=str(other_cache),
+                             PYTHONPATH=os.pathsep.join(filter(None, (str(other_snap), os.environ.get("PYTHONPATH")))))
+            other_env.pop("PYTHONDONTWRITEBYTECODE", None)
+            run([sys.executable, "-m", "compileall", "-q", str(other_snap / "rulesdsl")], other_env, work)
+            other = {"code": str(args.code), "env": other_env, "cache": other_cache, "pairs": []}
         watched = (root, snap) if not args.live_code else (root, REPO / "rulesdsl")
         # raw parse and cold check alternate, so that a slow spell of this shared machine falls
         # on both; the median pair (by the ratio) is reported, with every run's figures
@@ -237,6 +257,14 @@ def main(argv=None) -> int:
             log(f"  raw {raw['seconds']:.1f} s; cold {cold['seconds']:.1f} s, every process "
                 f"{cold['all_seconds']:.1f} s ({cold['all_cpu_seconds']:.1f} s CPU)")
             pairs.append((cold["all_seconds"] / raw["seconds"], raw_run, raw, cold))
+            if other is not None:
+                shutil.rmtree(other["cache"], ignore_errors=True)
+                other["cache"].mkdir(mode=0o700)
+                log(f"cold check of {args.code} {i + 1}/{args.runs} …")
+                ocold = run(check, other["env"], work)
+                log(f"  {args.code}: cold {ocold['seconds']:.1f} s, every process {ocold['all_seconds']:.1f} s "
+                    f"({ocold['all_cpu_seconds']:.1f} s CPU); load {os.getloadavg()[0]:.1f}")
+                other["pairs"].append((ocold["all_seconds"] / raw["seconds"], raw, ocold))
         pairs.sort(key=lambda p: p[0])
         _, raw_run, raw, cold = pairs[len(pairs) // 2]
         summary = cold["stdout"].strip().splitlines()[-1] if cold["stdout"].strip() else ""
@@ -261,6 +289,24 @@ def main(argv=None) -> int:
                              + (f" and {len(changed) - 5} more" if len(changed) > 5 else ""))
             before = after
         warm = statistics.median(r["seconds"] for r in warm_runs)
+        other_result = None
+        if other is not None:
+            owarm = [run(check, other["env"], work) for _ in range(args.warm_runs)]
+            ops = sorted(other["pairs"], key=lambda p: p[0])
+            other_result = {
+                "code": other["code"],
+                "cold_all_over_raw": round(ops[len(ops) // 2][0], 2),
+                "cold_all_over_raw_cpu": round(statistics.median(c["all_cpu_seconds"] / r["cpu_seconds"] for _, r, c in ops), 2),
+                "pairs": [{"raw_s": round(r["seconds"], 2), "raw_cpu_s": round(r["cpu_seconds"], 2),
+                           "cold_s": round(c["seconds"], 2), "cold_all_s": round(c["all_seconds"], 2),
+                           "cold_all_cpu_s": round(c["all_cpu_seconds"], 2),
+                           "over_raw": round(c["all_seconds"] / r["seconds"], 2),
+                           "over_raw_cpu": round(c["all_cpu_seconds"] / r["cpu_seconds"], 2),
+                           "left_running": c["left_running"]} for _, r, c in other["pairs"]],
+                "warm_check_seconds": round(statistics.median(r["seconds"] for r in owarm), 3),
+                "warm_check_cpu_seconds": round(statistics.median(r["cpu_seconds"] for r in owarm), 3),
+                "check_summary": ops[0][2]["stdout"].strip().splitlines()[-1] if ops[0][2]["stdout"].strip() else "",
+            }
         # what any run pays before reading a file: the interpreter, rulesdsl, lark and pydantic
         startup = run([sys.executable, "-c", "import rulesdsl.cli.main, rulesdsl.cli.check"], env, work)
         children_peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
@@ -298,7 +344,11 @@ def main(argv=None) -> int:
             "notes": notes,
             "pairs": [{"raw_s": round(r["seconds"], 2), "raw_cpu_s": round(r["cpu_seconds"], 2),
                        "cold_s": round(c["seconds"], 2), "cold_all_s": round(c["all_seconds"], 2),
-                       "cold_all_cpu_s": round(c["all_cpu_seconds"], 2)} for _, _, r, c in pairs],
+                       "cold_all_cpu_s": round(c["all_cpu_seconds"], 2),
+                       "over_raw": round(c["all_seconds"] / r["seconds"], 2),
+                       "over_raw_cpu": round(c["all_cpu_seconds"] / r["cpu_seconds"], 2),
+                       "load": c.get("load")} for _, _, r, c in pairs],
+            "other_code": other_result,
             "load_average": os.getloadavg(),
             "scenarios_passing": passing["passed"],
             "cache_mb": round(sum(f.stat().st_size for f in cache.rglob("*") if f.is_file()) / 1e6, 1),
@@ -333,6 +383,11 @@ def main(argv=None) -> int:
             print()
             for name, value, note in rows:
                 print(f"{name:<{w}}  {value:>{v}}  {note}")
+            if other_result is not None:
+                o = other_result
+                print(f"\n{o['code']}, the same run: cold counting every process {o['cold_all_over_raw']:.2f}× "
+                      f"the raw parse (CPU {o['cold_all_over_raw_cpu']:.2f}×); warm {o['warm_check_seconds']:.2f} s "
+                      f"(CPU {o['warm_check_cpu_seconds']:.2f} s); {o['check_summary']}")
         return 0
     finally:
         if args.keep:

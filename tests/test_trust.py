@@ -197,6 +197,36 @@ def test_a_file_record_is_trusted_only_while_size_times_and_inode_match_and_it_i
     assert d.trusted(str(f)) is None
 
 
+def test_a_folder_is_remembered_by_its_files_names_sizes_times_and_inodes_and_looked_at_again_when_one_changes(
+        tmp_path, monkeypatch):
+    import time
+    from types import SimpleNamespace
+    monkeypatch.setattr(cache, "SLACK_NS", 0)
+    later = SimpleNamespace(time_ns=lambda: time.time_ns() + 10**9, strftime=time.strftime)
+    monkeypatch.setattr(cache, "time", later)       # every file older than the moment its folder is read
+    folder = tmp_path / "kb"
+    folder.mkdir()
+    (folder / "a.rules").write_text("one", encoding="utf-8")
+    (folder / "b.rules").write_text("two", encoding="utf-8")
+
+    def feed(d):
+        h = cache.blake2b(digest_size=20)
+        d.tree(h, folder)
+        return h.hexdigest()
+    d = cache.Digests(None)
+    first = feed(d)
+    assert list(d.trees_seen) == [f"{folder}\0None"]
+    d.seen.clear()
+    assert feed(d) == first and not d.seen                  # remembered: no file looked up
+    st = os.stat(folder / "a.rules")
+    (folder / "a.rules").write_text("ONE", encoding="utf-8")  # same size, mtime put back
+    os.utime(folder / "a.rules", ns=(st.st_atime_ns, st.st_mtime_ns))
+    changed = feed(d)
+    assert changed != first and changed == feed(cache.Digests(None))
+    (folder / "c.rules").write_text("three", encoding="utf-8")
+    assert feed(d) == feed(cache.Digests(None)) != changed
+
+
 # ----------------------------------------------------------------------------- the snapshot format
 
 def test_the_whole_bundled_knowledge_base_round_trips_through_a_snapshot_with_identical_answers():

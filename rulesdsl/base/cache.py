@@ -16,7 +16,9 @@ before anything else).
   inode; the record is used only when all four still match and the file's ctime is older than
   the moment the digest was taken (less a margin for coarse file-system clocks). Anything else
   — an edit that keeps the size with the mtime restored (`touch -r`), a copy keeping times, an
-  archive restore — changes the ctime or the inode, and the bytes are hashed again.
+  archive restore — changes the ctime or the inode, and the bytes are hashed again. A folder's
+  part of a command's output key is remembered the same way, by a digest of its files' names,
+  sizes, times and inodes, so that a run with nothing changed reads no file's record.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ import sys
 import time
 from pathlib import Path
 from collections import namedtuple
+
+from .files import walk  # noqa: F401 — callers know it as cache.walk
 
 # No `typing` here: this module is the command line's whole start when a kept output or a
 # server answers, and typing's import is a tenth of that (the annotations are never evaluated).
@@ -341,10 +345,16 @@ class Digests:
     module's docstring for when a record is trusted). Kept per knowledge base, as an entry."""
 
     def __init__(self, path: Optional[Path]) -> None:
-        self.path = path
-        known = read_json(path, "files", "") if path else None
-        self.known: dict[str, list] = known if isinstance(known, dict) else {}
-        self.seen: dict[str, list] = {}
+        self.path, self._known, self.seen, self.trees_seen = path, None, {}, {}
+        trees = read_json(path.with_name(path.name + "-trees"), "trees", "") if path else None
+        self.trees: dict[str, list] = trees if isinstance(trees, dict) else {}
+
+    @property
+    def known(self) -> dict:        # read on first need: a warm run may need none of it
+        if self._known is None:
+            known = read_json(self.path, "files", "") if self.path else None
+            self._known = known if isinstance(known, dict) else {}
+        return self._known
 
     def _trusted(self, p: str, st: os.stat_result) -> Optional[str]:
         rec = self.seen.get(p) or self.known.get(p)
@@ -389,7 +399,12 @@ class Digests:
         return d
 
     def save(self) -> None:
-        if self.path is None or self.seen == self.known:
+        if self.path is None:
+            return
+        if any(self.trees.get(k) != v for k, v in self.trees_seen.items()):
+            self.trees = {**self.trees, **self.trees_seen}
+            write_json(self.path.with_name(self.path.name + "-trees"), "trees", "", self.trees)
+        if not self.seen or self.seen == self.known:
             return
         merged = {**self.known, **self.seen}
         if len(merged) > len(self.seen) + KEEP_UNSEEN:     # e.g. many judges' files over time
@@ -398,15 +413,36 @@ class Digests:
             for k in older[:len(merged) - len(self.seen) - KEEP_UNSEEN]:
                 del merged[k]
         if write_json(self.path, "files", "", merged):
-            self.known = merged
+            self._known = merged
 
     def tree(self, h, base: Path, suffixes: Optional[tuple] = None) -> None:
-        """Feed `h` the relative path and digest of every file under `base` (or of `base`)."""
+        """Feed `h` the relative path and digest of every file under `base` (or of `base`). A folder's
+        feed is remembered with a digest of its files' names, sizes, times and inodes, and trusted
+        on the same condition as each file's record, checked for the whole folder at once."""
         if not os.path.isdir(base):
             h.update(str(base).encode("utf-8", "surrogateescape") + b"\0" + self.digest(str(base)).encode())
             return
-        for rel, full in walk(base, suffixes):
-            h.update(rel.encode("utf-8", "surrogateescape") + b"\0" + self.digest(full).encode())
+        taken, files, sig, newest = time.time_ns(), walk(base, suffixes), blake2b(digest_size=20), 0
+        for rel, full in files:
+            try:
+                st = os.stat(full)
+                sig.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\n"
+                           .encode("utf-8", "surrogateescape"))
+                newest = max(newest, st.st_ctime_ns)
+            except OSError:
+                sig.update(f"{rel}\0-\n".encode("utf-8", "surrogateescape"))
+                newest = taken              # never remembered: the next run looks again
+        name, signature = f"{base}\0{suffixes}", sig.hexdigest()
+        rec = self.trees_seen.get(name) or self.trees.get(name)
+        if isinstance(rec, list) and len(rec) == 2 and rec[0] == signature and isinstance(rec[1], str):
+            self.trees_seen[name] = rec     # every file as when its feed was taken: that feed
+            h.update(b"tree\0" + rec[1].encode())
+            return
+        feed = blake2b(b"".join(rel.encode("utf-8", "surrogateescape") + b"\0" + self.digest(full).encode() + b"\n"
+                                for rel, full in files), digest_size=20).hexdigest()
+        if newest < taken - SLACK_NS:       # else a file changed too recently to remember the folder by
+            self.trees_seen[name] = [signature, feed]
+        h.update(b"tree\0" + feed.encode())
 
 
 _digests: dict[Optional[Path], Digests] = {}
@@ -424,44 +460,6 @@ def digests(root: Optional[Path]) -> Digests:
     if found is None:
         found = _digests[path] = Digests(path)
     return found
-
-
-def walk(base: Path, suffixes: Optional[tuple] = None) -> list[tuple[str, str]]:
-    """(path relative to `base`, path) of the files under `base`, sorted, following symlinks to
-    files and folders (each real folder once, so a symlink loop ends), skipping hidden folders
-    and __pycache__."""
-    seen: set = set()
-    top = str(base)
-    stack = [(top, "")]
-    out = []
-    while stack:
-        folder, rel = stack.pop()
-        try:
-            st = os.stat(folder)
-        except OSError:
-            continue
-        if (st.st_dev, st.st_ino) in seen:
-            continue
-        seen.add((st.st_dev, st.st_ino))
-        try:
-            entries = [(e.name, e) for e in os.scandir(folder)]
-        except OSError:
-            continue
-        entries.sort()                      # by name (names are unique: entries never compared)
-        subdirs = []
-        for _, e in entries:
-            try:
-                is_dir = e.is_dir()
-            except OSError:
-                continue
-            if is_dir:
-                if not e.name.startswith(".") and e.name != "__pycache__":
-                    subdirs.append((e.path, rel + e.name + "/"))
-            elif not suffixes or e.name.endswith(suffixes):
-                out.append((rel + e.name, e.path))
-        stack.extend(reversed(subdirs))
-    out.sort()
-    return out
 
 
 def code_digest(d: Optional[Digests] = None) -> str:

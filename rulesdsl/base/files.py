@@ -1,6 +1,7 @@
 """Reading a file named by a user or found in a knowledge base (standard library only): only a
 regular file is read (symlinks followed), never more than a limit, and a FIFO or a device is
-refused before anything is read from it, so that reading always ends."""
+refused before anything is read from it, so that reading always ends; and finding the files
+under a folder (`walk`)."""
 
 from __future__ import annotations
 
@@ -51,3 +52,41 @@ def read_regular(path, limit: int = MAX_BYTES) -> bytes:
     if len(data) > limit:
         raise TooLarge(data)
     return data
+
+
+def walk(base: Path, suffixes: Optional[tuple] = None) -> list[tuple[str, str]]:
+    """(path relative to `base`, path) of the files under `base`, sorted, following symlinks to
+    files and folders (each real folder once, so a symlink loop ends), skipping hidden folders
+    and __pycache__."""
+    seen: set = set()
+    top = str(base)
+    stack = [(top, "")]
+    out = []
+    while stack:
+        folder, rel = stack.pop()
+        try:
+            st = os.stat(folder)
+        except OSError:
+            continue
+        if (st.st_dev, st.st_ino) in seen:
+            continue
+        seen.add((st.st_dev, st.st_ino))
+        try:
+            entries = [(e.name, e) for e in os.scandir(folder)]
+        except OSError:
+            continue
+        entries.sort()                      # by name (names are unique: entries never compared)
+        subdirs = []
+        for _, e in entries:
+            try:
+                is_dir = e.is_dir()
+            except OSError:
+                continue
+            if is_dir:
+                if not e.name.startswith(".") and e.name != "__pycache__":
+                    subdirs.append((e.path, rel + e.name + "/"))
+            elif not suffixes or e.name.endswith(suffixes):
+                out.append((rel + e.name, e.path))
+        stack.extend(reversed(subdirs))
+    out.sort()
+    return out

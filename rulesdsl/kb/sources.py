@@ -18,6 +18,7 @@ import bisect
 import copy
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
@@ -38,6 +39,7 @@ def normalize_line(line: str) -> str:
     return _SPACE.sub("", line)
 
 
+@lru_cache(maxsize=8192)    # the checks ask for the same few hundred headings for every card and ruling
 def normalize_heading(heading: str) -> str:
     return normalize_line(heading).strip("【】")
 

@@ -11,6 +11,7 @@ import re
 import textwrap
 import unicodedata
 from fractions import Fraction
+from functools import partial
 from typing import Any, Optional
 
 
@@ -133,8 +134,30 @@ def parse_citation(raw: str, loc: Loc) -> Citation:
                     loc=loc)
 
 
+class _Inlined(tuple):
+    """What an inlined rule (`_name`, and the helpers Lark makes for `x*`, `x+` and templates)
+    reduces to: its children, which the parser splices into the rule that contains it through
+    `.children` (a list, as Lark's child filter and lang/lalr.py's expect). Made and read without
+    a Python call — about three in four reductions are of such rules — where the parser would
+    otherwise build a Tree for its parent to splice."""
+
+    __slots__ = ()
+    children = property(list)
+
+
+_inlined = partial(tuple.__new__, _Inlined)
+
+
 class _Builder:
     """Builds model nodes bottom-up while the LALR parser reduces."""
+
+    def __getattr__(self, name: str):
+        # the parser asks for a method per rule, and per terminal: an inlined rule (lower case
+        # after its underscores) has none and gets `_inlined`; a terminal (`_SEP`, `__ANON_0`)
+        # gets nothing, so its tokens stay tokens
+        if name[:1] == "_" and name.lstrip("_")[:1].islower():
+            return _inlined
+        raise AttributeError(name)
 
     def __init__(self) -> None:
         self.file = "<text>"

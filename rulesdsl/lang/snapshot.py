@@ -141,6 +141,7 @@ class _Writer:
         self.rows: list = []
         self.heights: list[int] = []
         self.masks: list[int] = []        # a model's fields given, as bits (else 0)
+        self._visit = self._visitor()
 
     def scalar(self, c) -> int:
         t = type(c)
@@ -156,91 +157,101 @@ class _Writer:
         if t in _SCALAR_SET:
             return self.scalar(c)
         r = self.memo.get(id(c))
-        return self.visit(c) if r is None else r
+        return self._visit(c) if r is None else r
 
     def visit(self, v) -> int:
-        t = type(v)
-        kind = self.kinds.get(t)
-        if kind is None:
-            if self.loose and isinstance(v, str):
-                return self.scalar(str(v))
-            raise SnapshotError(f"a snapshot cannot hold a {t.__module__}.{t.__qualname__}")
-        mask = 0
-        if kind == "model":
-            if getattr(v, "__pydantic_extra__", None) or getattr(v, "__pydantic_private__", None):
-                raise SnapshotError(f"{_name(t)}: extra or private attributes are not kept")
-            get = self.getters.get(t)
-            if get is None:
-                get = self.getters[t] = _getter(list(t.model_fields))
-                self.bits[t] = {f: 1 << j for j, f in enumerate(t.model_fields)}
-            p = get(v.__dict__)
-            mask = sum(map(self.bits[t].__getitem__, v.__pydantic_fields_set__))
-        elif kind in ("tuple", "list", "ntuple"):
-            p = v
-        else:
-            p = _parts(v, t, kind)
-        strs, ints, scalars, memo, heights = self.strs, self.ints, self.scalars, self.memo, self.heights
-        nodes, rows, masks = self.nodes, self.rows, self.masks
-        row = []
-        append = row.append
-        h = 0
-        for c in p:
-            tc = type(c)
-            if tc is str:                   # the commonest parts, registered inline
-                i = strs.get(c)
-                if i is None:
-                    i = strs[c] = len(scalars)
-                    scalars.append(c)
-                append(i)
-                continue
-            if tc is int:
-                i = ints.get(c)
-                if i is None:
-                    i = ints[c] = len(scalars)
-                    scalars.append(c)
-                append(i)
-                continue
-            r = memo.get(id(c))
-            if r is None:
-                if tc is _Loc and type(c[0]) is str and type(c[1]) is int is type(c[2]):
-                    file, line, col = c     # the commonest object (every node has one): inline
-                    a = strs.get(file)
-                    if a is None:
-                        a = strs[file] = len(scalars)
-                        scalars.append(file)
-                    b = ints.get(line)
-                    if b is None:
-                        b = ints[line] = len(scalars)
-                        scalars.append(line)
-                    d = ints.get(col)
-                    if d is None:
-                        d = ints[col] = len(scalars)
-                        scalars.append(col)
-                    r = ~len(nodes)
-                    nodes.append(c)
-                    rows.append([a, b, d])
-                    heights.append(1)
-                    masks.append(0)
-                    memo[id(c)] = r
-                elif tc in _SCALAR_SET:
-                    append(self.scalar(c))
+        return self._visit(v)
+
+    def _visitor(self):
+        """`visit`, as a closure over the walk's tables: a node's visit then reads them as local
+        cells instead of a dozen attribute look-ups (a knowledge base of 10,000 cards has about
+        two million nodes)."""
+        kinds, loose, getters, all_bits = self.kinds, self.loose, self.getters, self.bits
+        strs, ints, scalars, memo = self.strs, self.ints, self.scalars, self.memo
+        nodes, rows, heights, masks, scalar = self.nodes, self.rows, self.heights, self.masks, self.scalar
+
+        def visit(v) -> int:
+            t = type(v)
+            kind = kinds.get(t)
+            if kind is None:
+                if loose and isinstance(v, str):
+                    return scalar(str(v))
+                raise SnapshotError(f"a snapshot cannot hold a {t.__module__}.{t.__qualname__}")
+            mask = 0
+            if kind == "model":
+                if getattr(v, "__pydantic_extra__", None) or getattr(v, "__pydantic_private__", None):
+                    raise SnapshotError(f"{_name(t)}: extra or private attributes are not kept")
+                get = getters.get(t)
+                if get is None:
+                    get = getters[t] = _getter(list(t.model_fields))
+                    all_bits[t] = {f: 1 << j for j, f in enumerate(t.model_fields)}
+                p = get(v.__dict__)
+                mask = sum(map(all_bits[t].__getitem__, v.__pydantic_fields_set__))
+            elif kind in ("tuple", "list", "ntuple"):
+                p = v
+            else:
+                p = _parts(v, t, kind)
+            row = []
+            append = row.append
+            h = 0
+            for c in p:
+                tc = type(c)
+                if tc is str:                   # the commonest parts, registered inline
+                    i = strs.get(c)
+                    if i is None:
+                        i = strs[c] = len(scalars)
+                        scalars.append(c)
+                    append(i)
                     continue
-                else:
-                    r = self.visit(c)
-                    if r >= 0:              # a str subclass written as a str (loose)
-                        append(r)
+                if tc is int:
+                    i = ints.get(c)
+                    if i is None:
+                        i = ints[c] = len(scalars)
+                        scalars.append(c)
+                    append(i)
+                    continue
+                r = memo.get(id(c))
+                if r is None:
+                    if tc is _Loc and type(c[0]) is str and type(c[1]) is int is type(c[2]):
+                        file, line, col = c     # the commonest object (every node has one): inline
+                        a = strs.get(file)
+                        if a is None:
+                            a = strs[file] = len(scalars)
+                            scalars.append(file)
+                        b = ints.get(line)
+                        if b is None:
+                            b = ints[line] = len(scalars)
+                            scalars.append(line)
+                        d = ints.get(col)
+                        if d is None:
+                            d = ints[col] = len(scalars)
+                            scalars.append(col)
+                        r = ~len(nodes)
+                        nodes.append(c)
+                        rows.append([a, b, d])
+                        heights.append(1)
+                        masks.append(0)
+                        memo[id(c)] = r
+                    elif tc in _SCALAR_SET:
+                        append(scalar(c))
                         continue
-            ch = heights[~r]
-            if ch > h:
-                h = ch
-            append(r)
-        pos = len(nodes)
-        nodes.append(v)
-        rows.append(row)
-        heights.append(h + 1)
-        masks.append(mask)
-        memo[id(v)] = ~pos
-        return ~pos
+                    else:
+                        r = visit(c)
+                        if r >= 0:              # a str subclass written as a str (loose)
+                            append(r)
+                            continue
+                ch = heights[~r]
+                if ch > h:
+                    h = ch
+                append(r)
+            pos = len(nodes)
+            nodes.append(v)
+            rows.append(row)
+            heights.append(h + 1)
+            masks.append(mask)
+            memo[id(v)] = ~pos
+            return ~pos
+        return visit
 
     def payloads(self, root_sets: list) -> list[bytes]:
         marks = []              # per set of roots: (its references, objects, scalars so far)
