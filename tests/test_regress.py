@@ -211,6 +211,21 @@ def test_without_a_revision_the_superseded_ruling_is_back_and_the_answers_it_cha
     assert "grm/qa/stack-flips-top-only" not in {c.scenario for cs in effects.values() for c in cs}
 
 
+def _without_each_setting(kb, a, without: dict, ordered: bool = False):
+    """(ref, the knowledge base without that revision) for each revision the answer `a` consulted
+    that sets something, the knowledge bases kept in `without` across questions."""
+    from rulesdsl.regress.impact import consulted_revisions, without_revision
+    refs = consulted_revisions(a)
+    for ref in sorted(refs) if ordered else refs:
+        rid, label = ref.rsplit("@", 1)
+        rev = next((x for x in kb.rulings[rid].revisions if x.date_label == label), None)
+        if rev is None or not rev.settings:
+            continue
+        if ref not in without:
+            without[ref] = without_revision(kb, rid, rev)
+        yield ref, without[ref]
+
+
 def test_revision_effects_of_the_bundled_knowledge_base_are_those_of_re_answering_both_sides_every_time():
     """The wiki's history reuses each answer's record and skips a question nothing of which moves
     without the revision: the changes must be exactly those of answering both sides afresh."""
@@ -218,7 +233,7 @@ def test_revision_effects_of_the_bundled_knowledge_base_are_those_of_re_answerin
     from rulesdsl.engine.context import EngineError
     from rulesdsl.engine.registry import engine_for
     from rulesdsl.engine.runner import answer
-    from rulesdsl.regress.impact import consulted_revisions, revision_effects, without_revision
+    from rulesdsl.regress.impact import revision_effects
     from rulesdsl.regress.records import record
     kb = load(REPO)
     answers: dict[str, Answer] = {}
@@ -236,14 +251,8 @@ def test_revision_effects_of_the_bundled_knowledge_base_are_those_of_re_answerin
     without: dict[str, object] = {}
     for sid, a in answers.items():
         after, _ = record(kb, kb.scenarios[sid])
-        for ref in consulted_revisions(a):
-            rid, label = ref.rsplit("@", 1)
-            rev = next((x for x in kb.rulings[rid].revisions if x.date_label == label), None)
-            if rev is None or not rev.settings:
-                continue
-            if ref not in without:
-                without[ref] = without_revision(kb, rid, rev)
-            before, _ = record(without[ref], kb.scenarios[sid])
+        for ref, kb_without in _without_each_setting(kb, a, without):
+            before, _ = record(kb_without, kb.scenarios[sid])
             if not before.same_answer(after):
                 expected.setdefault(ref, []).append((sid, before.summary(), after.summary(), before.status, after.status))
     got = {ref: [(c.scenario, c.before, c.after, c.status_before, c.status_after) for c in cs]
@@ -259,7 +268,7 @@ def test_an_answer_found_the_same_without_the_test_of_what_decides_is_the_same_a
     from rulesdsl.engine.context import EngineError
     from rulesdsl.engine.registry import engine_for
     from rulesdsl.engine.runner import answer
-    from rulesdsl.regress.impact import card_settings, consulted_revisions, same_without, without_revision
+    from rulesdsl.regress.impact import card_settings, same_without
     from rulesdsl.regress.records import record, record_of, still_valid
     kb = load(REPO)
     cards = card_settings(kb)
@@ -274,17 +283,11 @@ def test_an_answer_found_the_same_without_the_test_of_what_decides_is_the_same_a
         except EngineError:
             continue
         after = record_of(kb, info, a)
-        for ref in sorted(consulted_revisions(a)):
-            rid, label = ref.rsplit("@", 1)
-            rev = next((x for x in kb.rulings[rid].revisions if x.date_label == label), None)
-            if rev is None or not rev.settings:
+        for ref, kb_without in _without_each_setting(kb, a, without, ordered=True):
+            if still_valid(kb_without, info, after) is None:
                 continue
-            if ref not in without:
-                without[ref] = without_revision(kb, rid, rev)
-            if still_valid(without[ref], info, after) is None:
-                continue
-            if same_without(without[ref], info, a, {}, kb, cards):
+            if same_without(kb_without, info, a, {}, kb, cards):
                 said_same += 1
-                before, _ = record(without[ref], info)
+                before, _ = record(kb_without, info)
                 assert before.same_answer(after), (sid, ref)
     assert said_same, "no question was found the same without the test of what decides"
