@@ -59,15 +59,7 @@ class GameEngine:
         """The codes of the cards an action is about (a scenario's own card by its name): a rule
         point set for one of them applies while the action runs. By default the cards it names
         (the same for every run of the action: worked out once per action)."""
-        memo = _SUBJECTS
-        found = memo.get(id(call))
-        if found is not None and found[0] is call:
-            return found[1]
-        if len(memo) > 20_000:     # a long-running server: forget old questions' actions
-            memo.clear()
-        out = _named_cards(call)
-        memo[id(call)] = (call, out)
-        return out
+        return _kept(_SUBJECTS, id(call), call, _named_cards)
 
     def actions(self, info: "ScenarioInfo") -> Iterable["Call"]:
         """The actions to perform, in order (a `choose` fixes a choice and is not performed)."""
@@ -79,13 +71,7 @@ class GameEngine:
     def per_scenario(self, info: "ScenarioInfo", what: str, make: Callable[["ScenarioInfo"], Any]) -> Any:
         """`make(info)`, made once per scenario and kept with the engine: what a scenario's text
         says once and for all (every run and reading of it replays the same calls)."""
-        memo = self.__dict__.setdefault("_per_scenario", {})
-        found = memo.get((what, id(info)))
-        if found is None or found[0] is not info:     # the scenario is kept with it: an id is never reused
-            if len(memo) > 20_000:      # a long-running server: forget old questions
-                memo.clear()
-            found = memo[(what, id(info))] = (info, make(info))
-        return found[1]
+        return _kept(self.__dict__.setdefault("_per_scenario", {}), (what, id(info)), info, make)
 
     def expect(self, ctx: "Context", state: Any, call: "Call", illegal: Optional[str]
                ) -> Optional[tuple[bool, str]]:
@@ -159,6 +145,20 @@ class GameEngine:
 # id(call) -> (call, the codes of the cards it names): GameEngine.subjects, asked before every
 # action of every run; the call is kept with its entry, so an id is never taken for another's
 _SUBJECTS: dict[int, tuple] = {}
+
+
+def _kept(memo: dict, key: Any, obj: Any, make: Callable[[Any], Any]) -> Any:
+    """`make(obj)`, remembered in `memo` under `key` (made from `id(obj)`): the object is kept with
+    its entry, so that an id is never taken for another object's; past 20,000 entries (a
+    long-running server) the memo forgets old questions and starts again."""
+    found = memo.get(key)
+    if found is not None and found[0] is obj:
+        return found[1]
+    if len(memo) > 20_000:
+        memo.clear()
+    value = make(obj)
+    memo[key] = (obj, value)
+    return value
 
 
 def _card_blocks(info: "ScenarioInfo") -> dict[str, Any]:

@@ -113,6 +113,7 @@ class State:
     result_note: str = ""
     result_rule: str = "grm/victory/normal"    # the rule section that ended the game
     next_uid: int = 1
+    permanent: set[int] = field(default_factory=set)     # the uids of the game's cards with a permanent effect
     fresh: Optional[tuple] = field(default=None, repr=False, compare=False)   # the set-up's, while no action has run (GameEngine.board_before)
 
     # -- where cards are --------------------------------------------------------------
