@@ -27,13 +27,9 @@ class GameEngine:
 
     def fixed_choices(self, info: "ScenarioInfo") -> dict[str, list["Fixed"]]:
         """Choices the scenario fixes in advance, per player, in the order they will be met: by
-        default the options its `choose PLAYER option…` actions name."""
-        from .context import Fixed
-        fixed: dict[str, list[Fixed]] = {}
-        for c in info.calls:
-            if c.kind == "action" and c.name == "choose":
-                fixed.setdefault(c.params["player"], []).extend(Fixed(str(x), c.loc) for x in c.params["choice"])
-        return fixed
+        default the options its `choose PLAYER option…` actions name (worked out once per scenario:
+        read, never changed — a run's context takes lists of its own)."""
+        return self.per_scenario(info, "fixed_choices", _chosen)
 
     def setup(self, ctx: "Context", info: "ScenarioInfo") -> Any:
         raise NotImplementedError
@@ -90,12 +86,49 @@ class GameEngine:
     # and the reading), and only for a set-up that met no choice and no chance. Boards are
     # never changed once built (readers only), so runs share it.
     def set_up(self, ctx: "Context", info: "ScenarioInfo", state: Any) -> None:
-        """Mark `state` as fresh from `info`'s set-up (see above)."""
+        """Mark `state` as fresh from `info`'s set-up (see above), and keep a copy of it with what
+        the set-up wrote into `ctx`, for `kept_set_up` to hand the next run of the same set-up."""
         if ctx.choices or ctx.assigned:
             state.fresh = None
             return
         reading = tuple(sorted(ctx.readings.items())) if ctx.readings else ()
         state.fresh = (ctx.kb.memo, ("engine.board_before", id(info), ctx.day, ctx.mode, reading), info)
+        twin = self.copy_state(state)
+        if twin is not None:
+            ctx.kb.memo[("engine.set_up", id(info), ctx.day, ctx.mode, reading)] = (info, twin, _written(ctx))
+
+    # -- the set-up, made once --------------------------------------------------------------
+    # Every run of a scenario starts from the same set-up (see above): a game that can copy its
+    # state (`copy_state`) begins its `setup` with `kept_set_up`, which hands each later run a
+    # copy of the state the first made, and writes into the run's context what that set-up
+    # wrote into its own: its steps, the rule points it consulted, what it cited.
+    def copy_state(self, state: Any) -> Any:
+        """A copy of a state fresh from the set-up, for a run to change without changing `state`
+        (every card and every list or set a run may change its own; card infos, locations and
+        calls shared: nothing changes them); None: this game sets up afresh for every run."""
+        return None
+
+    def kept_set_up(self, ctx: "Context", info: "ScenarioInfo") -> Any:
+        """A copy of the state the same set-up (scenario, day, mode, reading) made before, with
+        what it wrote replayed into `ctx`; None: none kept, set up afresh."""
+        if ctx.steps or ctx.points or ctx.choices:      # not a fresh run's context
+            return None
+        reading = tuple(sorted(ctx.readings.items())) if ctx.readings else ()
+        found = ctx.kb.memo.get(("engine.set_up", id(info), ctx.day, ctx.mode, reading))
+        if found is None or found[0] is not info:
+            return None
+        steps, points, sections, cards, rulings, point_cites, direct = found[2]
+        if len(steps) > ctx.bounds.max_steps:       # as `Context.step` would have stopped it
+            from .context import StepLimit
+            raise StepLimit()
+        ctx.steps.extend(steps)
+        ctx.points.update(points)
+        ctx.sections.update(sections)
+        ctx.cards.update(cards)
+        ctx.rulings.update(rulings)
+        ctx.point_cites.update({k: set(v) for k, v in point_cites.items()})
+        ctx.direct.update(direct)
+        return self.copy_state(found[1])
 
     @staticmethod
     def acting(state: Any) -> None:
@@ -159,6 +192,21 @@ def _kept(memo: dict, key: Any, obj: Any, make: Callable[[Any], Any]) -> Any:
     value = make(obj)
     memo[key] = (obj, value)
     return value
+
+
+def _written(ctx: "Context") -> tuple:
+    """What a set-up wrote into its context (see `GameEngine.kept_set_up`), copied."""
+    return (tuple(ctx.steps), dict(ctx.points), frozenset(ctx.sections), frozenset(ctx.cards),
+            frozenset(ctx.rulings), {k: frozenset(v) for k, v in ctx.point_cites.items()}, dict(ctx.direct))
+
+
+def _chosen(info: "ScenarioInfo") -> dict[str, list["Fixed"]]:
+    from .context import Fixed
+    fixed: dict[str, list[Fixed]] = {}
+    for c in info.calls:
+        if c.kind == "action" and c.name == "choose":
+            fixed.setdefault(c.params["player"], []).extend(Fixed(str(x), c.loc) for x in c.params["choice"])
+    return fixed
 
 
 def _card_blocks(info: "ScenarioInfo") -> dict[str, Any]:

@@ -61,12 +61,21 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     # asks only whether the actions are allowed has the (first) refusal as its answer, as at a table
     goes_on = any(call.name not in ("illegal", "legal") for _, call in info.expects)
 
-    def rebuild(script, done):
+    copies = type(engine).copy_state is not GameEngine.copy_state
+
+    def rebuild(script, done, since=None):
         """The state before a refused action: the set-up and the actions that took effect,
-        replayed on a scratch context with the same picks (a run is deterministic given them)."""
+        replayed on a scratch context with the same picks (a run is deterministic given them) —
+        from `since`, the state kept at the run's last refusal (the state then, replayed on from
+        there and no longer kept; the choices met and the fixed choices left then; how many of
+        `done` it had), where the game copies its states."""
         scratch = Context(kb, game, day, mode, script, fixed, bounds, cache, reading)
-        state = engine.setup(scratch, info)
-        for call in done:
+        if since is None:
+            state, start = engine.setup(scratch, info), 0
+        else:
+            state, met, left, start = since
+            scratch.choices, scratch.fixed = list(met), {k: list(v) for k, v in left.items()}
+        for call in done[start:]:
             engine.act(scratch, state, call)
         return state, scratch
 
@@ -84,6 +93,7 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         ctx = Context(kb, game, day, mode, script, fixed, bounds, cache, reading)
         illegal = None
         refused: list[IllegalAction] = []
+        since = None        # the state at the last refusal, to replay the next from (rebuild)
         try:
             state = engine.setup(ctx, info)
             before = engine.board(state) if boards else None
@@ -101,8 +111,11 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
                     ctx.steps.append(Step(f"ルール上できない: {e.message}（この操作は行われず、その前の状態からゲームを続ける）",
                                           e.cites, "illegal"))
                     del ctx.choices[mark:]
-                    state, scratch = rebuild([c.picked for c in ctx.choices], done)
+                    state, scratch = rebuild([c.picked for c in ctx.choices], done, since)
                     ctx.fixed = scratch.fixed
+                    if copies:      # the next refusal replays from here: the run goes on on a copy
+                        since = (state, list(ctx.choices), {k: list(v) for k, v in ctx.fixed.items()}, len(done))
+                        state = engine.copy_state(state)
                     continue
                 finally:
                     ctx.subjects = ()

@@ -20,6 +20,9 @@ class GrmEngine(GameEngine):
 
     # -- set-up -------------------------------------------------------------------------
     def setup(self, ctx: Context, info: ScenarioInfo) -> State:
+        kept = self.kept_set_up(ctx, info)
+        if kept is not None:
+            return kept
         st = State()
         for call in info.calls:
             if call.kind != "setup":
@@ -57,6 +60,9 @@ class GrmEngine(GameEngine):
         self.check_setup(ctx, st)
         self.set_up(ctx, info, st)
         return st
+
+    def copy_state(self, st: State) -> State:
+        return st.copy()
 
     def new_card(self, ctx: Context, st: State, info: ScenarioInfo, ref: CardRef, owner: str, call: Call) -> Card:
         game, code = ref.key or ("", ref.text)

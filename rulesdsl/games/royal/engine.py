@@ -41,6 +41,9 @@ class RoyalEngine(GameEngine):
         return [check, *acts, Call(kind="action", name="_settle", params={}, loc=acts[-1].loc)]
 
     def setup(self, ctx: Context, info: ScenarioInfo) -> State:
+        kept = self.kept_set_up(ctx, info)
+        if kept is not None:
+            return kept
         st = State()
         counts: list[tuple[str, str, int, Call]] = []
         met: list[Call] = []
@@ -128,6 +131,9 @@ class RoyalEngine(GameEngine):
             self.check_decks(ctx, st)
         self.set_up(ctx, info, st)
         return st
+
+    def copy_state(self, st: State) -> State:
+        return st.copy()
 
     def card_info(self, ctx: Context, info: ScenarioInfo, ref: CardRef):
         game, code = ref.key or ("", ref.text)
