@@ -61,8 +61,6 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     # asks only whether the actions are allowed has the (first) refusal as its answer, as at a table
     goes_on = any(call.name not in ("illegal", "legal") for _, call in info.expects)
 
-    copies = type(engine).copy_state is not GameEngine.copy_state
-
     def rebuild(script, done, since=None):
         """The state before a refused action: the set-up and the actions that took effect,
         replayed on a scratch context with the same picks (a run is deterministic given them) —
@@ -113,9 +111,10 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
                     del ctx.choices[mark:]
                     state, scratch = rebuild([c.picked for c in ctx.choices], done, since)
                     ctx.fixed = scratch.fixed
-                    if copies:      # the next refusal replays from here: the run goes on on a copy
+                    twin = engine.copy_state(state)
+                    if twin is not None:    # the next refusal replays from here: the run goes on on a copy
                         since = (state, list(ctx.choices), {k: list(v) for k, v in ctx.fixed.items()}, len(done))
-                        state = engine.copy_state(state)
+                        state = twin
                     continue
                 finally:
                     ctx.subjects = ()
