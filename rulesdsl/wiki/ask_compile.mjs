@@ -26,6 +26,8 @@ py.globals.set("SITE", "/" + site.replace(/^\/+/, ""));   // sysconfig says //li
 process.stdout.write(py.runPython(`
 import ast, base64, importlib.util, json, sys
 before = list(sys.modules)
+from rulesdsl.base import declared
+declared.use_plain()                 # as the page answers (rdask-runtime.mjs)
 from rulesdsl.base import cache
 cache.memory_only("compiling the browser's bytecode")
 import rulesdsl.wiki.browser
