@@ -234,7 +234,9 @@ def gather() -> dict[str, bytes]:
     core["pyodide-lock.json"] = ask_trim.trimmed_lock(core["pyodide-lock.json"])
     if os.environ.get(ENV_NO_BYTECODE, "").strip() in ("", "0"):
         from .ask_compile import with_bytecode
-        core, wheels, why = with_bytecode(core, wheels, [], folder)   # what every game imports
+        # what a question of any game imports: every game's engine is in the one wheel a reader
+        # downloads, whichever game is asked about
+        core, wheels, why = with_bytecode(core, wheels, games(), folder)
         if why:
             cache.note(why)
     files = {f"pyodide-{PYODIDE_VERSION}/{n}": d for n, d in core.items()}
