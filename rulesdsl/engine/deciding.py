@@ -45,11 +45,12 @@ class RunMemo:
     only points no run of the answer consulted needs no run at all). The season reading changes
     the knowledge base itself: runs are reused only under the same one."""
 
-    __slots__ = ("runs", "calls")
+    __slots__ = ("runs", "calls", "resumes")
 
     def __init__(self) -> None:
         self.runs: dict[tuple, list] = {}
         self.calls: Optional[list] = None     # the scenario's actions (engine.actions), made once
+        self.resumes = None     # engine.resume.Resumes: the states before each action, where the game copies its state
 
     def find(self, script, reading: dict[str, str]):
         """A run made before with this script that this reading would repeat, as (choices,
