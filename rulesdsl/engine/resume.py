@@ -12,19 +12,62 @@ The hook a game provides (the core never names a game): its engine's `copy_state
 independent copy of the game's state that later actions can change without touching the
 original (what the state shares with the knowledge base — card declarations, the scenario's
 calls, distributions that are replaced, never changed — it may share). A game without it is run
-from its set-up every time, as before.
+from its set-up every time, as before. `graph_copier(*kinds)` makes one for a game whose state
+is a graph of objects of its own classes `kinds` (copied wherever they are held, each once)
+and containers (copied), everything else being a value never changed in place (shared).
 """
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable, Optional
 
-__all__ = ["Resumes", "copier"]
+__all__ = ["Resumes", "copier", "graph_copier"]
 
 
 def copier(engine: Any) -> Optional[Callable[[Any], Any]]:
     """The game's `copy_state`, or None: its runs are not resumed."""
     return getattr(engine, "copy_state", None)
+
+
+def graph_copier(*kinds: type) -> Callable[[Any], Any]:
+    """A `copy_state` for a state made of objects of the classes `kinds` (with `__slots__` or a
+    `__dict__`), lists, tuples, sets and dicts of them, weak references to them, and values
+    never changed in place."""
+    mutable = frozenset(kinds)
+    slots = {k: tuple(getattr(k, "__slots__", ())) for k in kinds}
+
+    def copy_state(state: Any) -> Any:
+        return _twin(state, {}, mutable, slots)
+    return copy_state
+
+
+def _twin(v: Any, made: dict[int, Any], mutable: frozenset, slots: dict) -> Any:
+    """`v` copied where the game may change it, shared where it never does (a module-level
+    function: a nested one naming itself would be a reference cycle per copy)."""
+    t = type(v)
+    if t in mutable:
+        found = made.get(id(v))
+        if found is None:
+            found = made[id(v)] = object.__new__(t)
+            for name in slots[t]:
+                if name != "__weakref__" and hasattr(v, name):
+                    setattr(found, name, _twin(getattr(v, name), made, mutable, slots))
+            if hasattr(v, "__dict__"):
+                # `fresh` names the knowledge base's memo (GameEngine.set_up): shared, never copied
+                found.__dict__.update({k: x if k == "fresh" else _twin(x, made, mutable, slots)
+                                       for k, x in v.__dict__.items()})
+        return found
+    if t is list or t is set:
+        return t(_twin(x, made, mutable, slots) for x in v)
+    if t is tuple:
+        return tuple(_twin(x, made, mutable, slots) for x in v) if v else v
+    if t is dict:
+        return {k: _twin(x, made, mutable, slots) for k, x in v.items()}
+    if t is weakref.ref:    # a weak reference to an object of the state: to its copy
+        target = v()
+        return weakref.ref(_twin(target, made, mutable, slots)) if type(target) in mutable else v
+    return v        # a value never changed in place: shared
 
 
 class _Snapshot:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Optional
 
 from ...engine.chance import Distribution
+from ...engine.resume import graph_copier
 from ...kb.knowledge import CardInfo
 from ...lang.model import Loc
 from ...lang.vocab import UNKNOWN, Call
@@ -205,34 +206,8 @@ class State:
 
 
 
-
-def copy_state(st: State) -> State:
-    """An independent copy of `st` for a run resumed from it (engine.resume): new characters,
-    sides, attacks and containers, wherever they are held (an attack's FUE reroll holds the
-    character that gave it); the same card declarations, calls, locations and dice
-    distributions, which are never changed in place (a roll is replaced, not altered)."""
-    return _twin(st, {})
-
-
-def _twin(v: Any, made: dict[int, Any]) -> Any:
-    """`v` copied where the game changes it, shared where it never does (a module-level function,
-    not a nested one that names itself: that would be a reference cycle per copy)."""
-    t = type(v)
-    if t is Char or t is Attack or t is Side or t is State:
-        found = made.get(id(v))
-        if found is None:
-            found = made[id(v)] = object.__new__(t)
-            if t is Char:
-                for name in Char.__slots__:
-                    setattr(found, name, getattr(v, name))
-            else:
-                # `fresh` names the knowledge base's memo (GameEngine.set_up): shared, not copied
-                found.__dict__.update({k: x if k == "fresh" else _twin(x, made) for k, x in v.__dict__.items()})
-        return found
-    if t is list or t is set:
-        return t(_twin(x, made) for x in v)
-    if t is tuple:
-        return tuple(_twin(x, made) for x in v) if v else v
-    if t is dict:
-        return {k: _twin(x, made) for k, x in v.items()}
-    return v    # a leaf: shared
+# A copy of the state to resume a run from (engine.resume): new characters, sides, attacks and
+# containers wherever they are held (an attack's FUE reroll holds the character that gave it);
+# card declarations, calls, locations and dice distributions (a roll is replaced, never
+# altered) are shared.
+copy_state = graph_copier(State, Side, Attack, Char)
