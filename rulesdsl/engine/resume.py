@@ -19,10 +19,16 @@ and containers (copied), everything else being a value never changed in place (s
 
 from __future__ import annotations
 
+import time
 import weakref
 from typing import Any, Callable, Optional
 
 __all__ = ["Resumes", "copier", "graph_copier"]
+
+# the seconds a copy of a game's state takes, per copy function (measured, a moving average):
+# a state is kept only where the run so far cost more than _PAYS copies (Resumes.worth)
+_COPY_TIME: dict[Callable, float] = {}
+_PAYS = 3.0
 
 
 def copier(engine: Any) -> Optional[Callable[[Any], Any]]:
@@ -60,8 +66,9 @@ def _twin(v: Any, made: dict[int, Any], mutable: frozenset, slots: dict) -> Any:
         return found
     if t is list or t is set:
         return t(_twin(x, made, mutable, slots) for x in v)
-    if t is tuple:
-        return tuple(_twin(x, made, mutable, slots) for x in v) if v else v
+    if t is tuple:      # a tuple of values is itself a value: rebuilt only where it holds state
+        items = [_twin(x, made, mutable, slots) for x in v]
+        return v if all(a is b for a, b in zip(items, v)) else tuple(items)
     if t is dict:
         return {k: _twin(x, made, mutable, slots) for k, x in v.items()}
     if t is weakref.ref:    # a weak reference to an object of the state: to its copy
@@ -71,7 +78,7 @@ def _twin(v: Any, made: dict[int, Any], mutable: frozenset, slots: dict) -> Any:
 
 
 class _Snapshot:
-    __slots__ = ("k", "state", "kb", "seen", "made_under", "before", "done", "steps", "choices",
+    __slots__ = ("k", "cost", "state", "kb", "seen", "made_under", "before", "done", "steps", "choices",
                  "assigned", "points", "sections", "cards", "rulings", "point_cites", "direct", "fixed")
 
 
@@ -83,13 +90,29 @@ class Resumes:
     """The states before each action of the runs of one question (kept with its RunMemo):
     per action index, per number of choices met before it, per the options picked."""
 
-    __slots__ = ("copy", "at", "resumed", "kept")
+    __slots__ = ("copy", "at", "resumed", "kept", "base", "t0")
 
     def __init__(self, copy_state: Callable[[Any], Any]) -> None:
         self.copy = copy_state
         self.at: dict[int, dict[int, dict[tuple, list[_Snapshot]]]] = {}
         self.resumed = 0        # runs started from a kept state (bench_engine reports them)
         self.kept = 0
+        self.base = 0.0         # the run being made: what its start cost (the kept prefix it resumed)
+        self.t0 = 0.0           # and when it started (or resumed)
+
+    def start(self, resumed: Optional[_Snapshot]) -> None:
+        """A run starts (from the set-up, or from `resumed`): its prefix is timed from here."""
+        self.base = resumed.cost if resumed is not None else 0.0
+        self.t0 = time.perf_counter()
+
+    def worth(self) -> bool:
+        """Whether the state before the next action is worth keeping: a later run resumed from
+        it saves what the run cost so far and pays a copy, and keeping it costs one more, so it
+        is kept only when the run so far cost several copies (the game's copy time is measured
+        as copies are made). A copy that does not pay is never made: in most questions a run's
+        set-up and actions cost less than copying the state they build."""
+        spent = self.base + time.perf_counter() - self.t0
+        return spent > _PAYS * _COPY_TIME.get(self.copy, 0.0)
 
     def find(self, script, reading: dict[str, str], kb, boards: bool) -> Optional[_Snapshot]:
         """The state before the latest action that a run with `script` under `reading` would
@@ -112,7 +135,13 @@ class Resumes:
     def keep(self, k: int, ctx, state, done: list, before, reading: dict[str, str]) -> None:
         """Keep the state before action `k` of a run (`done`: the actions it performed)."""
         s = _Snapshot()
+        t = time.perf_counter()
+        s.cost = self.base + t - self.t0
         s.k, s.state, s.kb, s.seen, s.made_under = k, self.copy(state), ctx.kb, _seen(ctx), dict(reading)
+        took = time.perf_counter() - t
+        self.t0 += took         # the copy is not the run's own cost
+        was = _COPY_TIME.get(self.copy)
+        _COPY_TIME[self.copy] = took if was is None else 0.8 * was + 0.2 * took
         s.before, s.done = before, list(done)
         _save(s, ctx)
         prefix = tuple(c.picked for c in ctx.choices)

@@ -94,6 +94,8 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
             start = resumes.find(script, reading or {}, kb, boards) if resumes is not None else None
             if start is None:
                 first = 0
+                if resumes is not None:
+                    resumes.start(None)
                 state = engine.setup(ctx, info)
                 before = engine.board(state) if boards else None
                 done = []
@@ -101,9 +103,10 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
                 first = start.k
                 state, before, done = resumes.restore(start, ctx)
                 before = before if boards else None
+                resumes.start(start)
             for k in range(first, len(calls)):
                 call = calls[k]
-                if resumes is not None and not refused and (start is None or k > first):
+                if resumes is not None and not refused and (start is None or k > first) and resumes.worth():
                     resumes.keep(k, ctx, state, done, before, reading or {})
                 mark = len(ctx.choices)
                 ctx.subjects = engine.subjects(state, call)
