@@ -15,6 +15,15 @@ calls, distributions that are replaced, never changed — it may share). A game 
 from its set-up every time, as before. `graph_copier(*kinds)` makes one for a game whose state
 is a graph of objects of its own classes `kinds` (copied wherever they are held, each once)
 and containers (copied), everything else being a value never changed in place (shared).
+
+A state is kept only where resuming from it can pay: a resumed run pays a copy instead of the
+set-up and the actions before, and keeping the state costs another, so the state before an
+action is kept only when the run so far cost more than a few copies (each game's copy time is
+measured as copies are made). In most worked questions a run's set-up and actions cost less
+than copying the state they build — the copy walks every card the state holds — so they are
+run from the set-up as before; a question whose runs are many and long (dice enumerated, a
+reroll and a defence decided after them) resumes nearly every run. Whether a run is resumed
+never changes what it finds (tests/test_resume.py).
 """
 
 from __future__ import annotations
@@ -23,12 +32,16 @@ import time
 import weakref
 from typing import Any, Callable, Optional
 
-__all__ = ["Resumes", "copier", "graph_copier"]
+__all__ = ["MIN_RUNS", "Resumes", "copier", "graph_copier"]
 
 # the seconds a copy of a game's state takes, per copy function (measured, a moving average):
 # a state is kept only where the run so far cost more than _PAYS copies (Resumes.worth)
 _COPY_TIME: dict[Callable, float] = {}
 _PAYS = 3.0
+# a question resumes its runs only once it has made this many: most make a handful, each cheaper
+# than the bookkeeping and copies resuming costs; a question of hundreds or thousands of runs
+# (dice enumerated under every reading) is where a run's shared prefix is worth keeping
+MIN_RUNS = 32
 
 
 def copier(engine: Any) -> Optional[Callable[[Any], Any]]:
@@ -143,7 +156,7 @@ class Resumes:
         was = _COPY_TIME.get(self.copy)
         _COPY_TIME[self.copy] = took if was is None else 0.8 * was + 0.2 * took
         s.before, s.done = before, list(done)
-        _save(s, ctx)
+        _carry(ctx, s)
         prefix = tuple(c.picked for c in ctx.choices)
         self.at.setdefault(k, {}).setdefault(len(prefix), {}).setdefault(prefix, []).append(s)
         self.kept += 1
@@ -151,22 +164,17 @@ class Resumes:
     def restore(self, s: _Snapshot, ctx) -> tuple[Any, Any, list]:
         """Put the kept run's trace, choices and consults into the fresh context `ctx` (its own
         script and reading kept); (a copy of the state, the board before, the actions done)."""
-        _load(s, ctx)
+        _carry(s, ctx)
         self.resumed += 1
         return self.copy(s.state), s.before, list(s.done)
 
 
-def _save(s: _Snapshot, ctx) -> None:
-    s.steps, s.choices, s.assigned = list(ctx.steps), list(ctx.choices), list(ctx.assigned)
-    s.points, s.direct = dict(ctx.points), dict(ctx.direct)
-    s.sections, s.cards, s.rulings = set(ctx.sections), set(ctx.cards), set(ctx.rulings)
-    s.point_cites = {k: set(v) for k, v in ctx.point_cites.items()}
-    s.fixed = {k: list(v) for k, v in ctx.fixed.items()}
 
-
-def _load(s: _Snapshot, ctx) -> None:
-    ctx.steps, ctx.choices, ctx.assigned = list(s.steps), list(s.choices), list(s.assigned)
-    ctx.points, ctx.direct = dict(s.points), dict(s.direct)
-    ctx.sections, ctx.cards, ctx.rulings = set(s.sections), set(s.cards), set(s.rulings)
-    ctx.point_cites = {k: set(v) for k, v in s.point_cites.items()}
-    ctx.fixed = {k: list(v) for k, v in s.fixed.items()}
+def _carry(src, dst) -> None:
+    """What a run has gathered so far (its trace, choices, consults, fixed choices left), copied
+    from a context to a snapshot or back: the two never share a container."""
+    dst.steps, dst.choices, dst.assigned = list(src.steps), list(src.choices), list(src.assigned)
+    dst.points, dst.direct = dict(src.points), dict(src.direct)
+    dst.sections, dst.cards, dst.rulings = set(src.sections), set(src.cards), set(src.rulings)
+    dst.point_cites = {k: set(v) for k, v in src.point_cites.items()}
+    dst.fixed = {k: list(v) for k, v in src.fixed.items()}

@@ -17,7 +17,7 @@ from .chance import ChanceLimit, best_play, is_chance, odds_text, summarize
 from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, StepLimit, explore
 from .deciding import SEASON_POINT, RunMemo, settle
 from .registry import GameEngine, engine_for
-from .resume import Resumes, copier
+from .resume import MIN_RUNS, Resumes, copier
 from .trace import Cite, Step
 
 _CAUTION = (Status.unconfirmed, Status.unofficial, Status.provisional)
@@ -61,8 +61,8 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         if memo.resumes is None and copier(engine) is not None:
             memo.resumes = Resumes(copier(engine))
     # a run starts from the state before the latest action a run made before reached the same
-    # way (the same options picked, the points consulted at the values seen: engine.resume)
-    resumes = memo.resumes if memo is not None else None
+    # way (the same options picked, the points consulted at the values seen: engine.resume), in
+    # a question that has made many runs
     # a refusal the game goes on from, when the scenario asks about the state after it; one that
     # asks only whether the actions are allowed has the (first) refusal as its answer, as at a table
     goes_on = any(call.name not in ("illegal", "legal") for _, call in info.expects)
@@ -88,6 +88,7 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
 
     def run_anew(script):
         ctx = Context(kb, game, day, mode, script, fixed, bounds, cache, reading)
+        resumes = memo.resumes if memo is not None and memo.made >= MIN_RUNS else None
         illegal = None
         refused: list[IllegalAction] = []
         try:
