@@ -124,6 +124,8 @@ class Resumes:
         is kept only when the run so far cost several copies (the game's copy time is measured
         as copies are made). A copy that does not pay is never made: in most questions a run's
         set-up and actions cost less than copying the state they build."""
+        if self.kept >= 8 and self.resumed * 4 < self.kept:
+            return False        # this question's kept states are seldom resumed: keep no more
         spent = self.base + time.perf_counter() - self.t0
         return spent > _PAYS * _COPY_TIME.get(self.copy, 0.0)
 
