@@ -8,7 +8,8 @@
    engine.deciding: the answer again under each other value of the points it consulted that are
    not confirmed; `answers each` says how many answers a question then costs, `runs each` how many
    runs of the engine it makes per run of the answer alone, a reading that repeats the runs of
-   another costing none), and the engine's
+   another costing none, and how many of those runs resumed from the state before a later action,
+   engine.resume), and the engine's
    run alone (`settled=False`). Goal (issue 25): >= 5,000 per second. Each figure is also given
    per anchor: the scenarios answered in the time of a fixed pure-Python loop timed just before
    (process time, best of 5), which survives the machine's load; divide by the anchor's seconds
