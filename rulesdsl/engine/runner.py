@@ -60,9 +60,6 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         memo.calls = calls
         if memo.resumes is None and copier(engine) is not None:
             memo.resumes = Resumes(copier(engine))
-    # a run starts from the state before the latest action a run made before reached the same
-    # way (the same options picked, the points consulted at the values seen: engine.resume), in
-    # a question that has made many runs
     # a refusal the game goes on from, when the scenario asks about the state after it; one that
     # asks only whether the actions are allowed has the (first) refusal as its answer, as at a table
     goes_on = any(call.name not in ("illegal", "legal") for _, call in info.expects)
@@ -88,6 +85,9 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
 
     def run_anew(script):
         ctx = Context(kb, game, day, mode, script, fixed, bounds, cache, reading)
+        # in a question that has made many runs, a run starts from the state before the latest
+        # action a run made before reached the same way (the same options picked, the points
+        # consulted at the values seen: engine.resume)
         resumes = memo.resumes if memo is not None and memo.made >= MIN_RUNS else None
         illegal = None
         refused: list[IllegalAction] = []
