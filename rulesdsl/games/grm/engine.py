@@ -7,16 +7,20 @@ from typing import Any, Optional
 
 from ...engine.context import Context, EngineError, IllegalAction
 from ...engine.registry import GameEngine
+from ...engine.resume import graph_copier
 from ...kb.knowledge import ScenarioInfo
 from ...lang.vocab import Call, CardRef
 from . import effects as fx
 from . import play as rules
 from . import verbs  # noqa: F401  (registers the effect verbs)
-from .state import PLAYERS, Card, State, other
+from .state import PLAYERS, Card, Link, State, other
 
 
 class GrmEngine(GameEngine):
     game_id = "grm"
+    # a copy of the state to resume a run from (engine.resume): new cards and containers
+    # wherever they are held; card declarations, calls and locations shared
+    copy_state = staticmethod(graph_copier(State, Card, Link))
 
     # -- set-up -------------------------------------------------------------------------
     def setup(self, ctx: Context, info: ScenarioInfo) -> State:

@@ -7,12 +7,13 @@ from typing import Any, Optional
 
 from ...engine.context import Context, EngineError, IllegalAction
 from ...engine.registry import GameEngine
+from ...engine.resume import graph_copier
 from ...kb.knowledge import ScenarioInfo
 from ...lang.vocab import Call, CardRef
 from . import board, chain, flow, guardians, victory
 from . import deck as decks
 from . import effects as fx
-from .state import ABILITY_JA, PHASE_JA, PLAYERS, ZONE_JA, ZONES, Card, State, other
+from .state import ABILITY_JA, PHASE_JA, PLAYERS, ZONE_JA, ZONES, Card, Link, State, other
 
 # where an action's card is looked for first, per action
 LOOK = {"cast": ("hand", "blank_zone"), "stand": ("guardian_zone", "royal_zone", "skill_zone"),
@@ -24,6 +25,9 @@ IN_A_PHASE = ("cast", "stand", "remove_unit", "pass", "set", "summon", "clear", 
 
 class RoyalEngine(GameEngine):
     game_id = "royal"
+    # a copy of the state to resume a run from (engine.resume): new cards, links and containers
+    # wherever they are held; card declarations, calls and locations shared
+    copy_state = staticmethod(graph_copier(State, Card, Link))
 
     # -- set-up -------------------------------------------------------------------------
     def actions(self, info: ScenarioInfo):
