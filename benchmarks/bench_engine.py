@@ -8,7 +8,8 @@
    engine.deciding: the answer again under each other value of the points it consulted that are
    not confirmed; `answers each` says how many answers a question then costs, `runs each` how many
    runs of the engine it makes per run of the answer alone, a reading that repeats the runs of
-   another costing none), and the engine's
+   another costing none, and how many of those runs resumed from the state before a later action,
+   engine.resume), and the engine's
    run alone (`settled=False`). Goal (issue 25): >= 5,000 per second. Each figure is also given
    per anchor: the scenarios answered in the time of a fixed pure-Python loop timed just before
    (process time, best of 5), which survives the machine's load; divide by the anchor's seconds
@@ -142,18 +143,20 @@ def answers_per_question(infos, kb) -> float:
     return total / len(infos)
 
 
-def runs_per_question(infos, kb) -> float:
+def runs_per_question(infos, kb) -> tuple[float, float]:
     """How many runs of the engine (one per branch of choices and chance) a question costs with the
     test of what decides it, per run of the answer alone: the readings whose runs repeat one made
-    before (engine.deciding.RunMemo) cost none."""
+    before (engine.deciding.RunMemo) cost none; and the share of those runs that started from the
+    state before a later action instead of the set-up (engine.resume: only the tail is run)."""
     from rulesdsl.engine.deciding import RunMemo
-    made = alone = 0
+    made = alone = resumed = 0
     for info in infos:
         memo = RunMemo()
         answer(kb, info, run_memo=memo)
         made += sum(len(v) for v in memo.runs.values())
+        resumed += getattr(getattr(memo, "resumes", None), "resumed", 0)
         alone += len(answer(kb, info, settled=False).branches)
-    return made / alone
+    return made / alone, resumed / made
 
 
 def engine_figures(kb, seconds: float) -> dict:
@@ -169,8 +172,9 @@ def engine_figures(kb, seconds: float) -> dict:
             "pm": [s for s in kb.scenarios.values() if s.game == "pm" and s.expects]}
     out: dict = {}
     for name, infos in sets.items():
+        runs, resumed = runs_per_question(infos, kb)
         row: dict = {"scenarios": len(infos), "answers_per_question": round(answers_per_question(infos, kb), 2),
-                     "runs_per_question": round(runs_per_question(infos, kb), 2)}
+                     "runs_per_question": round(runs, 2), "runs_resumed": round(resumed, 2)}
         for settled in (True, False):
             a = anchor_seconds()
             rate = throughput(infos, kb, seconds, settled)
@@ -283,7 +287,7 @@ def main() -> None:
     print("  as ask answers (with the test of what decides) | the engine's run alone (no decides test)")
     for name, row in engines.items():
         print(f"  {labels[name]} ({row['scenarios']}, {row['answers_per_question']} answers each, "
-              f"{row['runs_per_question']} runs each): "
+              f"{row['runs_per_question']} runs each, {row['runs_resumed']:.0%} of them resumed): "
               f"{row['settled_per_second']:,}/s ({row['settled_per_anchor']} per anchor) | "
               f"{row['engine_per_second']:,}/s ({row['engine_per_anchor']} per anchor)")
     print(f"exact odds of one attack, 2D–6D against every defense 2–12 ({result['thgm_odds_questions']} answers, goal <= 50 ms):")

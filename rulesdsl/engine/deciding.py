@@ -45,11 +45,13 @@ class RunMemo:
     only points no run of the answer consulted needs no run at all). The season reading changes
     the knowledge base itself: runs are reused only under the same one."""
 
-    __slots__ = ("runs", "calls")
+    __slots__ = ("runs", "calls", "resumes", "made")
 
     def __init__(self) -> None:
+        self.made = 0       # runs made and kept
         self.runs: dict[tuple, list] = {}
         self.calls: Optional[list] = None     # the scenario's actions (engine.actions), made once
+        self.resumes = None     # engine.resume.Resumes: the states before each action, where the game copies its state
 
     def find(self, script, reading: dict[str, str]):
         """A run made before with this script that this reading would repeat, as (choices,
@@ -71,6 +73,7 @@ class RunMemo:
     def keep(self, script, reading: dict[str, str], made) -> None:
         """Keep a run (choices, (branch, context)) made under `reading`."""
         self.runs.setdefault(tuple(script), []).append([None, dict(reading), made, made[1][0].steps])
+        self.made += 1
 
 
 def _repeats(seen: dict[str, str], made_under: dict[str, str], reading: dict[str, str]) -> bool:

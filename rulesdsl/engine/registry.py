@@ -93,25 +93,24 @@ class GameEngine:
             return
         reading = tuple(sorted(ctx.readings.items())) if ctx.readings else ()
         state.fresh = (ctx.kb.memo, ("engine.board_before", id(info), ctx.day, ctx.mode, reading), info)
-        twin = self.copy_state(state)
+        copy = getattr(self, "copy_state", None) if self.keeps_set_up else None
+        twin = copy(state) if copy is not None else None
         if twin is not None:
             ctx.kb.memo[("engine.set_up", id(info), ctx.day, ctx.mode, reading)] = (info, twin, _written(ctx))
 
     # -- the set-up, made once --------------------------------------------------------------
     # Every run of a scenario starts from the same set-up (see above): a game that can copy its
-    # state (`copy_state`) begins its `setup` with `kept_set_up`, which hands each later run a
-    # copy of the state the first made, and writes into the run's context what that set-up
-    # wrote into its own: its steps, the rule points it consulted, what it cited.
-    def copy_state(self, state: Any) -> Any:
-        """A copy of a state fresh from the set-up, for a run to change without changing `state`
-        (every card and every list or set a run may change its own; card infos, locations and
-        calls shared: nothing changes them); None: this game sets up afresh for every run."""
-        return None
+    # state (`copy_state(state)`, as engine.resume asks: every card and every list, dict and set a
+    # run may change its own) and sets `keeps_set_up` begins its `setup` with `kept_set_up`, which
+    # hands each later run a copy of the state the first made, and writes into the run's context
+    # what that set-up wrote into its own: its steps, the rule points it consulted, what it cited.
+    keeps_set_up: bool = False
 
     def kept_set_up(self, ctx: "Context", info: "ScenarioInfo") -> Any:
         """A copy of the state the same set-up (scenario, day, mode, reading) made before, with
         what it wrote replayed into `ctx`; None: none kept, set up afresh."""
-        if ctx.steps or ctx.points or ctx.choices:      # not a fresh run's context
+        copy = getattr(self, "copy_state", None)
+        if copy is None or ctx.steps or ctx.points or ctx.choices:      # no copies, or not a fresh run's context
             return None
         reading = tuple(sorted(ctx.readings.items())) if ctx.readings else ()
         found = ctx.kb.memo.get(("engine.set_up", id(info), ctx.day, ctx.mode, reading))
@@ -128,7 +127,7 @@ class GameEngine:
         ctx.rulings.update(rulings)
         ctx.point_cites.update({k: set(v) for k, v in point_cites.items()})
         ctx.direct.update(direct)
-        return self.copy_state(found[1])
+        return copy(found[1])
 
     @staticmethod
     def acting(state: Any) -> None:

@@ -17,6 +17,7 @@ from .chance import ChanceLimit, best_play, is_chance, odds_text, summarize
 from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, StepLimit, explore
 from .deciding import SEASON_POINT, RunMemo, settle
 from .registry import GameEngine, engine_for
+from .resume import MIN_RUNS, Resumes, copier
 from .trace import Cite, Step
 
 _CAUTION = (Status.unconfirmed, Status.unofficial, Status.provisional)
@@ -57,6 +58,8 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     calls = memo.calls if memo is not None and memo.calls is not None else list(engine.actions(info))
     if memo is not None:
         memo.calls = calls
+        if memo.resumes is None and copier(engine) is not None:
+            memo.resumes = Resumes(copier(engine))
     # a refusal the game goes on from, when the scenario asks about the state after it; one that
     # asks only whether the actions are allowed has the (first) refusal as its answer, as at a table
     goes_on = any(call.name not in ("illegal", "legal") for _, call in info.expects)
@@ -89,14 +92,31 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
 
     def run_anew(script):
         ctx = Context(kb, game, day, mode, script, fixed, bounds, cache, reading)
+        # in a question that has made many runs, a run starts from the state before the latest
+        # action a run made before reached the same way (the same options picked, the points
+        # consulted at the values seen: engine.resume)
+        resumes = memo.resumes if memo is not None and memo.made >= MIN_RUNS else None
         illegal = None
         refused: list[IllegalAction] = []
         since = None        # the state at the last refusal, to replay the next from (rebuild)
         try:
-            state = engine.setup(ctx, info)
-            before = engine.board(state) if boards else None
-            done = []
-            for k, call in enumerate(calls):
+            start = resumes.find(script, reading or {}, kb, boards) if resumes is not None else None
+            if start is None:
+                first = 0
+                if resumes is not None:
+                    resumes.start(None)
+                state = engine.setup(ctx, info)
+                before = engine.board(state) if boards else None
+                done = []
+            else:
+                first = start.k
+                state, before, done = resumes.restore(start, ctx)
+                before = before if boards else None
+                resumes.start(start)
+            for k in range(first, len(calls)):
+                call = calls[k]
+                if resumes is not None and not refused and (start is None or k > first) and resumes.worth():
+                    resumes.keep(k, ctx, state, done, before, reading or {})
                 mark = len(ctx.choices)
                 ctx.subjects = engine.subjects(state, call)
                 try:
@@ -111,7 +131,8 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
                     del ctx.choices[mark:]
                     state, scratch = rebuild([c.picked for c in ctx.choices], done, since)
                     ctx.fixed = scratch.fixed
-                    twin = engine.copy_state(state)
+                    copy = copier(engine)
+                    twin = copy(state) if copy is not None else None
                     if twin is not None:    # the next refusal replays from here: the run goes on on a copy
                         since = (state, list(ctx.choices), {k: list(v) for k, v in ctx.fixed.items()}, len(done))
                         state = twin

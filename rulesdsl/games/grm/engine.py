@@ -17,6 +17,7 @@ from .state import PLAYERS, Card, State, other
 
 class GrmEngine(GameEngine):
     game_id = "grm"
+    keeps_set_up = True      # the set-up made once, copied for every later run (GameEngine.kept_set_up)
 
     # -- set-up -------------------------------------------------------------------------
     def setup(self, ctx: Context, info: ScenarioInfo) -> State:
@@ -62,6 +63,8 @@ class GrmEngine(GameEngine):
         return st
 
     def copy_state(self, st: State) -> State:
+        """A copy of the state to resume a run from (engine.resume) or to start one from a kept
+        set-up: its own cards, containers and links; card declarations, calls and locations shared."""
         return st.copy()
 
     def new_card(self, ctx: Context, st: State, info: ScenarioInfo, ref: CardRef, owner: str, call: Call) -> Card:

@@ -8,6 +8,7 @@ from typing import Any, Optional
 
 from ...engine.context import Context, EngineError
 from ...engine.registry import GameEngine
+from ...engine.resume import graph_copier
 from ...kb.knowledge import ScenarioInfo
 from ...lang.vocab import Call, CardRef
 from . import approach as approaches
@@ -17,7 +18,7 @@ from . import effects as fx
 from . import plays, turn, victory
 from .common import illegal
 from .cost import matches
-from .state import PHASE_JA, PLAYERS, Card, State
+from .state import PHASE_JA, PLAYERS, Approach, Card, Play, State
 
 SETTLE = "_settle"          # a last action: whatever still waits (a play, an approach) is finished
 LEGALITY = ("illegal", "legal", "can_approach", "can_interfere", "deck_valid")
@@ -28,6 +29,9 @@ PLACE_JA = {"deck": "デッキ", "hand": "手札", "main_area": "メインエリ
 
 class PmEngine(GameEngine):
     game_id = "pm"
+    # a copy of the state to resume a run from (engine.resume): new cards and containers
+    # wherever they are held; card declarations, calls and locations shared
+    copy_state = staticmethod(graph_copier(State, Card, Play, Approach))
 
     # -- set-up -------------------------------------------------------------------------
     def subjects(self, st: State, call: Call) -> tuple[str, ...]:

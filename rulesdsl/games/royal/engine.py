@@ -24,6 +24,7 @@ IN_A_PHASE = ("cast", "stand", "remove_unit", "pass", "set", "summon", "clear", 
 
 class RoyalEngine(GameEngine):
     game_id = "royal"
+    keeps_set_up = True      # the set-up made once, copied for every later run (GameEngine.kept_set_up)
 
     # -- set-up -------------------------------------------------------------------------
     def actions(self, info: ScenarioInfo):
@@ -133,6 +134,8 @@ class RoyalEngine(GameEngine):
         return st
 
     def copy_state(self, st: State) -> State:
+        """A copy of the state to resume a run from (engine.resume) or to start one from a kept
+        set-up: its own cards, containers and links; card declarations, calls and locations shared."""
         return st.copy()
 
     def card_info(self, ctx: Context, info: ScenarioInfo, ref: CardRef):

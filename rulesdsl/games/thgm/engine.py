@@ -16,7 +16,7 @@ from . import dice as D
 from . import result as RES
 from . import rolls as R
 from . import turn as T
-from .state import ROW_JA, Char, State
+from .state import ROW_JA, Char, State, copy_state
 from .tendencies import TENDENCIES
 
 # actions that belong to the attack under way; any other action first finishes it
@@ -39,6 +39,8 @@ def _marker(name: str, loc) -> Call:
 
 class ThgmEngine(GameEngine):
     game_id = "thgm"
+
+    copy_state = staticmethod(copy_state)     # a copy of the state to resume a run from (engine.resume)
 
     def static(self, info: ScenarioInfo) -> dict:
         """What a scenario's text says once and for all (its runs replay it)."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Optional
 
 from ...engine.chance import Distribution
+from ...engine.resume import graph_copier
 from ...kb.knowledge import CardInfo
 from ...lang.model import Loc
 from ...lang.vocab import UNKNOWN, Call
@@ -202,3 +203,11 @@ class State:
         for p in self.players():
             for row, col, c in self.side(p).chars():
                 yield p, row, col, c
+
+
+
+# A copy of the state to resume a run from (engine.resume): new characters, sides, attacks and
+# containers wherever they are held (an attack's FUE reroll holds the character that gave it);
+# card declarations, calls, locations and dice distributions (a roll is replaced, never
+# altered) are shared.
+copy_state = graph_copier(State, Side, Attack, Char)
