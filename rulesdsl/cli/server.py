@@ -19,6 +19,7 @@ and output streams). Knowledge bases stay loaded while their files' contents are
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import signal
 import socket
@@ -168,6 +169,10 @@ def serve(root: Path, idle: float, log=sys.stderr) -> None:
         from ..lang.parser import parse_text
         kb = load(root)                     # the first question should not wait for these
         parse_text("", "<start>")
+        # what is loaded now lives as long as the server: out of the collector's sight, a question's
+        # collections walk only what that question made
+        gc.collect()
+        gc.freeze()
         srv.listen(64)
         os.replace(temp, path)              # it appears only once it answers; a stale one is replaced
         inode = os.stat(path).st_ino
