@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 import textwrap
 import unicodedata
-from fractions import Fraction
 from functools import partial
 from typing import Any, Optional
 
@@ -511,6 +510,7 @@ class _Builder:
         policy = rest.pop(0) if rest and isinstance(rest[0], tuple) else None
         op, value = rest
         op = {"≥": ">=", "≤": "<="}.get(str(op), str(op))
+        from fractions import Fraction      # here only: not at a question's import
         try:
             ok = Fraction(str(value)) <= 1
         except ZeroDivisionError:
