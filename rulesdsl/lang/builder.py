@@ -8,7 +8,6 @@ It runs under lang/lalr.py's driver, or under Lark itself (parser.py), which cal
 from __future__ import annotations
 
 import re
-import textwrap
 import unicodedata
 from functools import partial
 from typing import Any, Optional
@@ -119,6 +118,7 @@ def unquote(token: str) -> str:
             body = body[2:]
         elif body.startswith("\n"):
             body = body[1:]
+        import textwrap                     # here only: its patterns are compiled at its import
         body = textwrap.dedent(body).rstrip()
     else:
         body = token[1:-1]
