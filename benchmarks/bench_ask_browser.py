@@ -8,7 +8,8 @@ Measured in one run, on the bundled knowledge base:
 
   download  the bytes the feature adds to the site, and what a reader asking about one game
             downloads (the runtime, the wheels, that game's snapshot and sources), raw and
-            gzip-compressed (as a server that compresses sends them)
+            gzip-compressed (as a server that compresses sends them); of it, what a first answer
+            needs and what only a syntax error fetches (lark: manifest.onDemand)
   answer    in Debian's chromium over http (python -m http.server), from the click on 「答える」 on
             a Q&A page with a changed weight to the answer shown: the first question (the runtime
             loaded, nothing in the browser's caches, pressed as the editor opens), the next one,
@@ -62,7 +63,7 @@ DOWNLOAD_GOAL, SNAPSHOT_GOAL, FIRST_GOAL, NEXT_GOAL = 15e6, 1e6, 10.0, 1.0
 def sizes(site: Path, game: str = "grm") -> dict:
     top = site / ask_bundle.ASSETS
     manifest = json.loads((top / "manifest.json").read_text(encoding="utf-8"))
-    raw = gz = one = one_gz = 0
+    raw = gz = one = one_gz = later = 0
     snap = 0
     for name, meta in manifest["files"].items():
         data = (top / name).read_bytes()
@@ -70,12 +71,14 @@ def sizes(site: Path, game: str = "grm") -> dict:
         raw, gz = raw + len(data), gz + z
         if not name.startswith("games/") or name.startswith(f"games/{game}/"):
             one, one_gz = one + len(data), one_gz + z
+        if name in manifest.get("onDemand", ()):
+            later += len(data)            # fetched only when a syntax error needs lark
         if name == f"games/{game}/snapshot.json":
             snap = len(data)
     scripts = sum((site / "assets" / n).stat().st_size for n in ("rdask.js", "rdask-worker.mjs", "rdask-runtime.mjs", "rdask.css"))
     scripts += (site / "rdask-sw.js").stat().st_size + (top / "manifest.json").stat().st_size
     return {"site_bytes": raw, "site_gzip": gz, "one_game_bytes": one + scripts, "one_game_gzip": one_gz,
-            "snapshot_bytes": snap}
+            "first_answer_bytes": one + scripts - later, "on_demand_bytes": later, "snapshot_bytes": snap}
 
 
 def _ask(page, text: str, weight: str, wait_warm: bool = False) -> float:
@@ -204,7 +207,9 @@ def main() -> int:
         return 0
     print(f"download for one game: {s['one_game_bytes'] / 1e6:.1f} MB raw, {s['one_game_gzip'] / 1e6:.1f} MB gzip "
           f"(goal ≤ {DOWNLOAD_GOAL / 1e6:.0f} MB: {'met' if s['one_game_bytes'] <= DOWNLOAD_GOAL else 'not met raw'}"
-          f"{', met compressed' if s['one_game_gzip'] <= DOWNLOAD_GOAL else ''}); all games {s['site_bytes'] / 1e6:.1f} MB")
+          f"{', met compressed' if s['one_game_gzip'] <= DOWNLOAD_GOAL else ''}); all games {s['site_bytes'] / 1e6:.1f} MB; "
+          f"for an answer {s['first_answer_bytes'] / 1e6:.2f} MB, and {s['on_demand_bytes'] / 1e3:.0f} kB more "
+          f"the first time a syntax error needs lark")
     print(f"snapshot of grm: {s['snapshot_bytes'] / 1e3:.0f} kB (goal ≤ 1 MB: {'met' if s['snapshot_bytes'] <= SNAPSHOT_GOAL else 'not met'})")
     if "build_with" in result:
         print(f"build: {result['build_with']:.1f} s with, {result['build_without']:.1f} s without "

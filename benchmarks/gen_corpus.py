@@ -1138,11 +1138,14 @@ def generate(out: Path, cards: int, revisions: int, scenarios: int, seed: int = 
     variations = Variations(gen, templates(kb, ctxs), LAST_DAY, _is_name)
     wanted = {gid: g.n_scenarios for gid, g in ctxs.items()}
     kept: dict[str, list[list[str]]] = {gid: [] for gid in ctxs}
-    for _ in range(4):
+    for _ in range(5):
         short = {gid: wanted[gid] - len(kept[gid]) for gid in ctxs if len(kept[gid]) < wanted[gid]}
         if not short:
             break
-        candidates = {gid: variations.make(ctxs[gid], n + n // 2 + 8, HYPO_NAMES) for gid, n in short.items()}
+        # the variations to answer again as changed (`Variations.again`) first, then new ones
+        again, variations.again = variations.again, {}
+        candidates = {gid: again.get(gid, []) + variations.make(ctxs[gid], n + n // 2 + 8, HYPO_NAMES)
+                      for gid, n in short.items()}
         for gid, blocks in variations.keep(out, candidates, short).items():
             kept[gid] += blocks
     before = set(gen.files)
@@ -1163,7 +1166,9 @@ def generate(out: Path, cards: int, revisions: int, scenarios: int, seed: int = 
         print(f"gen_corpus: worked questions: {c['answered']} variations answered, {c['refused']} refused, "
               f"{c['as_written']} kept as written, {c['dropped']} with expectations the corpus made false "
               f"dropped, {c['rewritten']} with one rewritten to what was found; {c['status_rewritten']} "
-              "`expect status` lines rewritten to the status found", file=sys.stderr)
+              f"`expect status` lines rewritten to the status found; {c['settled_again']} answered again once "
+              "changed, as they state a status",
+              file=sys.stderr)
     return stats
 
 

@@ -16,7 +16,9 @@ always over every branch); a scenario's own `answer` sentence is kept only while
 expectation stays as written. An `expect status` line is checked too (its result follows the
 others', after the test of what decides the answer) and, where the corpus's own rulings and gaps
 in force on the day asked give another status than the repository's, rewritten to the status
-found. What is written is what `rulesdsl test` passes."""
+found; a question whose expectations were dropped or rewritten is answered again as changed
+before it is kept, as what decides its status may have gone with them. What is written is what
+`rulesdsl test` passes."""
 
 from __future__ import annotations
 
@@ -78,7 +80,11 @@ class Variations:
         # candidates answered, refused by the interpreter, kept as written, with expectations dropped,
         # with one rewritten to what was found; `expect status` lines rewritten to the status found
         self.counts = {"answered": 0, "refused": 0, "as_written": 0, "dropped": 0, "rewritten": 0,
-                       "status_rewritten": 0}
+                       "status_rewritten": 0, "settled_again": 0}
+        # per game, variations whose expectations were dropped or rewritten while they state a
+        # status: what decides the status changed with them, so they are answered again as changed
+        # (the next call of `keep`) before they are kept
+        self.again: dict[str, list[tuple[str, list[str]]]] = {}
 
     def make(self, g, n: int, hypo_names) -> list[tuple[str, list[str]]]:
         rng = self.rng
@@ -164,15 +170,24 @@ class Variations:
                     if info is None or not info.scenario.loc.file.endswith(starts[sid][0]):
                         continue
                     done = self._settle(kb, info, block, starts[sid][1], cache)
-                    if done is not None:
-                        kept[gid].append(done)
+                    if done is None:
+                        continue
+                    out, settled = done
+                    if settled:
+                        kept[gid].append(out)
+                    else:
+                        self.again.setdefault(gid, []).append((sid, out))
         finally:
             for f in written:
                 f.unlink(missing_ok=True)
         return kept
 
     def _settle(self, kb: KnowledgeBase, info: ScenarioInfo, block: list[str], first: int,
-                cache: dict) -> Optional[list[str]]:
+                cache: dict) -> Optional[tuple[list[str], bool]]:
+        """The block as `rulesdsl test` passes it, and whether that is settled: a status is the
+        weakest of what decides the answer's expectations, so one found while an expectation was
+        still there that is now dropped or rewritten may not be the status of what is written
+        (e.g. `expect battle …` dropped: whether a battle happens no longer decides anything)."""
         _, a = record(kb, info, point_cache=cache)
         self.counts["answered"] += 1
         if a is None or not a.expectations:
@@ -224,5 +239,9 @@ class Variations:
         else:
             self.counts["as_written"] += 1
         out = [x for n, x in enumerate(block) if n not in drop and (keep_answer or not x.startswith("  answer "))]
-        return out
+        changed = bool(drop) or rewrite is not None
+        states = any(x.startswith("  expect status ") for x in out)
+        if changed and states:
+            self.counts["settled_again"] += 1
+        return out, not (changed and states)
 

@@ -101,7 +101,12 @@ def same_but_place(browser_json, cli, offsets: set) -> list[str]:
 def test_the_runtime_is_gathered_at_the_pinned_versions_and_recorded_in_the_site(ask_site):
     manifest = json.loads((ask_site / ask_bundle.ASSETS / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["pyodide"]["version"] == ask_bundle.PYODIDE_VERSION
-    assert manifest["versions"]["pydantic-core"] == "2.50.5"
+    assert manifest["versions"] == {"lark": "1.3.1"}
+    # answered on the plain models (base/declared.py), as `rulesdsl ask` is: no pydantic shipped;
+    # rulesdsl unpacked as Python starts, lark only when a syntax error needs it
+    assert [w.split("/")[1].split("-")[0] for w in manifest["wheels"]] == ["rulesdsl"]
+    assert [w.split("/")[1].split("-")[0] for w in manifest["onDemand"]] == ["lark"]
+    assert not any("pydantic" in n or "annotated" in n for n in manifest["files"])
     for name, meta in manifest["files"].items():
         data = (ask_site / ask_bundle.ASSETS / name).read_bytes()
         assert ask_bundle.sha256(data) == meta["sha256"], name
@@ -112,7 +117,7 @@ def test_the_runtime_is_gathered_at_the_pinned_versions_and_recorded_in_the_site
     # each shipped wheel is the pinned one as kept in the cache, trimmed (ask_trim.py)
     from rulesdsl.wiki.ask_trim import trimmed_wheel
     pinned = {f: d for f, d in ask_bundle.WHEELS.values()}
-    for w in manifest["wheels"]:
+    for w in manifest["wheels"] + manifest["onDemand"]:
         name = w.split("/", 1)[1]
         if name in pinned:
             kept = (ask_bundle.runtime_dir() / name).read_bytes()
@@ -120,7 +125,7 @@ def test_the_runtime_is_gathered_at_the_pinned_versions_and_recorded_in_the_site
             shipped = (ask_site / ask_bundle.ASSETS / w).read_bytes()
             assert same_but_bytecode(shipped, trimmed_wheel(name, kept)), name
     page = (ask_site / "grm" / "ask.html").read_text(encoding="utf-8")
-    assert f"Pyodide {ask_bundle.PYODIDE_VERSION}" in page and "pydantic 2.14.4" in page
+    assert f"Pyodide {ask_bundle.PYODIDE_VERSION}" in page and "lark 1.3.1" in page
 
 
 def same_but_bytecode(shipped: bytes, sources: bytes) -> bool:
@@ -154,9 +159,9 @@ def test_the_shipped_runtime_leaves_out_what_the_interpreter_never_imports(ask_s
     assert "traceback.py" in stdlib and "difflib.py" in stdlib and "linecache.py" in stdlib
     assert not any(n.startswith(("unittest/", "tkinter/", "idlelib/", "xmlrpc/", "sqlite3/")) for n in stdlib)
     assert json.loads((folder / "pyodide-lock.json").read_text(encoding="utf-8"))["packages"] == {}
-    pydantic = next((ask_site / ask_bundle.ASSETS / "wheels").glob("pydantic-2*.whl"))
-    names = {re.sub(r"\.pyc$", ".py", n) for n in zipfile.ZipFile(pydantic).namelist()}
-    assert "pydantic/main.py" in names and not any(n.startswith("pydantic/v1/") for n in names)
+    lark = next((ask_site / ask_bundle.ASSETS / "wheels").glob("lark-*.whl"))
+    names = {re.sub(r"\.pyc$", ".py", n) for n in zipfile.ZipFile(lark).namelist()}
+    assert "lark/lark.py" in names and not any(n.startswith("lark/tools/") for n in names)
     assert ask_bundle.gather() == ask_bundle.gather()            # the same bytes at every build
 
 
@@ -223,7 +228,7 @@ def test_a_browser_answer_renames_only_the_ids_the_page_has_and_its_links_follow
 
 def test_a_kept_runtime_file_that_does_not_match_its_pin_is_fetched_again(ask_site):
     folder = ask_bundle.runtime_dir()
-    name, digest = ask_bundle.WHEELS["annotated-types==0.8.0"]
+    name, digest = ask_bundle.WHEELS["lark==1.3.1"]
     (folder / name).write_bytes(b"not the wheel")
     files = ask_bundle.gather()
     kept = (folder / name).read_bytes()
@@ -273,12 +278,34 @@ def test_the_runtime_answers_worked_questions_of_every_game_as_rulesdsl_ask_json
     stdlib = set(zipfile.ZipFile(folder / f"pyodide-{ask_bundle.PYODIDE_VERSION}" / "python_stdlib.zip").namelist())
     wheels = {n for w in folder.glob("wheels/*.whl") for n in zipfile.ZipFile(w).namelist()}
     files = dict(got["modules"])
-    assert {"rulesdsl.wiki.browser", "pydantic.main", "traceback"} <= set(files)
+    assert {"rulesdsl.wiki.browser", "traceback"} <= set(files)
     assert "lark" not in files            # parsed on the parser's tables the site ships (parser.json)
+    assert not any(n.startswith(("pydantic", "annotated_types")) for n in files)     # the plain models
     assert any(p.endswith(".pyc") for p in files.values())        # answered from the shipped bytecode too
     for name, path in files.items():
+        if name.startswith(("_frozen_importlib", "importlib._bootstrap")):
+            continue        # frozen; importlib/__init__ names a file beside its own for them
         inside = re.sub(r"^/lib/python314\.zip/", "", path)
         assert inside in stdlib if inside != path else re.sub(r"^/lib/python3\.14/site-packages/", "", path) in wheels, (name, path)
+
+
+def test_a_syntax_error_fetches_lark_when_it_needs_it_and_reads_as_the_command_line_s(ask_site, tmp_path):
+    node = _need("node")
+    q = next(q for q in editor_questions(ask_site) if q["id"] == "grm/qa/stack-flips-top-only")
+    text = q["text"].replace("weight 60kg", "weight 60kg 12 {")
+    proc = subprocess.run([node, str(NODE_TEST), str(ask_site)], capture_output=True, text=True, timeout=600,
+                          input=json.dumps([dict(q, id="broken", text=text)]))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    got = json.loads(proc.stdout)
+    mine = got["answers"]["broken"]
+    assert not mine["ok"] and mine["errors"]
+    asked = tmp_path / "質問.rules"
+    asked.write_text(text, encoding="utf-8")
+    cli = cli_json(str(asked))
+    e = mine["errors"][0]
+    assert e["code"] == "syntax" and mine["json"]["errors"] == [e["message"]]
+    assert cli["errors"] == [f"{asked}:{e['line']}:{e['col']}: error[syntax]: {e['message']}"]
+    assert "lark" in dict(got["modules"])              # unpacked on demand (manifest.onDemand)
 
 
 # ----------------------------------------------------------------------------- in chromium

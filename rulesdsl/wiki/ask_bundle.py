@@ -37,23 +37,17 @@ PYODIDE_INTEGRITY = ("sha512-74Wq1kXOC+CCEzAfxuRAO701nAcCMLjf8NrwvWpu8S41dVMXwXm
 # standard library and the lock file trimmed by ask_trim.py)
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 PYTHON = "3.14"
-PLATFORM = "pyemscripten_2026_0_wasm32"
-# the run-time dependencies as wheels: requirement -> (file, sha256); pydantic-core is built for
-# Pyodide's platform, the others are pure Python
+# the run-time dependencies the browser's interpreter imports, as wheels: requirement -> (file,
+# sha256). The browser answers on the plain models, as `rulesdsl ask` does (base/declared.py:
+# nothing on the way to an answer validates through pydantic), so pydantic, pydantic-core,
+# annotated-types and typing-inspection are never imported there and are not shipped; lark is
+# imported only to explain a syntax error, so it is fetched and unpacked only then (ON_DEMAND);
+# typing-extensions is named by lark only for Pythons before 3.10.
 WHEELS = {
     "lark==1.3.1": ("lark-1.3.1-py3-none-any.whl",
                     "c629b661023a014c37da873b4ff58a817398d12635d3bbb2c5a03be7fe5d1e12"),
-    "pydantic==2.14.4": ("pydantic-2.14.4-py3-none-any.whl",
-                         "653a2ad9f6d8858529c77c72717d0ea991d6c6837fe683246b2f4b2bbfc3fadc"),
-    "pydantic-core==2.50.5": ("pydantic_core-2.50.5-cp314-cp314-pyemscripten_2026_0_wasm32.whl",
-                              "b2910ec0fa5aeb9bef70156f2b79f4783978fdcfaa7b2f1b5d1814458d2e79a1"),
-    "typing-extensions==4.16.0": ("typing_extensions-4.16.0-py3-none-any.whl",
-                                  "481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8"),
-    "annotated-types==0.8.0": ("annotated_types-0.8.0-py3-none-any.whl",
-                               "f072f4d804ea359e4eaf198b1af7a8b0943881a87f31bb764f8bf219bb9419e0"),
-    "typing-inspection==0.4.5": ("typing_inspection-0.4.5-py3-none-any.whl",
-                                 "bc210535442b39e1bf2805e0c7a17dfd6a4ace760c84c7f7d16245d23a6b1c39"),
 }
+ON_DEMAND = ("lark-",)                # the wheels unpacked only when a syntax error needs them
 ASSETS = "assets/ask"                 # where the site keeps it all
 PARSER_TABLES = "parser.json"         # the parser's tables (lang.parser.shipped_tables)
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -64,6 +58,11 @@ NOT_SHIPPED = ("cli/", "regress/fuzzing.py", "regress/pytest_plugin.py", "wiki/p
 ENV_OFF = "RULESDSL_WIKI_NO_ASK"      # set to build without the feature
 ENV_NO_BYTECODE = "RULESDSL_ASK_NO_BYTECODE"  # set to ship every module as source (ask_compile.py)
 ENV_RUNTIME = "RULESDSL_ASK_RUNTIME"  # where to keep the gathered runtime instead of the cache folder
+
+
+def on_demand(path: str) -> bool:
+    """Whether the shipped wheel `path` is unpacked only when a question needs it."""
+    return path.rsplit("/", 1)[-1].startswith(ON_DEMAND)
 
 
 class Unavailable(Exception):
@@ -166,14 +165,8 @@ def _wheels(folder: Path) -> dict[str, bytes]:
     if missing:
         pip = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
                "--disable-pip-version-check"]
-        native = [r for r in missing if r.startswith("pydantic-core")]
-        pure = [r for r in missing if r not in native]
-        with tempfile.TemporaryDirectory(dir=folder) as tmp:
-            if pure:
-                _run(pip + ["--dest", tmp, *pure], Path(tmp))
-            if native:
-                _run(pip + ["--dest", tmp, "--platform", PLATFORM, "--python-version", PYTHON,
-                            "--implementation", "cp", "--abi", "cp" + PYTHON.replace(".", ""), *native], Path(tmp))
+        with tempfile.TemporaryDirectory(dir=folder) as tmp:     # pure Python: any platform's
+            _run(pip + ["--dest", tmp, *missing], Path(tmp))
             for req in missing:
                 name, digest = WHEELS[req]
                 got = Path(tmp) / name
@@ -241,7 +234,9 @@ def gather() -> dict[str, bytes]:
     core["pyodide-lock.json"] = ask_trim.trimmed_lock(core["pyodide-lock.json"])
     if os.environ.get(ENV_NO_BYTECODE, "").strip() in ("", "0"):
         from .ask_compile import with_bytecode
-        core, wheels, why = with_bytecode(core, wheels, [], folder)   # what every game imports
+        # what a question of any game imports: every game's engine is in the one wheel a reader
+        # downloads, whichever game is asked about
+        core, wheels, why = with_bytecode(core, wheels, games(), folder)
         if why:
             cache.note(why)
     files = {f"pyodide-{PYODIDE_VERSION}/{n}": d for n, d in core.items()}
@@ -300,7 +295,9 @@ def build(wiki) -> Bundle:
         "parser": PARSER_TABLES,
         "pyodide": {"version": PYODIDE_VERSION, "python": PYTHON, "dir": f"pyodide-{PYODIDE_VERSION}/",
                     "integrity": PYODIDE_INTEGRITY},
-        "wheels": sorted(n for n in files if n.startswith("wheels/")),
+        # unpacked as Python starts; the others only when a question needs them (ON_DEMAND)
+        "wheels": sorted(n for n in files if n.startswith("wheels/") and not on_demand(n)),
+        "onDemand": sorted(n for n in files if n.startswith("wheels/") and on_demand(n)),
         "versions": {req.split("==")[0]: req.split("==")[1] for req in WHEELS},
         "keep": keep_key(),
         "games": games,

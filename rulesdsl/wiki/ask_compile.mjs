@@ -1,7 +1,7 @@
 // At build time (rulesdsl/wiki/ask_compile.py): starts the Pyodide the site ships, in Node, with
 // the site's trimmed standard library and wheels; imports what a reader's first question imports
 // (Pyodide's start, rulesdsl.wiki.browser, the imports of Session.warm, each game's engine, the
-// parser); and compiles each module so imported to bytecode with Pyodide's own CPython, so the
+// parser), what a syntax error imports (lark) and every other module of rulesdsl's wheel; and compiles each module so imported to bytecode with Pyodide's own CPython, so the
 // magic number and the code are the ones the browser would make itself.
 // Usage: node ask_compile.mjs FOLDER < {"wheels": [names under FOLDER/wheels], "games": [ids]}
 // FOLDER holds pyodide.mjs, pyodide.asm.mjs, pyodide.asm.wasm, pyodide-lock.json and the trimmed
@@ -26,6 +26,8 @@ py.globals.set("SITE", "/" + site.replace(/^\/+/, ""));   // sysconfig says //li
 process.stdout.write(py.runPython(`
 import ast, base64, importlib.util, json, sys
 before = list(sys.modules)
+from rulesdsl.base import declared
+declared.use_plain()                 # as the page answers (rdask-runtime.mjs)
 from rulesdsl.base import cache
 cache.memory_only("compiling the browser's bytecode")
 import rulesdsl.wiki.browser
@@ -34,6 +36,7 @@ from rulesdsl.engine.registry import engine_for
 from rulesdsl.kb import build, verdict
 from rulesdsl.lang.diagnostics import DslError
 from rulesdsl.lang.parser import parse_text, use_shipped_tables
+from rulesdsl.lang import snapshot   # the game's knowledge base is loaded from it (browser.Session)
 from rulesdsl.wiki import answers, site
 if TABLES:
     use_shipped_tables(TABLES.encode())
@@ -43,6 +46,13 @@ try:
     parse_text("", "q.rules")
 except DslError:
     pass
+try:                                 # a syntax error: lark explains it (manifest.onDemand)
+    parse_text("scenario {", "q.rules")
+except DslError:
+    pass
+import importlib, pkgutil, rulesdsl  # every module the wheel ships, whichever path imports it
+for m in pkgutil.walk_packages(rulesdsl.__path__, "rulesdsl."):
+    importlib.import_module(m.name)
 from importlib._bootstrap_external import _code_to_hash_pyc
 STDLIB = "/lib/python314.zip/"
 out = []

@@ -1,7 +1,7 @@
 """Bytecode for the modules a reader's first question imports, made at build time (ask_bundle.py).
 
 Under Pyodide, importing a module from its source compiles it first, and in WebAssembly that
-compiling is most of Python's start and of importing rulesdsl, pydantic and lark (measured in
+compiling is most of Python's start and of importing rulesdsl (measured in
 benchmarks/README.md: Pyodide's start alone went from 12–13 s to 4.5–5 s in Node on a loaded
 machine with its own modules compiled). So the build compiles them once, with Pyodide's own
 CPython run in Node (ask_compile.mjs: the same interpreter, so the same magic number and code),
@@ -9,7 +9,8 @@ and ships each chosen module as a sourceless `.pyc` in place of its `.py` (zipim
 file system's importer both load a lone `.pyc`; a traceback then shows no source line).
 
 Bytecode compresses about half as well as source, and a reader downloads at most 15 MB for one
-game (issue 22), so not every module fits: the modules imported on the way to the first answer
+game (issue 22), so not every module may fit: the modules imported on the way to an answer, by a
+syntax error (lark) and the rest of rulesdsl's wheel (every game's engine: one wheel for all)
 are taken in the order of the most compiling saved (the nodes of the module's syntax tree) per
 byte the download grows, until GROWTH bytes are spent — the same choice from the same input.
 What is compiled is kept in the private cache folder (a MAC'd entry, rulesdsl/base/cache.py)
@@ -30,8 +31,9 @@ from typing import Optional
 
 from ..base import cache
 
-GROWTH = 360_000            # the bytes the bytecode may add to what a reader downloads (the
-                            # parser's tables, 64 kB, came after: the download stays as it was)
+GROWTH = 1_500_000          # the bytes the bytecode may add to what a reader downloads: since
+                            # pydantic is no longer shipped (ask_bundle.WHEELS), every module a
+                            # question or a syntax error imports fits, and one game stays < 14 MB
 SCRIPT = Path(__file__).with_name("ask_compile.mjs")
 FORMAT = "ask-compiled-1"
 

@@ -40,11 +40,10 @@ CODECS = ("aliases", "ascii", "charmap", "cp437", "idna", "latin_1", "punycode",
 # take (formatting an exception or a warning, a date parsed from text, a hint's "did you mean")
 STDLIB_LAZY = ("traceback", "linecache", "tokenize", "difflib", "textwrap", "pprint", "reprlib", "_strptime",
                "warnings", "_py_warnings", "inspect", "dis", "string", "locale", "copy", "unicodedata")
-# parts of the wheels nothing imports unless a program asks for them by name: pydantic's v1 API
-# and mypy plugin, its experimental API, lark's command-line tools, PyInstaller hook, the
-# reconstructor and the grammars of Python and of Lark itself; type stubs and markers everywhere
+# parts of the wheels nothing imports unless a program asks for them by name: lark's command-line
+# tools, PyInstaller hook, the reconstructor and the grammars of Python and of Lark itself; type
+# stubs and markers everywhere
 WHEEL_DROPS = {
-    "pydantic": ("pydantic/v1/", "pydantic/mypy.py", "pydantic/experimental/"),
     "lark": ("lark/tools/", "lark/__pyinstaller/", "lark/reconstruct.py", "lark/tree_matcher.py",
              "lark/tree_templates.py", "lark/grammars/python.lark", "lark/grammars/lark.lark"),
 }

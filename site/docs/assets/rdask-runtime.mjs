@@ -7,7 +7,10 @@
 // The first answer waits for all of it, so it overlaps what it can: the wheels and the game's
 // files are fetched while Pyodide's WebAssembly compiles, and `warm(game)` (called by the worker
 // as soon as the reader opens an editor) imports the game's engine and builds the parser's tables
-// while the reader edits.
+// while the reader edits. It answers on the plain models, as `rulesdsl ask` does
+// (rulesdsl/base/declared.py), so pydantic is neither shipped nor imported; lark, which only
+// explains a syntax error, is fetched and unpacked the first time a question needs it
+// (manifest.onDemand), and the question is then asked again.
 
 const decoder = new TextDecoder();
 
@@ -55,10 +58,24 @@ export async function start({ loadPyodide, base, manifest, fetchBytes, urlOf = n
     step(w.replace(/^wheels\//, "").split("-")[0] + " を入れました");
   });
   lap("unpacked");
-  py.runPython("import rulesdsl.wiki.browser");
+  // the plain models before any model module is imported (a no-op once one is)
+  py.runPython("from rulesdsl.base import declared; declared.use_plain(); import rulesdsl.wiki.browser");
   lap("imported");
   step("インタプリタを読み込みました");
   const sessions = new Map();
+  const later = manifest.onDemand || [];
+  let installed = later.length ? null : Promise.resolve(false);
+  // the on-demand wheels unpacked (once); true if this call installed them
+  function installLater() {
+    if (installed) return installed.then(() => false);
+    installed = Promise.all(later.map((w) => fetchBytes(w))).then((got) => {
+      got.forEach((b) => py.unpackArchive(b, "wheel", { extractDir: site }));
+      py.runPython("import sys; sys.path_importer_cache.clear()");   // the folder was listed without them
+      return true;
+    });
+    installed.catch(() => { installed = null; });
+    return installed;
+  }
 
   async function session(g) {
     if (sessions.has(g)) return sessions.get(g);
@@ -93,7 +110,14 @@ export async function start({ loadPyodide, base, manifest, fetchBytes, urlOf = n
       const s = await session(g);
       const ids = py.toPy(takenIds);
       try {
-        return JSON.parse(s.ask_json(text, pageRoot, ids));
+        try {
+          return JSON.parse(s.ask_json(text, pageRoot, ids));
+        } catch (e) {
+          // a module of an on-demand wheel was missing (lark, to explain a syntax error): the
+          // question changed nothing before it failed, so it is asked again once they are in
+          if (!(e instanceof py.ffi.PythonError) || e.type !== "ModuleNotFoundError" || !(await installLater())) throw e;
+          return JSON.parse(s.ask_json(text, pageRoot, ids));
+        }
       } finally {
         ids.destroy();
       }
