@@ -51,9 +51,21 @@ PLAIN_COMMANDS = frozenset({"ask"})
 
 
 def answer_path(argv: Sequence[str]) -> None:
-    if cache.globals_of(argv).command in PLAIN_COMMANDS and not os.environ.get("RULESDSL_PYDANTIC"):
+    command = cache.globals_of(argv).command
+    if command in PLAIN_COMMANDS and not os.environ.get("RULESDSL_PYDANTIC"):
         from ..base import declared
         declared.use_plain()
+        # The command's modules are imported with the collector off (their thousands of classes,
+        # functions and constants are no garbage: collecting while they are made was 4-7 ms of a
+        # new question), then frozen out of its sight for the rest of the run.
+        import gc
+        gc.disable()
+        try:
+            from .commands import register
+            register(command)
+        finally:
+            gc.freeze()
+            gc.enable()
 
 
 def ask_server(key: cache.OutputKey, argv: Sequence[str]) -> Optional[dict]:
