@@ -51,9 +51,21 @@ PLAIN_COMMANDS = frozenset({"ask"})
 
 
 def answer_path(argv: Sequence[str]) -> None:
-    if cache.globals_of(argv).command in PLAIN_COMMANDS and not os.environ.get("RULESDSL_PYDANTIC"):
+    command = cache.globals_of(argv).command
+    if command in PLAIN_COMMANDS and not os.environ.get("RULESDSL_PYDANTIC"):
         from ..base import declared
         declared.use_plain()
+        # The command's modules are imported with the collector off (their thousands of classes,
+        # functions and constants are no garbage: collecting while they are made was 4-7 ms of a
+        # new question), then frozen out of its sight for the rest of the run.
+        import gc
+        gc.disable()
+        try:
+            from .commands import register
+            register(command)
+        finally:
+            gc.freeze()
+            gc.enable()
 
 
 def ask_server(key: cache.OutputKey, argv: Sequence[str]) -> Optional[dict]:
@@ -63,18 +75,22 @@ def ask_server(key: cache.OutputKey, argv: Sequence[str]) -> Optional[dict]:
     path = key.path.parent.parent / "serve.sock"
     if not os.path.exists(path):
         return None
-    import socket
-    if not hasattr(socket, "AF_UNIX"):
+    # the C module: `socket` wraps it in enums and selectors, a tenth of the served client's start
+    import _socket
+    if not hasattr(_socket, "AF_UNIX"):
         return None
     request = {"argv": list(argv), "cwd": os.getcwd(),
                "env": {k: os.environ[k] for k in wire.ENV if k in os.environ}, "code": key.code}
     try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+        try:
             s.settimeout(CONNECT_TIMEOUT)
             s.connect(str(path))
             wire.send(s, request, CONNECT_TIMEOUT)
-            s.shutdown(socket.SHUT_WR)
+            s.shutdown(_socket.SHUT_WR)
             reply = wire.decode(wire.receive(s, wire.MAX_REPLY, REPLY_TIMEOUT), max_depth=None)
+        finally:
+            s.close()
     except (OSError, wire.WireError) as e:
         cache.note(f"the server did not answer ({e}); running the command here")
         return None

@@ -19,6 +19,7 @@ and output streams). Knowledge bases stay loaded while their files' contents are
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import signal
 import socket
@@ -35,6 +36,9 @@ from . import wire
 MAX_SOCKET_PATH = 100   # AF_UNIX paths are limited to 107 bytes on Linux
 READ_TIMEOUT = 10.0     # seconds for a client to send its whole request
 WRITE_TIMEOUT = 60.0    # seconds for a client to read the whole reply
+
+
+_LATER = threading.local()      # per connection's thread: outputs to keep after its reply
 
 
 class ServeError(Exception):
@@ -65,7 +69,11 @@ class Server:
                 with contextlib.suppress(wire.WireError):
                     wire.send(conn, {"refused": f"no usable request: {e}"}, WRITE_TIMEOUT)
                 return
-            reply = self.answer(request)
+            later = _LATER.items = []   # the output's entry, kept once the client has its answer
+            try:
+                reply = self.answer(request)
+            finally:
+                _LATER.items = None
             if "refused" in reply:
                 self.say(f"refused a request: {reply['refused']}")
             else:
@@ -75,6 +83,11 @@ class Server:
                 wire.send(conn, reply, WRITE_TIMEOUT)
             except wire.WireError as e:
                 self.say(f"a client did not take its answer ({e}); dropped")
+            if later:
+                with contextlib.suppress(OSError):
+                    conn.shutdown(socket.SHUT_WR)      # the client reads until this: it has its answer
+                for key, result in later:
+                    cache.remember(key, result)
 
     def answer(self, request: dict) -> dict:
         argv, cwd, env, code = (request.get(k) for k in ("argv", "cwd", "env", "code"))
@@ -126,7 +139,11 @@ class Server:
             return kept
         from .main import run_captured
         result = run_captured(argv, allowed=cache.READ_ONLY)
-        cache.remember(key, result)
+        later = getattr(_LATER, "items", None)
+        if later is None:
+            cache.remember(key, result)
+        else:                   # `handle` keeps it once the reply is out: the client need not wait
+            later.append((key, result))
         return result
 
 
@@ -168,6 +185,10 @@ def serve(root: Path, idle: float, log=sys.stderr) -> None:
         from ..lang.parser import parse_text
         kb = load(root)                     # the first question should not wait for these
         parse_text("", "<start>")
+        # what is loaded now lives as long as the server: out of the collector's sight, a question's
+        # collections walk only what that question made
+        gc.collect()
+        gc.freeze()
         srv.listen(64)
         os.replace(temp, path)              # it appears only once it answers; a stale one is replaced
         inode = os.stat(path).st_ino

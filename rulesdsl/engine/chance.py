@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from math import comb, factorial
-from typing import Any, Callable, Hashable, Iterable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Optional, Sequence
+
+if TYPE_CHECKING:      # imported where a probability is made: most answers meet no chance
+    from fractions import Fraction
 
 MAX_PLANS = 256        # plans listed in an answer; past this the branches are listed alone
 
@@ -63,9 +65,11 @@ class Distribution:
         return self.pairs[0][0]
 
     def fractions(self) -> list[tuple[Any, Fraction]]:
+        from fractions import Fraction
         return [(v, Fraction(w, self.total)) for v, w in self.pairs]
 
     def probability(self, holds: Callable[[Any], bool]) -> Fraction:
+        from fractions import Fraction
         return Fraction(sum(w for v, w in self.pairs if holds(v)), self.total)
 
     def map(self, f: Callable[[Any], Hashable]) -> "Distribution":
@@ -152,6 +156,7 @@ def brute_force(n: int, sides: int, f: Callable[[tuple[int, ...]], Hashable]) ->
     for roll in product(range(1, sides + 1), repeat=n):
         k = f(roll)
         counts[k] = counts.get(k, 0) + 1
+    from fractions import Fraction
     total = sides ** n
     return {k: Fraction(c, total) for k, c in counts.items()}
 
@@ -201,6 +206,7 @@ def branch(ctx, label: str, dist: Distribution, key: Callable[[Any], Hashable],
         return classes[0]
     n = len(ctx.choices)
     picked = ctx.script[n] if n < len(ctx.script) else 0
+    from fractions import Fraction
     weights = tuple(Fraction(d.total, dist.total) for _, d in classes)
     options = tuple(describe(k, d) for k, d in classes)
     ctx.choices.append(ChancePoint(label, options, weights, picked, loc, by=by))
@@ -214,6 +220,7 @@ def is_chance(point: Any) -> bool:
 
 def probability_of(choices: Iterable[Any]) -> Fraction:
     """A branch's probability: the product of its chance picks."""
+    from fractions import Fraction
     p = Fraction(1)
     for c in choices:
         if is_chance(c):
@@ -225,6 +232,7 @@ def probability_of(choices: Iterable[Any]) -> Fraction:
 
 def percent(p: Fraction) -> str:
     """35.6% (rounded half up to one decimal; exact fractions stay the reference)."""
+    from fractions import Fraction
     tenths = (p * 1000 + Fraction(1, 2)).__floor__()
     return f"{tenths // 10}.{tenths % 10}%"
 
@@ -276,12 +284,14 @@ class Odds:
 
     def best(self, outcome: str) -> tuple[list[Plan], Fraction]:
         """The plans under which `outcome` is most likely, and that probability."""
+        from fractions import Fraction
         values = [(dict(p.outcomes).get(outcome, Fraction(0)), p) for p in self.plans]
         top = max((v for v, _ in values), default=Fraction(0))
         return [p for v, p in values if v == top], top
 
     def best_for(self, i: int) -> tuple[list[Plan], Fraction]:
         """The plans under which expectation i most likely holds, and that probability."""
+        from fractions import Fraction
         top = max((p.holds[i] for p in self.plans), default=Fraction(0))
         return [p for p in self.plans if p.holds[i] == top], top
 
@@ -313,6 +323,7 @@ def best_play(branches: Sequence[Any], holds: Callable[[Any], bool], player: str
     met, each with the option it took). A chance point weighs its children by their
     probabilities; a decision of `player` takes the best child, anyone else's the worst. Exact
     fractions throughout."""
+    from fractions import Fraction
     picks: dict[tuple, dict] = {}   # (chooser, label) -> {condition: (best options, all options)}
 
     def solve(rows: list, depth: int, seen: tuple) -> Fraction:
@@ -414,6 +425,7 @@ def _decisions(choices: Sequence[Any]) -> list[tuple[Decision, int]]:
 def summarize(branches: Sequence[Any], n_expectations: int) -> Odds:
     """Add up branches (each with `choices`, `outcome` and per-expectation `results`) into the
     distribution of outcomes for every plan. Every plan's probabilities sum to exactly 1."""
+    from fractions import Fraction
     rows = []
     keys: dict[Decision, None] = {}
     chance_points = 0

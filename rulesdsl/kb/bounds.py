@@ -20,13 +20,18 @@ from .knowledge import KnowledgeBase
 # what follows the number in a sentence that forbids: 「…にすることはできません」「…にはできない」「…は不可」
 _FORBIDS = (r"\s*(?:枚|個|人|点|回|D|kg)?(?:を)?{}(?:に(?:する|は)?|と|て|る)?(?:こと|は)?(?:は)?"
             r"(?:できな|できませ|なら|なりませ|不可|禁止)")
-# (pattern, test of a value v against the bound n that says v is excluded)
-_BOUNDS = tuple((re.compile(r"(\d+)" + _FORBIDS.format(word)), test) for word, test in (
+# (the word, test of a value v against the bound n that says v is excluded); each word's pattern is
+# compiled on the first sentence that has the word and a word that forbids (few sentences do)
+_BOUNDS = (
     ("以下", lambda v, n: v <= n),
     ("未満", lambda v, n: v < n),
     ("以上", lambda v, n: v >= n),
     ("超え", lambda v, n: v > n),
-))
+)
+_FORBIDDING = ("できな", "できませ", "なら", "なりませ", "不可", "禁止")   # _FORBIDS' last group
+_PATTERNS: dict[str, re.Pattern] = {}
+_READ: dict[str, list] = {}         # text -> its bounds: a resident server reads the same texts again
+_READ_MAX = 8192
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _NUMERALS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "zero": 0}
 
@@ -46,11 +51,24 @@ def value_number(name: str, label: Optional[str]) -> Optional[float]:
 
 def bounds_in(text: str) -> list[tuple[str, float, object]]:
     """(the sentence, the number, the test) for every numeric bound the text states."""
+    known = _READ.get(text)
+    if known is not None:
+        return known
     out = []
     for sentence in re.split(r"(?<=[。！？\n])", _norm(text)):
-        for pattern, excluded in _BOUNDS:
+        if not any(w in sentence for w in _FORBIDDING):
+            continue                            # no pattern can match without one of these
+        for word, excluded in _BOUNDS:
+            if word not in sentence:
+                continue
+            pattern = _PATTERNS.get(word)
+            if pattern is None:
+                pattern = _PATTERNS[word] = re.compile(r"(\d+)" + _FORBIDS.format(word))
             for m in pattern.finditer(sentence):
                 out.append((sentence.strip(), float(m.group(1)), excluded))
+    if len(_READ) >= _READ_MAX:
+        _READ.clear()
+    _READ[text] = out
     return out
 
 

@@ -8,9 +8,7 @@ It runs under lang/lalr.py's driver, or under Lark itself (parser.py), which cal
 from __future__ import annotations
 
 import re
-import textwrap
 import unicodedata
-from fractions import Fraction
 from functools import partial
 from typing import Any, Optional
 
@@ -120,6 +118,7 @@ def unquote(token: str) -> str:
             body = body[2:]
         elif body.startswith("\n"):
             body = body[1:]
+        import textwrap                     # here only: its patterns are compiled at its import
         body = textwrap.dedent(body).rstrip()
     else:
         body = token[1:-1]
@@ -511,6 +510,7 @@ class _Builder:
         policy = rest.pop(0) if rest and isinstance(rest[0], tuple) else None
         op, value = rest
         op = {"≥": ">=", "≤": "<="}.get(str(op), str(op))
+        from fractions import Fraction      # here only: not at a question's import
         try:
             ok = Fraction(str(value)) <= 1
         except ZeroDivisionError:
