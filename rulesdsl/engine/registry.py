@@ -27,13 +27,9 @@ class GameEngine:
 
     def fixed_choices(self, info: "ScenarioInfo") -> dict[str, list["Fixed"]]:
         """Choices the scenario fixes in advance, per player, in the order they will be met: by
-        default the options its `choose PLAYER option…` actions name."""
-        from .context import Fixed
-        fixed: dict[str, list[Fixed]] = {}
-        for c in info.calls:
-            if c.kind == "action" and c.name == "choose":
-                fixed.setdefault(c.params["player"], []).extend(Fixed(str(x), c.loc) for x in c.params["choice"])
-        return fixed
+        default the options its `choose PLAYER option…` actions name (worked out once per scenario:
+        read, never changed — a run's context takes lists of its own)."""
+        return self.per_scenario(info, "fixed_choices", _chosen)
 
     def setup(self, ctx: "Context", info: "ScenarioInfo") -> Any:
         raise NotImplementedError
@@ -59,15 +55,7 @@ class GameEngine:
         """The codes of the cards an action is about (a scenario's own card by its name): a rule
         point set for one of them applies while the action runs. By default the cards it names
         (the same for every run of the action: worked out once per action)."""
-        memo = _SUBJECTS
-        found = memo.get(id(call))
-        if found is not None and found[0] is call:
-            return found[1]
-        if len(memo) > 20_000:     # a long-running server: forget old questions' actions
-            memo.clear()
-        out = _named_cards(call)
-        memo[id(call)] = (call, out)
-        return out
+        return _kept(_SUBJECTS, id(call), call, _named_cards)
 
     def actions(self, info: "ScenarioInfo") -> Iterable["Call"]:
         """The actions to perform, in order (a `choose` fixes a choice and is not performed)."""
@@ -79,13 +67,7 @@ class GameEngine:
     def per_scenario(self, info: "ScenarioInfo", what: str, make: Callable[["ScenarioInfo"], Any]) -> Any:
         """`make(info)`, made once per scenario and kept with the engine: what a scenario's text
         says once and for all (every run and reading of it replays the same calls)."""
-        memo = self.__dict__.setdefault("_per_scenario", {})
-        found = memo.get((what, id(info)))
-        if found is None or found[0] is not info:     # the scenario is kept with it: an id is never reused
-            if len(memo) > 20_000:      # a long-running server: forget old questions
-                memo.clear()
-            found = memo[(what, id(info))] = (info, make(info))
-        return found[1]
+        return _kept(self.__dict__.setdefault("_per_scenario", {}), (what, id(info)), info, make)
 
     def expect(self, ctx: "Context", state: Any, call: "Call", illegal: Optional[str]
                ) -> Optional[tuple[bool, str]]:
@@ -104,12 +86,48 @@ class GameEngine:
     # and the reading), and only for a set-up that met no choice and no chance. Boards are
     # never changed once built (readers only), so runs share it.
     def set_up(self, ctx: "Context", info: "ScenarioInfo", state: Any) -> None:
-        """Mark `state` as fresh from `info`'s set-up (see above)."""
+        """Mark `state` as fresh from `info`'s set-up (see above), and keep a copy of it with what
+        the set-up wrote into `ctx`, for `kept_set_up` to hand the next run of the same set-up."""
         if ctx.choices or ctx.assigned:
             state.fresh = None
             return
         reading = tuple(sorted(ctx.readings.items())) if ctx.readings else ()
         state.fresh = (ctx.kb.memo, ("engine.board_before", id(info), ctx.day, ctx.mode, reading), info)
+        copy = getattr(self, "copy_state", None) if self.keeps_set_up else None
+        twin = copy(state) if copy is not None else None
+        if twin is not None:
+            ctx.kb.memo[("engine.set_up", id(info), ctx.day, ctx.mode, reading)] = (info, twin, _written(ctx))
+
+    # -- the set-up, made once --------------------------------------------------------------
+    # Every run of a scenario starts from the same set-up (see above): a game that can copy its
+    # state (`copy_state(state)`, as engine.resume asks: every card and every list, dict and set a
+    # run may change its own) and sets `keeps_set_up` begins its `setup` with `kept_set_up`, which
+    # hands each later run a copy of the state the first made, and writes into the run's context
+    # what that set-up wrote into its own: its steps, the rule points it consulted, what it cited.
+    keeps_set_up: bool = False
+
+    def kept_set_up(self, ctx: "Context", info: "ScenarioInfo") -> Any:
+        """A copy of the state the same set-up (scenario, day, mode, reading) made before, with
+        what it wrote replayed into `ctx`; None: none kept, set up afresh."""
+        copy = getattr(self, "copy_state", None)
+        if copy is None or ctx.steps or ctx.points or ctx.choices:      # no copies, or not a fresh run's context
+            return None
+        reading = tuple(sorted(ctx.readings.items())) if ctx.readings else ()
+        found = ctx.kb.memo.get(("engine.set_up", id(info), ctx.day, ctx.mode, reading))
+        if found is None or found[0] is not info:
+            return None
+        steps, points, sections, cards, rulings, point_cites, direct = found[2]
+        if len(steps) > ctx.bounds.max_steps:       # as `Context.step` would have stopped it
+            from .context import StepLimit
+            raise StepLimit()
+        ctx.steps.extend(steps)
+        ctx.points.update(points)
+        ctx.sections.update(sections)
+        ctx.cards.update(cards)
+        ctx.rulings.update(rulings)
+        ctx.point_cites.update({k: set(v) for k, v in point_cites.items()})
+        ctx.direct.update(direct)
+        return copy(found[1])
 
     @staticmethod
     def acting(state: Any) -> None:
@@ -159,6 +177,35 @@ class GameEngine:
 # id(call) -> (call, the codes of the cards it names): GameEngine.subjects, asked before every
 # action of every run; the call is kept with its entry, so an id is never taken for another's
 _SUBJECTS: dict[int, tuple] = {}
+
+
+def _kept(memo: dict, key: Any, obj: Any, make: Callable[[Any], Any]) -> Any:
+    """`make(obj)`, remembered in `memo` under `key` (made from `id(obj)`): the object is kept with
+    its entry, so that an id is never taken for another object's; past 20,000 entries (a
+    long-running server) the memo forgets old questions and starts again."""
+    found = memo.get(key)
+    if found is not None and found[0] is obj:
+        return found[1]
+    if len(memo) > 20_000:
+        memo.clear()
+    value = make(obj)
+    memo[key] = (obj, value)
+    return value
+
+
+def _written(ctx: "Context") -> tuple:
+    """What a set-up wrote into its context (see `GameEngine.kept_set_up`), copied."""
+    return (tuple(ctx.steps), dict(ctx.points), frozenset(ctx.sections), frozenset(ctx.cards),
+            frozenset(ctx.rulings), {k: frozenset(v) for k, v in ctx.point_cites.items()}, dict(ctx.direct))
+
+
+def _chosen(info: "ScenarioInfo") -> dict[str, list["Fixed"]]:
+    from .context import Fixed
+    fixed: dict[str, list[Fixed]] = {}
+    for c in info.calls:
+        if c.kind == "action" and c.name == "choose":
+            fixed.setdefault(c.params["player"], []).extend(Fixed(str(x), c.loc) for x in c.params["choice"])
+    return fixed
 
 
 def _card_blocks(info: "ScenarioInfo") -> dict[str, Any]:

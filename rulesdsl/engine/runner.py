@@ -64,12 +64,19 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     # asks only whether the actions are allowed has the (first) refusal as its answer, as at a table
     goes_on = any(call.name not in ("illegal", "legal") for _, call in info.expects)
 
-    def rebuild(script, done):
+    def rebuild(script, done, since=None):
         """The state before a refused action: the set-up and the actions that took effect,
-        replayed on a scratch context with the same picks (a run is deterministic given them)."""
+        replayed on a scratch context with the same picks (a run is deterministic given them) —
+        from `since`, the state kept at the run's last refusal (the state then, replayed on from
+        there and no longer kept; the choices met and the fixed choices left then; how many of
+        `done` it had), where the game copies its states."""
         scratch = Context(kb, game, day, mode, script, fixed, bounds, cache, reading)
-        state = engine.setup(scratch, info)
-        for call in done:
+        if since is None:
+            state, start = engine.setup(scratch, info), 0
+        else:
+            state, met, left, start = since
+            scratch.choices, scratch.fixed = list(met), {k: list(v) for k, v in left.items()}
+        for call in done[start:]:
             engine.act(scratch, state, call)
         return state, scratch
 
@@ -91,6 +98,7 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         resumes = memo.resumes if memo is not None and memo.made >= MIN_RUNS else None
         illegal = None
         refused: list[IllegalAction] = []
+        since = None        # the state at the last refusal, to replay the next from (rebuild)
         try:
             start = resumes.find(script, reading or {}, kb, boards) if resumes is not None else None
             if start is None:
@@ -121,8 +129,13 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
                     ctx.steps.append(Step(f"ルール上できない: {e.message}（この操作は行われず、その前の状態からゲームを続ける）",
                                           e.cites, "illegal"))
                     del ctx.choices[mark:]
-                    state, scratch = rebuild([c.picked for c in ctx.choices], done)
+                    state, scratch = rebuild([c.picked for c in ctx.choices], done, since)
                     ctx.fixed = scratch.fixed
+                    copy = copier(engine)
+                    twin = copy(state) if copy is not None else None
+                    if twin is not None:    # the next refusal replays from here: the run goes on on a copy
+                        since = (state, list(ctx.choices), {k: list(v) for k, v in ctx.fixed.items()}, len(done))
+                        state = twin
                     continue
                 finally:
                     ctx.subjects = ()

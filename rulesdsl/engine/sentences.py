@@ -6,8 +6,8 @@ readings — so every game gets them without writing any.
 
 from __future__ import annotations
 
-import dataclasses
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Optional
 
 from .chance import chance_sentences, is_chance
@@ -28,24 +28,23 @@ def expectation_sentence(e: "ExpectationResult", text: Optional[str] = None) -> 
     """One expectation as a statement of what the rules give, whether or not it was expected
     (`text`: the expectation in the words the final boards call for, if not its own)."""
     many = e.branches > 1
-    if text:
-        e = dataclasses.replace(e, text=text)
+    text = text or e.text
     if e.ok:
         if e.modality == "never":
-            return f"{'どの選択でも' if many else ''}「{e.text}」とはならない。"
+            return f"{'どの選択でも' if many else ''}「{text}」とはならない。"
         if e.modality == "possible" and e.holds_in < e.branches:
-            return f"選択によっては{e.text}（{e.branches}通り中{e.holds_in}通り）。"
-        return f"{'どの選択でも' if many else ''}{_end(e.text)}"
+            return f"選択によっては{text}（{e.branches}通り中{e.holds_in}通り）。"
+        return f"{'どの選択でも' if many else ''}{_end(text)}"
     found = "／".join(e.found) if e.found else ""
     if e.modality == "never":
         if not many:
-            return _end(e.text)
-        return f"選択によっては{e.text}（{e.branches}通り中{e.holds_in}通り）。"
+            return _end(text)
+        return f"選択によっては{text}（{e.branches}通り中{e.holds_in}通り）。"
     if e.modality == "possible":
-        return f"どの選択でも「{e.text}」とはならない" + (f"（{found}）。" if found else "。")
+        return f"どの選択でも「{text}」とはならない" + (f"（{found}）。" if found else "。")
     if many and e.holds_in:
-        return f"選択によっては「{e.text}」とはならない（{found}）。"
-    return f"{_end(found)}（「{e.text}」ではない）" if found else f"「{e.text}」ではない。"
+        return f"選択によっては「{text}」とはならない（{found}）。"
+    return f"{_end(found)}（「{text}」ではない）" if found else f"「{text}」ではない。"
 
 
 _CAN = re.compile(r"(できる|できます|可能)(か|ですか)[。？?]?\s*$")
@@ -57,6 +56,7 @@ def _asks_can(question: str) -> bool:
     return bool(question and _CAN.search(question.strip()))
 
 
+@lru_cache(maxsize=1024)     # asked for every answer of a question: its spelling once
 def cell_spelling(question: Optional[str]) -> Callable[[str], str]:
     """The question's own spelling of cells, as a function on text: where the question writes
     them in capitals (B2), every cell in the text is written so (not the interpreter's b1, b2);

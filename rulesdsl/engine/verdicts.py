@@ -9,6 +9,7 @@ names is compared with all of them.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, Iterator, Optional
 
 if TYPE_CHECKING:
@@ -27,7 +28,8 @@ _SUBJECT = re.compile(r"《[^》]+》|\b[A-Za-z]+\d+\b")
 _CLAUSE = re.compile(r"[。、，,]")
 
 
-def claims(text: str) -> list[tuple[str, str, bool]]:
+@lru_cache(maxsize=4096)     # the same answers and statements are compared at every run of a question
+def claims(text: str) -> tuple[tuple[str, str, bool], ...]:
     """(pair, value, holds) for each verdict word in text; a word negated right after it
     (「裏向きにならない」) does not hold."""
     out = []
@@ -39,11 +41,12 @@ def claims(text: str) -> list[tuple[str, str, bool]]:
             taken.append((m.start(), m.end()))
             negated = bool(_NEGATION.match(text[m.end():]))
             out.append((pair, value, not negated))
-    return out
+    return tuple(out)
 
 
-def subjects(text: str) -> set[str]:
-    return {s.lower() for s in _SUBJECT.findall(text)}
+@lru_cache(maxsize=4096)
+def subjects(text: str) -> frozenset[str]:
+    return frozenset(s.lower() for s in _SUBJECT.findall(text))
 
 
 def _agrees(claim: tuple[str, str, bool], other: tuple[str, str, bool]) -> Optional[bool]:

@@ -90,13 +90,17 @@ def nullified_words(st: State, card: Card, source) -> str:
 def permanents(st: State, verb_name: str):
     """Every card on the field, or that was and left it, with a permanent effect using
     `verb_name`: (card, the verb's call). What is in force is asked of `lost`."""
+    uids = st.permanent
+    if not uids:        # most games: no card of the game has a permanent effect
+        return
     seen = set()
     # the field's cards, then those that left it (a card on the field that left it and came
-    # back is met first on the field): asked at every check of every play, so one pass each
-    cards = [c for stack in st.cells.values() for c in stack]
+    # back is met first on the field): asked at every check of every play, so one pass each,
+    # over the cards that have a permanent effect at all
+    cards = [c for stack in st.cells.values() for c in stack if c.uid in uids]
     for zone in (st.hand, st.deck, st.grave):
         for held in zone.values():
-            cards += [c for c in held if c.left_field]
+            cards += [c for c in held if c.left_field and c.uid in uids]
     for card in cards:
         if card.uid in seen:
             continue

@@ -7,23 +7,23 @@ from typing import Any, Optional
 
 from ...engine.context import Context, EngineError, IllegalAction
 from ...engine.registry import GameEngine
-from ...engine.resume import graph_copier
 from ...kb.knowledge import ScenarioInfo
 from ...lang.vocab import Call, CardRef
 from . import effects as fx
 from . import play as rules
 from . import verbs  # noqa: F401  (registers the effect verbs)
-from .state import PLAYERS, Card, Link, State, other
+from .state import PLAYERS, Card, State, other
 
 
 class GrmEngine(GameEngine):
     game_id = "grm"
-    # a copy of the state to resume a run from (engine.resume): new cards and containers
-    # wherever they are held; card declarations, calls and locations shared
-    copy_state = staticmethod(graph_copier(State, Card, Link))
+    keeps_set_up = True      # the set-up made once, copied for every later run (GameEngine.kept_set_up)
 
     # -- set-up -------------------------------------------------------------------------
     def setup(self, ctx: Context, info: ScenarioInfo) -> State:
+        kept = self.kept_set_up(ctx, info)
+        if kept is not None:
+            return kept
         st = State()
         for call in info.calls:
             if call.kind != "setup":
@@ -62,6 +62,11 @@ class GrmEngine(GameEngine):
         self.set_up(ctx, info, st)
         return st
 
+    def copy_state(self, st: State) -> State:
+        """A copy of the state to resume a run from (engine.resume) or to start one from a kept
+        set-up: its own cards, containers and links; card declarations, calls and locations shared."""
+        return st.copy()
+
     def new_card(self, ctx: Context, st: State, info: ScenarioInfo, ref: CardRef, owner: str, call: Call) -> Card:
         game, code = ref.key or ("", ref.text)
         if game == "":
@@ -75,6 +80,8 @@ class GrmEngine(GameEngine):
             where = self.block_of(info, code, call.loc)
         card = Card(st.next_uid, card_info.at(ctx.day), owner, "up", hypothetical, where, call.loc)
         st.next_uid += 1
+        if any(e.name == "permanent" for e in card.info.effects):   # continuous.permanents looks at these only
+            st.permanent.add(card.uid)
         return card
 
     def check_setup(self, ctx: Context, st: State) -> None:

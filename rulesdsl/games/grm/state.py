@@ -42,7 +42,7 @@ class Card:
     """One physical card in the game."""
 
     __slots__ = ("uid", "info", "owner", "face", "nullified", "hypothetical", "loc", "placed", "lasting_weight",
-                 "left_field")
+                 "left_field", "code", "name", "label")
 
     def __init__(self, uid: int, info: CardInfo, owner: str, face: str, hypothetical: bool, loc: Loc,
                  placed: Loc):
@@ -56,18 +56,10 @@ class Card:
         self.placed = placed         # the set-up statement that put it in the game
         self.lasting_weight: Optional[float] = None  # from a continuous treat-as-weight
         self.left_field = False      # it was on the field and left it (destroyed, returned…)
-
-    @property
-    def code(self) -> str:
-        return self.info.code
-
-    @property
-    def name(self) -> str:
-        return self.info.name
-
-    @property
-    def label(self) -> str:
-        return f"《{self.name}》"
+        # its printed code and name never change (nor its info): read at every step, made once
+        self.code = info.code
+        self.name = info.name
+        self.label = f"《{self.name}》"
 
     def fact(self, name: str) -> Any:
         return self.info.facts.get(name, UNKNOWN)
@@ -77,6 +69,15 @@ class Card:
         if not effects:         # most cards: asked at every check of every play
             return []
         return list(effects) if trigger is None else [e for e in effects if e.name == trigger]
+
+    def clone(self) -> "Card":
+        """The same card, to change on its own (State.copy)."""
+        twin = Card.__new__(Card)
+        twin.uid, twin.info, twin.owner, twin.face, twin.nullified = self.uid, self.info, self.owner, self.face, self.nullified
+        twin.hypothetical, twin.loc, twin.placed = self.hypothetical, self.loc, self.placed
+        twin.lasting_weight, twin.left_field = self.lasting_weight, self.left_field
+        twin.code, twin.name, twin.label = self.code, self.name, self.label
+        return twin
 
     def has_verb(self, verb: str) -> bool:
         return any(v.name == verb for e in self.info.effects for v in (e.body or ()))
@@ -113,7 +114,26 @@ class State:
     result_note: str = ""
     result_rule: str = "grm/victory/normal"    # the rule section that ended the game
     next_uid: int = 1
+    permanent: set[int] = field(default_factory=set)     # the uids of the game's cards with a permanent effect
     fresh: Optional[tuple] = field(default=None, repr=False, compare=False)   # the set-up's, while no action has run (GameEngine.board_before)
+
+    def copy(self) -> "State":
+        """A copy a run may change without changing this one (GameEngine.copy_state): its own
+        cards, in its own cells and zones, its own links and lists; the rest is plain values."""
+        twin = State.__new__(State)
+        twin.__dict__.update(self.__dict__)
+        twin.cells = {cell: [c.clone() for c in stack] if stack else [] for cell, stack in self.cells.items()}
+        twin.hand, twin.deck, twin.grave = ({p: [c.clone() for c in cards] if cards else [] for p, cards in zone.items()}
+                                            for zone in (self.hand, self.deck, self.grave))
+        if self.ex_limits:      # the card that set a limit is one of the cards: its copy
+            made = {c.uid: c for c in twin.all_cards()}
+            twin.ex_limits = {p: (n, made.get(c.uid) or c.clone()) for p, (n, c) in self.ex_limits.items()}
+        else:
+            twin.ex_limits = {}
+        twin.links = [Link(link.source, link.target) for link in self.links]
+        twin.battles = list(self.battles)
+        twin.permanent = set(self.permanent)
+        return twin
 
     # -- where cards are --------------------------------------------------------------
     def top(self, cell: str) -> Optional[Card]:

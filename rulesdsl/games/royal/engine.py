@@ -7,13 +7,12 @@ from typing import Any, Optional
 
 from ...engine.context import Context, EngineError, IllegalAction
 from ...engine.registry import GameEngine
-from ...engine.resume import graph_copier
 from ...kb.knowledge import ScenarioInfo
 from ...lang.vocab import Call, CardRef
 from . import board, chain, flow, guardians, victory
 from . import deck as decks
 from . import effects as fx
-from .state import ABILITY_JA, PHASE_JA, PLAYERS, ZONE_JA, ZONES, Card, Link, State, other
+from .state import ABILITY_JA, PHASE_JA, PLAYERS, ZONE_JA, ZONES, Card, State, other
 
 # where an action's card is looked for first, per action
 LOOK = {"cast": ("hand", "blank_zone"), "stand": ("guardian_zone", "royal_zone", "skill_zone"),
@@ -25,9 +24,7 @@ IN_A_PHASE = ("cast", "stand", "remove_unit", "pass", "set", "summon", "clear", 
 
 class RoyalEngine(GameEngine):
     game_id = "royal"
-    # a copy of the state to resume a run from (engine.resume): new cards, links and containers
-    # wherever they are held; card declarations, calls and locations shared
-    copy_state = staticmethod(graph_copier(State, Card, Link))
+    keeps_set_up = True      # the set-up made once, copied for every later run (GameEngine.kept_set_up)
 
     # -- set-up -------------------------------------------------------------------------
     def actions(self, info: ScenarioInfo):
@@ -45,6 +42,9 @@ class RoyalEngine(GameEngine):
         return [check, *acts, Call(kind="action", name="_settle", params={}, loc=acts[-1].loc)]
 
     def setup(self, ctx: Context, info: ScenarioInfo) -> State:
+        kept = self.kept_set_up(ctx, info)
+        if kept is not None:
+            return kept
         st = State()
         counts: list[tuple[str, str, int, Call]] = []
         met: list[Call] = []
@@ -132,6 +132,11 @@ class RoyalEngine(GameEngine):
             self.check_decks(ctx, st)
         self.set_up(ctx, info, st)
         return st
+
+    def copy_state(self, st: State) -> State:
+        """A copy of the state to resume a run from (engine.resume) or to start one from a kept
+        set-up: its own cards, containers and links; card declarations, calls and locations shared."""
+        return st.copy()
 
     def card_info(self, ctx: Context, info: ScenarioInfo, ref: CardRef):
         game, code = ref.key or ("", ref.text)

@@ -42,7 +42,8 @@ class Card:
     owner's next end phase); `texts_used` the abilities of its own text it has activated (one card
     carries three, each used at its own time)."""
 
-    __slots__ = ("uid", "info", "owner", "hypothetical", "loc", "placed", "zone", "face", "lasting", "texts_used")
+    __slots__ = ("uid", "info", "owner", "hypothetical", "loc", "placed", "zone", "face", "lasting", "texts_used",
+                 "code", "name", "label")
 
     def __init__(self, uid: int, info: Optional[CardInfo], owner: str, hypothetical: bool, loc: Optional[Loc],
                  placed: Optional[Loc], zone: str, face: str = "up") -> None:
@@ -56,18 +57,10 @@ class Card:
         self.face = face
         self.lasting = False
         self.texts_used: tuple[str, ...] = ()
-
-    @property
-    def code(self) -> str:
-        return self.info.code if self.info else ""
-
-    @property
-    def name(self) -> str:
-        return self.info.name if self.info else "（カード）"
-
-    @property
-    def label(self) -> str:
-        return f"《{self.name}》" if self.info else "カード"
+        # its printed code and name never change (nor its info): read at every step, made once
+        self.code = info.code if info else ""
+        self.name = info.name if info else "（カード）"
+        self.label = f"《{self.name}》" if info else "カード"
 
     def fact(self, name: str) -> Any:
         return self.info.facts.get(name, UNKNOWN) if self.info else UNKNOWN
@@ -75,6 +68,15 @@ class Card:
     @property
     def kind(self) -> Any:
         return self.fact("kind")
+
+    def clone(self) -> "Card":
+        """The same card, to change on its own (State.copy)."""
+        twin = Card.__new__(Card)
+        twin.uid, twin.info, twin.owner, twin.hypothetical, twin.loc = self.uid, self.info, self.owner, self.hypothetical, self.loc
+        twin.placed, twin.zone, twin.face, twin.lasting, twin.texts_used = \
+            self.placed, self.zone, self.face, self.lasting, self.texts_used
+        twin.code, twin.name, twin.label = self.code, self.name, self.label
+        return twin
 
     def effect(self, ability: str) -> Optional[Call]:
         if self.info is None:
@@ -154,6 +156,36 @@ class State:
         self.next_uid = 1
         self.fresh: Optional[tuple] = None   # the set-up's, while no action has run (GameEngine.board_before)
 
+    def copy(self) -> "State":
+        """A copy a run may change without changing this one (GameEngine.copy_state): its own
+        cards in its own zones, its own chain of links (pointing at its own cards), its own
+        dicts, lists and sets; card infos, locations and the deck lists' entries are shared."""
+        twin = State.__new__(State)
+        twin.__dict__.update(self.__dict__)
+        twin.zones = {p: {z: [c.clone() for c in cards] if cards else [] for z, cards in held.items()}
+                      for p, held in self.zones.items()}
+        if self.chain or self.resolved or self.attacker or self.battle_winners or self.last_set:
+            self._point_at(twin)
+        else:
+            twin.chain, twin.resolved, twin.battle_winners = [], [], []
+        twin.life, twin.life_given, twin.damage = dict(self.life), dict(self.life_given), dict(self.damage)
+        twin.turn_no, twin.deck_given, twin.readings = dict(self.turn_no), dict(self.deck_given), dict(self.readings)
+        twin.passed, twin.used = set(self.passed), set(self.used)
+        twin.cleared_names, twin.mission_met = set(self.cleared_names), set(self.mission_met)
+        twin.phases_seen = {p: list(v) for p, v in self.phases_seen.items()}
+        twin.deck_problems = {p: list(v) for p, v in self.deck_problems.items()}
+        twin.deck_lists = {p: {d: list(v) for d, v in lists.items()} for p, lists in self.deck_lists.items()}
+        return twin
+
+    def _point_at(self, twin: "State") -> None:
+        """The copy's chain, resolved cards, attacker… pointing at its own cards (State.copy)."""
+        made = {c.uid: c for c in twin.all_cards()}
+        links: dict[int, Link] = {}
+        twin.chain = [_link_copy(link, made, links) for link in self.chain]
+        twin.resolved = [_card_copy(c, made) for c in self.resolved]
+        twin.attacker, twin.last_set = _card_copy(self.attacker, made), _card_copy(self.last_set, made)
+        twin.battle_winners = [_card_copy(c, made) for c in self.battle_winners]
+
     # -- where cards are --------------------------------------------------------------
     def cards(self, player: str, zone: str) -> list[Card]:
         return self.zones[player][zone]
@@ -196,3 +228,29 @@ class State:
 
     def turn_phases(self) -> tuple[str, ...]:
         return FIRST_TURN_PHASES if self.first_turn() else PHASES
+
+
+# a state's copy (State.copy): module functions, not closures — a nested function that calls
+# itself is a cycle, and an answer is freed by reference counting (tests/test_answer_cycles.py)
+def _card_copy(card: Optional[Card], made: dict[int, Card]) -> Optional[Card]:
+    if card is None:
+        return None
+    new = made.get(card.uid)
+    if new is None:
+        new = made[card.uid] = card.clone()
+    return new
+
+
+def _link_copy(link: Optional[Link], made: dict[int, Card], links: dict[int, Link]) -> Optional[Link]:
+    if link is None:
+        return None
+    new = links.get(id(link))
+    if new is None:
+        new = links[id(link)] = Link.__new__(Link)
+        for name in Link.__slots__:
+            setattr(new, name, getattr(link, name))
+        new.card, new.text_card = _card_copy(link.card, made), _card_copy(link.text_card, made)
+        new.answers = _link_copy(link.answers, made, links)
+        new.targets = [None if t is None else (_card_copy(t[0], made), t[1], _link_copy(t[2], made, links))
+                       for t in link.targets]
+    return new
