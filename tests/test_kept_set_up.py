@@ -40,7 +40,11 @@ def test_answers_from_a_kept_set_up_are_those_of_set_ups_made_afresh(kb, monkeyp
 def test_a_run_does_not_change_the_set_up_kept_for_the_next(kb):
     info = kb.scenarios["royal/qa/chain-ten-links"]
     engine = engine_for("royal")
-    answer(kb, info, settled=False)         # keeps the set-up
+    answer(kb, info, settled=False)         # the set-up made once: not kept
+    ctx = Context(kb, "royal", info.scenario.as_of.start(), info.scenario.mode or next(iter(kb.games["royal"].modes)),
+                  fixed=engine.fixed_choices(info))
+    assert engine.kept_set_up(ctx, info) is None
+    answer(kb, info, settled=False)         # made again: kept
     ctx = Context(kb, "royal", info.scenario.as_of.start(), info.scenario.mode or next(iter(kb.games["royal"].modes)),
                   fixed=engine.fixed_choices(info))
     state = engine.kept_set_up(ctx, info)
