@@ -22,6 +22,7 @@ from .sentences import answer_sentences
 from .trace import Cite, Step
 
 _CAUTION = (Status.unconfirmed, Status.unofficial, Status.provisional)
+_BOUNDS = Bounds()      # the default bounds (read, never changed): made once, not per answer and reading
 
 
 def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = None,
@@ -42,7 +43,7 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     day = as_of or (sc.as_of.start() if sc.as_of else _dt.date.today())
     modes = kb.games[game].modes
     mode = "tournament" if tournament else (sc.mode or next(iter(modes)))
-    bounds = bounds or Bounds()
+    bounds = bounds or _BOUNDS
     cache = point_cache if point_cache is not None else {}
     if reading and SEASON_POINT in reading:         # season dates read another way
         kb = kb.under_calendar(reading[SEASON_POINT])
@@ -437,8 +438,8 @@ def _season_point(kb: KnowledgeBase, game: str, day: _dt.date) -> Optional[dict]
 
 def _unused_fixed(contexts: list[Context], sc) -> None:
     """A `choose` that no branch met is a mistake in the scenario, not a choice to ignore."""
-    if not contexts:
-        return
+    if not contexts or any(not any(ctx.fixed.values()) for ctx in contexts):
+        return      # a run used every choice the scenario fixes: none is left unmet by every run
     left = [{(p, f) for p, fs in ctx.fixed.items() for f in fs} for ctx in contexts]
     offered = {o for ctx in contexts for c in ctx.choices for o in c.options}
     # an option the rules give to nobody (or to another player) is not a mistake of the
