@@ -115,8 +115,11 @@ class GameEngine:
     # Every run of a scenario starts from the same set-up (see above): a game that can copy its
     # state (`copy_state(state)`, as engine.resume asks: every card and every list, dict and set a
     # run may change its own) and sets `keeps_set_up` begins its `setup` with `kept_set_up`, which
-    # hands each later run a copy of the state the first made, and writes into the run's context
-    # what that set-up wrote into its own: its steps, the rule points it consulted, what it cited.
+    # hands each later run a copy of the state a set-up made before, and writes into the run's
+    # context what that set-up wrote into its own: its steps, the rule points it consulted, what
+    # it cited. The copy is kept the second time a set-up is made (a question asked once, with one
+    # run, never pays it), and a set-up under a reading that leaves every point it consulted at
+    # the value seen is the same set-up (deciding.repeats), whatever else the reading changes.
     keeps_set_up: bool = False
 
     def kept_set_up(self, ctx: "Context", info: "ScenarioInfo") -> Any:

@@ -223,13 +223,13 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     cites: dict[tuple, Cite] = {}
     gaps: dict[str, Cite] = {}
     assumed: dict[str, None] = dict.fromkeys(info.assumptions)
-    met: set[int] = set()       # the citations seen (most steps cite the same few objects)
+    met: set[Cite] = set()      # the citations seen, by identity (steps cite the same objects again and again)
     for b in branches:
         for s in b.steps:
             for c in s.cites:
-                if id(c) in met:
+                if c in met:
                     continue
-                met.add(id(c))
+                met.add(c)
                 if c.kind == "gap":
                     gaps.setdefault(c.ref, c)
                 elif c.kind == "assumption":   # 仮定: listed with the answer, no status of the rules
