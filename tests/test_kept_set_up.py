@@ -40,7 +40,11 @@ def test_answers_from_a_kept_set_up_are_those_of_set_ups_made_afresh(kb, monkeyp
 def test_a_run_does_not_change_the_set_up_kept_for_the_next(kb):
     info = kb.scenarios["royal/qa/chain-ten-links"]
     engine = engine_for("royal")
-    answer(kb, info, settled=False)         # keeps the set-up
+    answer(kb, info, settled=False)         # the set-up made once: not kept
+    ctx = Context(kb, "royal", info.scenario.as_of.start(), info.scenario.mode or next(iter(kb.games["royal"].modes)),
+                  fixed=engine.fixed_choices(info))
+    assert engine.kept_set_up(ctx, info) is None
+    answer(kb, info, settled=False)         # made again: kept
     ctx = Context(kb, "royal", info.scenario.as_of.start(), info.scenario.mode or next(iter(kb.games["royal"].modes)),
                   fixed=engine.fixed_choices(info))
     state = engine.kept_set_up(ctx, info)
@@ -58,3 +62,31 @@ def test_a_run_does_not_change_the_set_up_kept_for_the_next(kb):
     assert engine.board(again) == before
     state.fresh = None
     assert engine.board(state) != before        # the run did change its own copy
+
+
+def test_what_only_the_royal_set_up_writes_no_action_changes(kb):
+    """A royal state's copy shares what only the set-up writes (State.SET_UP_ONLY): after every
+    royal question is answered (its readings too), the kept set-ups hold what they held."""
+    import copy
+
+    from rulesdsl.games.royal.state import State
+    infos = sorted((s for s in kb.scenarios.values() if s.game == "royal" and s.expects), key=lambda s: s.id)
+    before = {}
+    for info in infos:
+        for _ in range(2):      # made twice: kept
+            try:
+                answer(kb, info, settled=False)
+            except EngineError:
+                break
+    kept = [(key, entry[2]) for key, v in kb.memo.items() if isinstance(key, tuple) and key[0] == "engine.set_up"
+            for entry in v[1] if entry[2] is not None]
+    assert len(kept) > 50
+    for key, state in kept:
+        before[id(state)] = {name: copy.deepcopy(getattr(state, name)) for name in State.SET_UP_ONLY}
+    for info in infos:
+        try:
+            answer(kb, info)
+        except EngineError:
+            pass
+    for key, state in kept:
+        assert {name: getattr(state, name) for name in State.SET_UP_ONLY} == before[id(state)], key

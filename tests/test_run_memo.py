@@ -6,7 +6,7 @@ is not run again (engine.deciding.RunMemo). The readings' answers stay those a f
 from __future__ import annotations
 
 from rulesdsl.engine.context import EngineError
-from rulesdsl.engine.deciding import SEASON_POINT, RunMemo, _repeats
+from rulesdsl.engine.deciding import SEASON_POINT, RunMemo, repeats
 from rulesdsl.engine.runner import answer
 
 SAMPLE = ("royal/", "pm/", "grm/qa/rulings-nullified-weight-before-summer")
@@ -15,13 +15,13 @@ SAMPLE = ("royal/", "pm/", "grm/qa/rulings-nullified-weight-before-summer")
 def test_a_run_repeats_only_under_a_reading_that_gives_every_point_it_consulted_the_value_it_saw():
     seen = {"a": "x", "b": "b0"}        # consulted a (its reading set it to x) and b (at its default)
     made_under = {"a": "x"}
-    assert _repeats(seen, made_under, {"a": "x"})
-    assert _repeats(seen, made_under, {"a": "x", "c": "z"})     # c: the run never consulted it
-    assert not _repeats(seen, made_under, {"a": "y"})
-    assert not _repeats(seen, made_under, {})                  # a at its default, not the x it saw
-    assert not _repeats(seen, made_under, {"a": "x", "b": "b1"})
+    assert repeats(seen, made_under, {"a": "x"})
+    assert repeats(seen, made_under, {"a": "x", "c": "z"})     # c: the run never consulted it
+    assert not repeats(seen, made_under, {"a": "y"})
+    assert not repeats(seen, made_under, {})                  # a at its default, not the x it saw
+    assert not repeats(seen, made_under, {"a": "x", "b": "b1"})
     # the season reading changes the knowledge base itself, not a value a run consults
-    assert not _repeats(seen, made_under, {"a": "x", SEASON_POINT: "solar_terms"})
+    assert not repeats(seen, made_under, {"a": "x", SEASON_POINT: "solar_terms"})
 
 
 def _said(a) -> tuple:

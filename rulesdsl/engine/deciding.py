@@ -59,10 +59,8 @@ class RunMemo:
         for kept in self.runs.get(tuple(script), ()):
             seen, made_under, made, steps = kept
             if seen is None:    # the points the run consulted, with the values it saw: once needed
-                ctx = made[1][1]
-                seen = kept[0] = {f"card({card}).{name}" if card else name: r.value
-                                  for (name, card), r in ctx.points.items()}
-            if not _repeats(seen, made_under, reading):
+                seen = kept[0] = points_seen(made[1][1])
+            if not repeats(seen, made_under, reading):
                 continue
             choices, (branch, ctx) = made
             twin = _copy.copy(branch)
@@ -76,7 +74,12 @@ class RunMemo:
         self.made += 1
 
 
-def _repeats(seen: dict[str, str], made_under: dict[str, str], reading: dict[str, str]) -> bool:
+def points_seen(ctx) -> dict[str, str]:
+    """The rule points a run's context has consulted (「card(X).point」 -> the value it saw)."""
+    return {f"card({card}).{name}" if card else name: r.value for (name, card), r in ctx.points.items()}
+
+
+def repeats(seen: dict[str, str], made_under: dict[str, str], reading: dict[str, str]) -> bool:
     """Would a run that consulted the points `seen` (key -> the value it saw) under the reading
     `made_under` go the same way under `reading`?"""
     if reading.get(SEASON_POINT) != made_under.get(SEASON_POINT):
@@ -206,7 +209,7 @@ def _repeated(done: dict[tuple, "Answer"], seen: dict[tuple, tuple],
     consulted no point to which `reading` gives another value: its runs, and so the answer, are
     the same (RunMemo); only the reading it is under differs."""
     for key, (values, made_under) in seen.items():
-        if _repeats(values, made_under, reading):
+        if repeats(values, made_under, reading):
             twin = _copy.copy(done[key])
             twin.reading = dict(reading)
             return twin

@@ -10,10 +10,14 @@ import importlib
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 
+from ..lang.vocab import CardRef, in_words
+from .context import Fixed, StepLimit
+from .deciding import points_seen, repeats
+
 if TYPE_CHECKING:
     from ..kb.knowledge import KnowledgeBase, ScenarioInfo
     from ..lang.vocab import Call
-    from .context import Context, Fixed
+    from .context import Context
 
 
 class GameEngine:
@@ -86,39 +90,53 @@ class GameEngine:
     # and the reading), and only for a set-up that met no choice and no chance. Boards are
     # never changed once built (readers only), so runs share it.
     def set_up(self, ctx: "Context", info: "ScenarioInfo", state: Any) -> None:
-        """Mark `state` as fresh from `info`'s set-up (see above), and keep a copy of it with what
-        the set-up wrote into `ctx`, for `kept_set_up` to hand the next run of the same set-up."""
+        """Mark `state` as fresh from `info`'s set-up (see above); and, the second time the same
+        set-up is made, keep a copy of it with what the set-up wrote into `ctx`, for
+        `kept_set_up` to hand the later runs of the same set-up."""
         if ctx.choices or ctx.assigned:
             state.fresh = None
             return
         reading = tuple(sorted(ctx.readings.items())) if ctx.readings else ()
         state.fresh = (ctx.kb.memo, ("engine.board_before", id(info), ctx.day, ctx.mode, reading), info)
         copy = getattr(self, "copy_state", None) if self.keeps_set_up else None
-        twin = copy(state) if copy is not None else None
-        if twin is not None:
-            ctx.kb.memo[("engine.set_up", id(info), ctx.day, ctx.mode, reading)] = (info, twin, _written(ctx))
+        if copy is None:
+            return
+        key = ("engine.set_up", id(info), ctx.day, ctx.mode)
+        found = ctx.kb.memo.get(key)
+        if found is None or found[0] is not info:
+            found = ctx.kb.memo[key] = (info, [])
+        entry = _set_up_for(found[1], ctx.readings)
+        if entry is None:       # the first: most set-ups are made once (a question asked once, one run)
+            found[1].append([points_seen(ctx), dict(ctx.readings), None, None])
+        elif entry[2] is None:  # made again: kept from now on
+            entry[2], entry[3] = copy(state), _written(ctx)
 
     # -- the set-up, made once --------------------------------------------------------------
     # Every run of a scenario starts from the same set-up (see above): a game that can copy its
     # state (`copy_state(state)`, as engine.resume asks: every card and every list, dict and set a
     # run may change its own) and sets `keeps_set_up` begins its `setup` with `kept_set_up`, which
-    # hands each later run a copy of the state the first made, and writes into the run's context
-    # what that set-up wrote into its own: its steps, the rule points it consulted, what it cited.
+    # hands each later run a copy of the state a set-up made before, and writes into the run's
+    # context what that set-up wrote into its own: its steps, the rule points it consulted, what
+    # it cited. The copy is kept the second time a set-up is made (a question asked once, with one
+    # run, never pays it), and a set-up under a reading that leaves every point it consulted at
+    # the value seen is the same set-up (deciding.repeats), whatever else the reading changes.
     keeps_set_up: bool = False
 
     def kept_set_up(self, ctx: "Context", info: "ScenarioInfo") -> Any:
-        """A copy of the state the same set-up (scenario, day, mode, reading) made before, with
-        what it wrote replayed into `ctx`; None: none kept, set up afresh."""
+        """A copy of the state the same set-up made before (scenario, day, mode, and every rule
+        point it consulted at the value the run's reading gives it: engine.deciding's test of a
+        run repeated), with what it wrote replayed into `ctx`; None: none kept, set up afresh."""
         copy = getattr(self, "copy_state", None)
         if copy is None or ctx.steps or ctx.points or ctx.choices:      # no copies, or not a fresh run's context
             return None
-        reading = tuple(sorted(ctx.readings.items())) if ctx.readings else ()
-        found = ctx.kb.memo.get(("engine.set_up", id(info), ctx.day, ctx.mode, reading))
+        found = ctx.kb.memo.get(("engine.set_up", id(info), ctx.day, ctx.mode))
         if found is None or found[0] is not info:
             return None
-        steps, points, sections, cards, rulings, point_cites, direct = found[2]
+        entry = _set_up_for(found[1], ctx.readings)
+        if entry is None or entry[2] is None:
+            return None
+        steps, points, sections, cards, rulings, point_cites, direct = entry[3]
         if len(steps) > ctx.bounds.max_steps:       # as `Context.step` would have stopped it
-            from .context import StepLimit
             raise StepLimit()
         ctx.steps.extend(steps)
         ctx.points.update(points)
@@ -127,7 +145,7 @@ class GameEngine:
         ctx.rulings.update(rulings)
         ctx.point_cites.update({k: set(v) for k, v in point_cites.items()})
         ctx.direct.update(direct)
-        return copy(found[1])
+        return copy(entry[2])
 
     @staticmethod
     def acting(state: Any) -> None:
@@ -153,7 +171,6 @@ class GameEngine:
         return illegal or ""
 
     def describe(self, kb: "KnowledgeBase", call: "Call") -> str:
-        from ..lang.vocab import in_words
         return in_words(call, kb.games[self.game_id].vocab, card_name=lambda r: f"《{r.text.strip('《》')}》")
 
     def render_board(self, board: Any) -> str:
@@ -193,6 +210,16 @@ def _kept(memo: dict, key: Any, obj: Any, make: Callable[[Any], Any]) -> Any:
     return value
 
 
+def _set_up_for(entries: list, reading: dict[str, str]) -> Optional[list]:
+    """The set-up made before (`[points seen, reading made under, state, what it wrote]`) that a
+    set-up under `reading` would repeat: one whose every consulted point the reading leaves at
+    the value it saw (engine.deciding's test of a run repeated)."""
+    for entry in entries:
+        if repeats(entry[0], entry[1], reading):
+            return entry
+    return None
+
+
 def _written(ctx: "Context") -> tuple:
     """What a set-up wrote into its context (see `GameEngine.kept_set_up`), copied."""
     return (tuple(ctx.steps), dict(ctx.points), frozenset(ctx.sections), frozenset(ctx.cards),
@@ -200,7 +227,6 @@ def _written(ctx: "Context") -> tuple:
 
 
 def _chosen(info: "ScenarioInfo") -> dict[str, list["Fixed"]]:
-    from .context import Fixed
     fixed: dict[str, list[Fixed]] = {}
     for c in info.calls:
         if c.kind == "action" and c.name == "choose":
@@ -213,7 +239,6 @@ def _card_blocks(info: "ScenarioInfo") -> dict[str, Any]:
 
 
 def _named_cards(call: "Call") -> tuple[str, ...]:
-    from ..lang.vocab import CardRef
     out = []
     for value in call.params.values():
         for ref in value if isinstance(value, (list, tuple)) else (value,):

@@ -32,6 +32,8 @@ import time
 import weakref
 from typing import Any, Callable, Optional
 
+from .deciding import points_seen, repeats
+
 __all__ = ["MIN_RUNS", "Resumes", "copier", "graph_copier"]
 
 # the seconds a copy of a game's state takes, per copy function (measured, a moving average):
@@ -95,9 +97,6 @@ class _Snapshot:
                  "assigned", "points", "sections", "cards", "rulings", "point_cites", "direct", "fixed")
 
 
-def _seen(ctx) -> dict[str, str]:
-    return {f"card({card}).{name}" if card else name: r.value for (name, card), r in ctx.points.items()}
-
 
 class Resumes:
     """The states before each action of the runs of one question (kept with its RunMemo):
@@ -135,7 +134,6 @@ class Resumes:
         takes its first option), every point consulted before it at the value seen, the same
         knowledge base (the season reading makes another) — and the board before the actions
         where this run shows it."""
-        from .deciding import _repeats
         script = list(script)
         for k in sorted(self.at, reverse=True):
             for n, by_prefix in self.at[k].items():
@@ -143,7 +141,7 @@ class Resumes:
                 for snap in by_prefix.get(prefix, ()):
                     if snap.kb is not kb or (boards and snap.before is None):
                         continue
-                    if _repeats(snap.seen, snap.made_under, reading):
+                    if repeats(snap.seen, snap.made_under, reading):
                         return snap
         return None
 
@@ -152,7 +150,7 @@ class Resumes:
         s = _Snapshot()
         t = time.perf_counter()
         s.cost = self.base + t - self.t0
-        s.k, s.state, s.kb, s.seen, s.made_under = k, self.copy(state), ctx.kb, _seen(ctx), dict(reading)
+        s.k, s.state, s.kb, s.seen, s.made_under = k, self.copy(state), ctx.kb, points_seen(ctx), dict(reading)
         took = time.perf_counter() - t
         self.t0 += took         # the copy is not the run's own cost
         was = _COPY_TIME.get(self.copy)

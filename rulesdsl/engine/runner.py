@@ -18,9 +18,11 @@ from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, S
 from .deciding import SEASON_POINT, RunMemo, settle
 from .registry import GameEngine, engine_for
 from .resume import MIN_RUNS, Resumes, copier
+from .sentences import answer_sentences
 from .trace import Cite, Step
 
 _CAUTION = (Status.unconfirmed, Status.unofficial, Status.provisional)
+_BOUNDS = Bounds()      # the default bounds (read, never changed): made once, not per answer and reading
 
 
 def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = None,
@@ -41,7 +43,7 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     day = as_of or (sc.as_of.start() if sc.as_of else _dt.date.today())
     modes = kb.games[game].modes
     mode = "tournament" if tournament else (sc.mode or next(iter(modes)))
-    bounds = bounds or Bounds()
+    bounds = bounds or _BOUNDS
     cache = point_cache if point_cache is not None else {}
     if reading and SEASON_POINT in reading:         # season dates read another way
         kb = kb.under_calendar(reading[SEASON_POINT])
@@ -56,10 +58,11 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
 
     # the actions to perform, the same under every reading of the test of what decides
     calls = memo.calls if memo is not None and memo.calls is not None else list(engine.actions(info))
+    copy = copier(engine)
     if memo is not None:
         memo.calls = calls
-        if memo.resumes is None and copier(engine) is not None:
-            memo.resumes = Resumes(copier(engine))
+        if memo.resumes is None and copy is not None:
+            memo.resumes = Resumes(copy)
     # a refusal the game goes on from, when the scenario asks about the state after it; one that
     # asks only whether the actions are allowed has the (first) refusal as its answer, as at a table
     goes_on = any(call.name not in ("illegal", "legal") for _, call in info.expects)
@@ -131,7 +134,6 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
                     del ctx.choices[mark:]
                     state, scratch = rebuild([c.picked for c in ctx.choices], done, since)
                     ctx.fixed = scratch.fixed
-                    copy = copier(engine)
                     twin = copy(state) if copy is not None else None
                     if twin is not None:    # the next refusal replays from here: the run goes on on a copy
                         since = (state, list(ctx.choices), {k: list(v) for k, v in ctx.fixed.items()}, len(done))
@@ -175,14 +177,16 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
                           f"{e.limit:,}; stopped before enumerating them", e.loc or sc.loc,
                           "fix the dice in the scenario, or raise the limit with --max-outcomes N",
                           code="chance-limit") from None
-    runs.sort(key=lambda r: [c.picked for c in r[0]])
+    if len(runs) > 1:
+        runs.sort(key=lambda r: [c.picked for c in r[0]])
     branches = [b for _, (b, _) in runs]
     contexts = [ctx for _, (_, ctx) in runs]
     if not reading:  # under another reading a choice the scenario fixes may not arise at all
         _unused_fixed(contexts, sc)
 
     odds = None
-    if any(is_chance(c) for b in branches for c in b.choices) or any(e.probability for e, _ in info.expects):
+    if any(b.choices and any(is_chance(c) for c in b.choices) for b in branches) or \
+            any(e.probability for e, _ in info.expects):
         odds = summarize(branches, len(info.expects))
     expectations = []
     for i, (e, call) in enumerate(info.expects):
@@ -219,9 +223,13 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     cites: dict[tuple, Cite] = {}
     gaps: dict[str, Cite] = {}
     assumed: dict[str, None] = dict.fromkeys(info.assumptions)
+    met: set[Cite] = set()      # the citations seen, by identity (steps cite the same objects again and again)
     for b in branches:
         for s in b.steps:
             for c in s.cites:
+                if c in met:
+                    continue
+                met.add(c)
                 if c.kind == "gap":
                     gaps.setdefault(c.ref, c)
                 elif c.kind == "assumption":   # 仮定: listed with the answer, no status of the rules
@@ -250,11 +258,12 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     cards: set[str] = set()
     fuzzy_notes: set[str] = set()
     for ctx in contexts:
-        fuzzy_notes |= {r.fuzzy for r in ctx.points.values() if r.fuzzy}
         sections |= ctx.sections
         cards |= ctx.cards
         rulings |= ctx.rulings
         for (name, card), r in ctx.points.items():
+            if r.fuzzy:
+                fuzzy_notes.add(r.fuzzy)
             key = f"card({card}).{name}" if card else name
             points[key] = {"value": r.value, "status": r.status.value, "from": r.cite,
                            "source": r.source}
@@ -263,7 +272,7 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
             if r.unsettled:
                 unsettled[key] = {"point": name, "card": card, "value": r.value, "gap": r.unsettled,
                                   "readings": list(r.readings), "status": r.status.value}
-    season = _season_reading(kb, game, day, rulings, {k[0] for ctx in contexts for k in ctx.points})
+    season = _season_reading(kb, game, day)
     if season is not None:
         unsettled[SEASON_POINT] = season
         decl = kb.games[game].points[SEASON_POINT]
@@ -284,14 +293,13 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
                    "title": cite_title(kb, cite) if cite else None}
     a = Answer(
         scenario=sc.id, title=sc.title, question=sc.question, game=game, as_of=day, mode=mode,
-        branches=branches, expectations=expectations, status=weakest(statuses), cautions=cautions,
+        branches=branches, expectations=expectations, status=weakest(set(statuses)), cautions=cautions,
         fuzzy=sorted(fuzzy_notes), points=dict(sorted(points.items())), sections=sorted(sections),
         cards=sorted(cards), rulings=sorted(rulings), choosers=_choosers(kb, contexts), illegal=illegal,
         unsettled=dict(sorted(unsettled.items())), reading=dict(reading or {}),
         assumptions=list(assumed), authority=_authority(kb, game, cites.values()),
         gaps=[c.as_dict() for c in gaps.values()], odds=odds, relies=relies, direct=direct,
         firm=[x for x in statuses if x not in _CAUTION])
-    from .sentences import answer_sentences
     a.sentences = engine.answer_sentences(a) or answer_sentences(kb, a, info)
     # under another reading the question's own answer words are never read out: the sentences
     # are already the run's own
@@ -400,11 +408,19 @@ def branch_limit_error(e: BranchLimit, bounds: Bounds, loc) -> EngineError:
                             "or raise the limit with --max-branches N", code="branch-limit")
 
 
-def _season_reading(kb: KnowledgeBase, game: str, day: _dt.date, rulings: set[str],
-                    points: set[str]) -> Optional[dict]:
+def _season_reading(kb: KnowledgeBase, game: str, day: _dt.date) -> Optional[dict]:
     """The season reading as an unsettled point of this answer, when a revision of the game is
     dated to a season whose first day, under some reading, falls after `day` and, under
-    another, on or before it."""
+    another, on or before it (the same for every answer on this knowledge base, game and day:
+    worked out once, a copy of its own for each answer)."""
+    key = ("engine.season", game, day)
+    if key not in kb.memo:
+        kb.memo[key] = _season_point(kb, game, day)
+    found = kb.memo[key]
+    return None if found is None else {**found, "readings": list(found["readings"])}
+
+
+def _season_point(kb: KnowledgeBase, game: str, day: _dt.date) -> Optional[dict]:
     decl = kb.games[game].points.get(SEASON_POINT)
     if decl is None or decl.unsettled is None:
         return None
@@ -422,8 +438,8 @@ def _season_reading(kb: KnowledgeBase, game: str, day: _dt.date, rulings: set[st
 
 def _unused_fixed(contexts: list[Context], sc) -> None:
     """A `choose` that no branch met is a mistake in the scenario, not a choice to ignore."""
-    if not contexts:
-        return
+    if not contexts or any(not any(ctx.fixed.values()) for ctx in contexts):
+        return      # a run used every choice the scenario fixes: none is left unmet by every run
     left = [{(p, f) for p, fs in ctx.fixed.items() for f in fs} for ctx in contexts]
     offered = {o for ctx in contexts for c in ctx.choices for o in c.options}
     # an option the rules give to nobody (or to another player) is not a mistake of the

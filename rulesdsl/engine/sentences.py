@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Callable, Optional
 
 from .chance import chance_sentences, is_chance
 from .chance import expectation_sentence as chance_expectation
+from .registry import engine_for
 from .verdicts import agrees
 
 if TYPE_CHECKING:
@@ -75,7 +76,6 @@ def _in_question_terms(sentences: list[str], question: str) -> list[str]:
 def _expectation_words(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", i: int) -> Optional[str]:
     """The game's wording of expectation `i` for the boards the run ended on (「a1のカードは裏向き」
     of a cell that holds one card, where the expectation's template speaks of a stack's top)."""
-    from .registry import engine_for
     engine = engine_for(info.game)
     if engine is None or i >= len(info.expects):
         return None

@@ -485,7 +485,7 @@ def in_words(call: Call, vocab: Vocabulary, card_name: Callable[[CardRef], str] 
     for p in entry.params:
         v = call.params.get(p.name)
         values[p.name] = _value_words(v, p, vocab, card_name)
-    text = string.Formatter().vformat(entry.label, (), _Default(values))
+    text = entry.label.format_map(_Default(values))     # str.format_map: string.Formatter in C
     if call.body:
         text += "：" + "。".join(in_words(b, vocab, card_name) for b in call.body)
     return text

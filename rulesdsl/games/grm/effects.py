@@ -8,7 +8,7 @@ from typing import Callable, Optional
 
 from ...engine.context import Context, EngineError
 from ...engine.trace import Cite
-from ...lang.vocab import UNKNOWN, Call
+from ...lang.vocab import UNKNOWN, Call, in_words
 from .continuous import (  # noqa: F401  (used as fx.… by play and verbs)
     SCOPED,
     mutual,
@@ -427,7 +427,6 @@ def run_effect(ctx: Context, st: State, card: Card, effect: Call, env: dict) -> 
 
 
 def _verb_words(ctx: Context, call: Call) -> str:
-    from ...lang.vocab import in_words
     return in_words(call, ctx.kb.games[ctx.game].vocab)
 
 

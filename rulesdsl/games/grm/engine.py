@@ -8,7 +8,7 @@ from typing import Any, Optional
 from ...engine.context import Context, EngineError, IllegalAction
 from ...engine.registry import GameEngine
 from ...kb.knowledge import ScenarioInfo
-from ...lang.vocab import Call, CardRef
+from ...lang.vocab import Call, CardRef, in_words
 from . import effects as fx
 from . import play as rules
 from . import verbs  # noqa: F401  (registers the effect verbs)
@@ -246,7 +246,6 @@ class GrmEngine(GameEngine):
     def describe(self, kb, call: Call) -> str:
         """An action or expectation in words; a card of the sources by its code and name
         (PROMO050《シドウ》), a scenario's own card by its name."""
-        from ...lang.vocab import in_words
 
         def name(ref: CardRef) -> str:
             game, code = ref.key or ("", ref.text)

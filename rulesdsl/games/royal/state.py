@@ -159,7 +159,10 @@ class State:
     def copy(self) -> "State":
         """A copy a run may change without changing this one (GameEngine.copy_state): its own
         cards in its own zones, its own chain of links (pointing at its own cards), its own
-        dicts, lists and sets; card infos, locations and the deck lists' entries are shared."""
+        dicts, lists and sets; card infos, locations and the deck lists' entries are shared, and
+        so is what only the set-up writes (`SET_UP_ONLY`: the deck lists and their problems,
+        whether the scenario gives the life and the deck, the missions met), which a copy —
+        made once the set-up is done — never sees change."""
         twin = State.__new__(State)
         twin.__dict__.update(self.__dict__)
         twin.zones = {p: {z: [c.clone() for c in cards] if cards else [] for z, cards in held.items()}
@@ -168,14 +171,14 @@ class State:
             self._point_at(twin)
         else:
             twin.chain, twin.resolved, twin.battle_winners = [], [], []
-        twin.life, twin.life_given, twin.damage = dict(self.life), dict(self.life_given), dict(self.damage)
-        twin.turn_no, twin.deck_given, twin.readings = dict(self.turn_no), dict(self.deck_given), dict(self.readings)
-        twin.passed, twin.used = set(self.passed), set(self.used)
-        twin.cleared_names, twin.mission_met = set(self.cleared_names), set(self.mission_met)
+        twin.life, twin.damage = dict(self.life), dict(self.damage)
+        twin.turn_no, twin.readings = dict(self.turn_no), dict(self.readings)
+        twin.passed, twin.used, twin.cleared_names = set(self.passed), set(self.used), set(self.cleared_names)
         twin.phases_seen = {p: list(v) for p, v in self.phases_seen.items()}
-        twin.deck_problems = {p: list(v) for p, v in self.deck_problems.items()}
-        twin.deck_lists = {p: {d: list(v) for d, v in lists.items()} for p, lists in self.deck_lists.items()}
         return twin
+
+    # written by the set-up (RoyalEngine.setup, check_decks), only read once it is done: a copy shares them
+    SET_UP_ONLY = ("deck_lists", "deck_problems", "life_given", "deck_given", "mission_met")
 
     def _point_at(self, twin: "State") -> None:
         """The copy's chain, resolved cards, attacker… pointing at its own cards (State.copy)."""

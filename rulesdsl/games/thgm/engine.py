@@ -534,9 +534,10 @@ def _players_named(info: ScenarioInfo) -> set[str]:
     calls = list(info.calls) + [c for _, c in info.expects]
     for c in calls:
         for k, v in c.params.items():
-            if isinstance(v, str) and _PLAYER.match(v):
-                out.add(v)
+            if isinstance(v, str):
+                if v[:1] == "P" and _PLAYER.match(v):       # most values are not players: no match tried
+                    out.add(v)
             elif isinstance(v, tuple):
-                out.update(x for x in v if isinstance(x, str) and _PLAYER.match(x))
+                out.update(x for x in v if isinstance(x, str) and x[:1] == "P" and _PLAYER.match(x))
     return out
 
