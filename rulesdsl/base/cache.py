@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from collections import namedtuple
 
-from .files import walk  # noqa: F401 — callers know it as cache.walk
+from . import files
 
 # No `typing` here: this module is the command line's whole start when a kept output or a
 # server answers, and typing's import is a tenth of that (the annotations are never evaluated).
@@ -339,6 +339,54 @@ def content_digest(data: bytes) -> str:
     return blake2b(data, digest_size=20).hexdigest()
 
 
+# While a command runs inside `one_look` (the command line's run of a read-only command, a
+# server's answer), each file and folder is looked at once: its stat (with the moment just
+# before it) and a folder's listing are kept for the rest of the command, so that its key, the
+# file list, the digests and the loader all judge the same state of the disk, at the cost of
+# one look per file. The next command looks again.
+_looks: Optional[dict] = None
+
+
+@contextlib.contextmanager
+def one_look():
+    """Look at each file and folder once in the command inside (see `_looks`)."""
+    global _looks
+    saved, _looks = _looks, {}
+    try:
+        yield
+    finally:
+        _looks = saved
+
+
+def _stat(p: str) -> tuple:
+    """(the moment just before looking, os.stat(p)); OSError as os.stat raises it."""
+    looks = _looks
+    found = looks.get(p) if looks is not None else None
+    if found is None:
+        taken = time.time_ns()
+        try:
+            found = (taken, os.stat(p))
+        except OSError as e:
+            found = (taken, e)
+        if looks is not None:
+            looks[p] = found
+    if isinstance(found[1], OSError):
+        raise found[1]
+    return found
+
+
+def walk(base: Path, suffixes: Optional[tuple] = None) -> list[tuple[str, str]]:
+    """files.walk (the files under `base`, sorted), each folder listed once inside `one_look`."""
+    looks = _looks
+    if looks is None:
+        return files.walk(base, suffixes)
+    key = ("walk", str(base))
+    found = looks.get(key)
+    if found is None:
+        found = looks[key] = files.walk(base)
+    return [f for f in found if f[0].endswith(suffixes)] if suffixes else list(found)
+
+
 class Digests:
     """Content digests of files, each remembered with the file's size, mtime_ns, ctime_ns and
     inode and the time it was taken, so that an unchanged file is not read again (see the
@@ -371,16 +419,15 @@ class Digests:
     def trusted(self, p: str) -> Optional[str]:
         """The remembered digest of `p` if its record can be trusted now, without reading it."""
         try:
-            return self._trusted(p, os.stat(p))
+            return self._trusted(p, _stat(p)[1])
         except OSError:
             return None
 
     def digest(self, p: str, data: Optional[bytes] = None) -> str:
         """The content digest of the file at `p` ("missing", "not-a-file" or "unreadable" when
         there is none); `data`, when given, is its content as just read."""
-        taken = time.time_ns()
         try:
-            st = os.stat(p)
+            taken, st = _stat(p)
         except OSError:
             return "missing"
         if data is None:
@@ -395,7 +442,11 @@ class Digests:
             except OSError:
                 return "unreadable"
         d = content_digest(data)
-        self.seen[p] = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, d, taken]
+        if st.st_ctime_ns < taken - SLACK_NS:
+            # a record is kept only if it can ever be trusted: a file changed within SLACK_NS of
+            # its hashing (a judge's question written just before it is asked) is hashed again
+            # whenever it is needed, so keeping its record would only rewrite the whole record
+            self.seen[p] = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, d, taken]
         return d
 
     def save(self) -> None:
@@ -404,8 +455,8 @@ class Digests:
         if any(self.trees.get(k) != v for k, v in self.trees_seen.items()):
             self.trees = {**self.trees, **self.trees_seen}
             write_json(self.path.with_name(self.path.name + "-trees"), "trees", "", self.trees)
-        if not self.seen or self.seen == self.known:
-            return
+        if all(self.known.get(k) == v for k, v in self.seen.items()):
+            return                          # nothing learnt: the record on disk says it all
         merged = {**self.known, **self.seen}
         if len(merged) > len(self.seen) + KEEP_UNSEEN:     # e.g. many judges' files over time
             older = sorted((k for k in self.known if k not in self.seen),
@@ -422,10 +473,11 @@ class Digests:
         if not os.path.isdir(base):
             h.update(str(base).encode("utf-8", "surrogateescape") + b"\0" + self.digest(str(base)).encode())
             return
-        taken, files, sig, newest = time.time_ns(), walk(base, suffixes), blake2b(digest_size=20), 0
-        for rel, full in files:
+        taken, listed, sig, newest = time.time_ns(), walk(base, suffixes), blake2b(digest_size=20), 0
+        for rel, full in listed:
             try:
-                st = os.stat(full)
+                moment, st = _stat(full)
+                taken = min(taken, moment)      # a file looked at earlier in this command: then
                 sig.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\n"
                            .encode("utf-8", "surrogateescape"))
                 newest = max(newest, st.st_ctime_ns)
@@ -439,7 +491,7 @@ class Digests:
             h.update(b"tree\0" + rec[1].encode())
             return
         feed = blake2b(b"".join(rel.encode("utf-8", "surrogateescape") + b"\0" + self.digest(full).encode() + b"\n"
-                                for rel, full in files), digest_size=20).hexdigest()
+                                for rel, full in listed), digest_size=20).hexdigest()
         if newest < taken - SLACK_NS:       # else a file changed too recently to remember the folder by
             self.trees_seen[name] = [signature, feed]
         h.update(b"tree\0" + feed.encode())
@@ -512,9 +564,11 @@ OutputKey.__doc__ = ("Where a command's output is kept: the knowledge base's roo
 ENV_READ = ("RULESDSL_ROOT", "RULESDSL_NO_CACHE", "NO_COLOR")
 
 
-def output_key(argv: Sequence[str]) -> Optional[OutputKey]:
+def output_key(argv: Sequence[str], code: Optional[str] = None) -> Optional[OutputKey]:
     """Where the output of this command line is kept and under which key, or None when it is
-    not kept (another command, --no-cache, no usable cache folder, an unusable root)."""
+    not kept (another command, --no-cache, no usable cache folder, an unusable root). `code`:
+    the digest of the code that will compute the output, when the caller holds it (a server's
+    own, taken when it started); by default this package's files on disk are digested."""
     g = globals_of(argv)
     if g.command not in READ_ONLY or g.no_cache or os.environ.get("RULESDSL_NO_CACHE"):
         return None
@@ -527,7 +581,7 @@ def output_key(argv: Sequence[str]) -> Optional[OutputKey]:
         note(f"no cache: {e}")
         return None
     d = digests(root)
-    code = code_digest(d)
+    code = code or code_digest(d)
     h = blake2b(FORMAT, digest_size=20)
     # the day, local time, as datetime.date.today() reads it (datetime is not imported for it)
     h.update(json.dumps([list(argv), os.getcwd(), str(root), time.strftime("%Y-%m-%d"),
