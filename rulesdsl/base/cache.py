@@ -375,6 +375,11 @@ def _stat(p: str) -> tuple:
     return found
 
 
+def look(p: str) -> os.stat_result:
+    """os.stat(p), taken once inside `one_look`."""
+    return _stat(p)[1]
+
+
 def walk(base: Path, suffixes: Optional[tuple] = None) -> list[tuple[str, str]]:
     """files.walk (the files under `base`, sorted), each folder listed once inside `one_look`."""
     looks = _looks

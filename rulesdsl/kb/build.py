@@ -64,7 +64,9 @@ def load(root: Optional[Path] = None, extra: Iterable[Path] = (), use_cache: boo
 
     `scenarios`, for a command that answers a few questions (`ask`): only the scenarios it
     accepts are validated (every id is still registered, so a duplicate is still found); a
-    resident process loads everything, since it keeps the knowledge base for every command."""
+    resident process loads everything, since it keeps the knowledge base for every command,
+    except for a new question's knowledge base narrowed to its games (kb/brief.py), which is
+    that question's alone and built as the command line builds it."""
     from .loader import display_path
     root = check_root(Path(root) if root is not None else find_root())
     paths = discover(root) if include_root else []
@@ -82,12 +84,13 @@ def load(root: Optional[Path] = None, extra: Iterable[Path] = (), use_cache: boo
     from . import loader
     if not loader.RESIDENT:
         return _load(root, paths, names, use_cache, wanted=scenarios)
-    from .brief import ONLY     # a knowledge base narrowed to a new question's games is another one
-    key = (str(root), use_cache, tuple(names), _contents(root, paths), ONLY)
+    from .brief import ONLY, QUESTION     # a knowledge base narrowed to a new question's games is another one
+    key = (str(root), use_cache, tuple(names), _contents(root, paths), ONLY, QUESTION if ONLY is not None else None)
     kb = _resident.pop(key, None)
     if kb is None:
         same_root = [k for k in _resident.values() if k.root == root]
-        kb = _load(root, paths, names, use_cache, previous=same_root[-1] if same_root else None)
+        kb = _load(root, paths, names, use_cache, previous=same_root[-1] if same_root else None,
+                   wanted=scenarios if ONLY is not None else None)
     _resident[key] = kb                      # the most recently used last
     while len(_resident) > RESIDENT_KEEP:
         _resident.pop(next(iter(_resident)))
@@ -123,7 +126,7 @@ def names_of(kb: KnowledgeBase, paths: Iterable[Path]) -> set[str]:
 def _identity(p: Path) -> Optional[tuple[int, int]]:
     """The file behind a path (through symlinks), so that one file is loaded once."""
     try:
-        st = os.stat(p)
+        st = cache.look(str(p))
         return (st.st_dev, st.st_ino)
     except (OSError, ValueError):
         return None
