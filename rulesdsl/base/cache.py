@@ -143,10 +143,17 @@ def base_dir() -> Path:
 
 
 def kb_dir(root: Path) -> Path:
-    """The private cache folder of the knowledge base at `root`."""
-    real = os.path.realpath(root)
-    name = "kb-" + blake2b(real.encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
-    return _private_dir(base_dir() / name, strict=True)
+    """The private cache folder of the knowledge base at `root` (found and checked once inside
+    `one_look`)."""
+    looks = _looks
+    found = looks.get(("kb_dir", str(root))) if looks is not None else None
+    if found is None:
+        real = os.path.realpath(root)
+        name = "kb-" + blake2b(real.encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
+        found = _private_dir(base_dir() / name, strict=True)
+        if looks is not None:
+            looks[("kb_dir", str(root))] = found
+    return found
 
 
 def socket_path(root: Path) -> Path:

@@ -69,8 +69,7 @@ def load(root: Optional[Path] = None, extra: Iterable[Path] = (), use_cache: boo
     that question's alone and built as the command line builds it."""
     from .loader import display_path
     root = check_root(Path(root) if root is not None else find_root())
-    paths = discover(root) if include_root else []
-    names = [display_path(p, root) for p in paths]
+    paths, names = _files_of(root) if include_root else ([], [])
     extra = list(extra)
     seen = {_identity(p) for p in paths} if extra else set()
     for e in extra:
@@ -95,6 +94,24 @@ def load(root: Optional[Path] = None, extra: Iterable[Path] = (), use_cache: boo
     while len(_resident) > RESIDENT_KEEP:
         _resident.pop(next(iter(_resident)))
     return kb
+
+
+_listed: dict[Path, tuple] = {}      # a resident process: root -> (its folders' listings, paths, names)
+
+
+def _files_of(root: Path) -> tuple[list[Path], list[str]]:
+    """discover(root) and the files' display names; a resident process keeps them while the
+    folders list the same files (their contents are judged apart, by `_contents`)."""
+    from . import loader
+    if not loader.RESIDENT:
+        paths = discover(root)
+        return paths, [loader.display_path(p, root) for p in paths]
+    listing = tuple(tuple(cache.walk(Path(root) / d, (".rules",))) for d in KB_DIRS)
+    kept = _listed.get(root)
+    if kept is None or kept[0] != listing:
+        paths = [Path(p) for files in listing for _, p in files]
+        kept = _listed[root] = (listing, paths, [loader.display_path(p, root) for p in paths])
+    return list(kept[1]), list(kept[2])
 
 
 def refuse_folder(path: Path) -> None:
