@@ -114,6 +114,22 @@ def _files_of(root: Path) -> tuple[list[Path], list[str]]:
     return list(kept[1]), list(kept[2])
 
 
+_vocabularies: dict[str, tuple] = {}  # a resident process: game -> (clauses, cells, players, vocabulary, errors)
+
+
+def _vocabulary(game: str, clauses: tuple, cells: tuple, players: tuple) -> tuple[Any, list[Diagnostic]]:
+    """build_vocabulary; a resident process keeps each game's while its clauses are the very same
+    objects (an unchanged file's document is kept whole), since nothing changes a vocabulary
+    once it is built."""
+    from . import loader
+    if not loader.RESIDENT:
+        return build_vocabulary(game, clauses, cells, players)
+    kept = _vocabularies.get(game)
+    if kept is None or kept[0] is not clauses or kept[1:3] != (cells, players):
+        kept = _vocabularies[game] = (clauses, cells, players, *build_vocabulary(game, clauses, cells, players))
+    return kept[3], list(kept[4])
+
+
 def refuse_folder(path: Path) -> None:
     """A command that takes a file refuses a folder before reading anything (DslError)."""
     try:
@@ -346,7 +362,7 @@ class _Builder:
         if not modes:
             modes = {"casual": None}
         player_names = tuple(f"P{i}" for i in range(1, players[1] + 1))
-        vocab, errors = build_vocabulary(g.id, g.vocabulary, cells, player_names)
+        vocab, errors = _vocabulary(g.id, g.vocabulary, cells, player_names)
         self.diag.extend(errors)
         points: dict[str, Point] = {}
         for p in g.points:
