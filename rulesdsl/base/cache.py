@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from collections import namedtuple
 
-from . import files
+from .files import look, looked, looks, one_look, walk  # noqa: F401 — callers know them as cache.…
 
 # No `typing` here: this module is the command line's whole start when a kept output or a
 # server answers, and typing's import is a tenth of that (the annotations are never evaluated).
@@ -145,14 +145,14 @@ def base_dir() -> Path:
 def kb_dir(root: Path) -> Path:
     """The private cache folder of the knowledge base at `root` (found and checked once inside
     `one_look`)."""
-    looks = _looks
-    found = looks.get(("kb_dir", str(root))) if looks is not None else None
+    memo = looks()
+    found = memo.get(("kb_dir", str(root))) if memo is not None else None
     if found is None:
         real = os.path.realpath(root)
         name = "kb-" + blake2b(real.encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
         found = _private_dir(base_dir() / name, strict=True)
-        if looks is not None:
-            looks[("kb_dir", str(root))] = found
+        if memo is not None:
+            memo[("kb_dir", str(root))] = found
     return found
 
 
@@ -346,59 +346,6 @@ def content_digest(data: bytes) -> str:
     return blake2b(data, digest_size=20).hexdigest()
 
 
-# While a command runs inside `one_look` (the command line's run of a read-only command, a
-# server's answer), each file and folder is looked at once: its stat (with the moment just
-# before it) and a folder's listing are kept for the rest of the command, so that its key, the
-# file list, the digests and the loader all judge the same state of the disk, at the cost of
-# one look per file. The next command looks again.
-_looks: Optional[dict] = None
-
-
-@contextlib.contextmanager
-def one_look():
-    """Look at each file and folder once in the command inside (see `_looks`)."""
-    global _looks
-    saved, _looks = _looks, {}
-    try:
-        yield
-    finally:
-        _looks = saved
-
-
-def _stat(p: str) -> tuple:
-    """(the moment just before looking, os.stat(p)); OSError as os.stat raises it."""
-    looks = _looks
-    found = looks.get(p) if looks is not None else None
-    if found is None:
-        taken = time.time_ns()
-        try:
-            found = (taken, os.stat(p))
-        except OSError as e:
-            found = (taken, e)
-        if looks is not None:
-            looks[p] = found
-    if isinstance(found[1], OSError):
-        raise found[1]
-    return found
-
-
-def look(p: str) -> os.stat_result:
-    """os.stat(p), taken once inside `one_look`."""
-    return _stat(p)[1]
-
-
-def walk(base: Path, suffixes: Optional[tuple] = None) -> list[tuple[str, str]]:
-    """files.walk (the files under `base`, sorted), each folder listed once inside `one_look`."""
-    looks = _looks
-    if looks is None:
-        return files.walk(base, suffixes)
-    key = ("walk", str(base))
-    found = looks.get(key)
-    if found is None:
-        found = looks[key] = files.walk(base)
-    return [f for f in found if f[0].endswith(suffixes)] if suffixes else list(found)
-
-
 class Digests:
     """Content digests of files, each remembered with the file's size, mtime_ns, ctime_ns and
     inode and the time it was taken, so that an unchanged file is not read again (see the
@@ -431,7 +378,7 @@ class Digests:
     def trusted(self, p: str) -> Optional[str]:
         """The remembered digest of `p` if its record can be trusted now, without reading it."""
         try:
-            return self._trusted(p, _stat(p)[1])
+            return self._trusted(p, looked(p)[1])
         except OSError:
             return None
 
@@ -439,7 +386,7 @@ class Digests:
         """The content digest of the file at `p` ("missing", "not-a-file" or "unreadable" when
         there is none); `data`, when given, is its content as just read."""
         try:
-            taken, st = _stat(p)
+            taken, st = looked(p)
         except OSError:
             return "missing"
         if data is None:
@@ -488,7 +435,7 @@ class Digests:
         taken, listed, sig, newest = time.time_ns(), walk(base, suffixes), blake2b(digest_size=20), 0
         for rel, full in listed:
             try:
-                moment, st = _stat(full)
+                moment, st = looked(full)
                 taken = min(taken, moment)      # a file looked at earlier in this command: then
                 sig.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\n"
                            .encode("utf-8", "surrogateescape"))
