@@ -17,6 +17,8 @@ earlier command.
 
 --code DIR runs the commands in another checkout (e.g. an export of the main branch, for a
 before/after in the same minutes): its package, on its own copy of the knowledge base.
+Last, the server's own work per new question is timed apart, in one resident process (as
+`rulesdsl serve` runs it, without the socket): the CPU of each answer, median of 2 x runs.
 """
 
 from __future__ import annotations
@@ -66,6 +68,41 @@ def serving(base: list[str], env: dict, cwd: Path = REPO):
         server.wait(timeout=60)
 
 
+# The server's side of a served question, in one process of the checkout's own package: what
+# `Server.answer` costs per new question once the knowledge base is loaded (its process CPU).
+SERVER_WORK = r"""
+import gc, json, os, re, sys, time
+from pathlib import Path
+from rulesdsl.cli.server import Server
+from rulesdsl.kb import build, loader
+from rulesdsl.lang.parser import parse_text
+runs, work, judge = int(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]).read_text(encoding="utf-8")
+loader.RESIDENT = True
+server = Server(Path.cwd().resolve(), log=open(os.devnull, "w"))
+build.load(server.root); parse_text("", "<start>"); gc.collect(); gc.freeze()
+times = []
+for n in range(runs + 3):                   # the first three warm the process up
+    path = work / f"s{n}.rules"
+    text = judge.replace("grm/judge/stack", f"grm/judge/s{n}")
+    path.write_text(re.sub(r'(card "重い" \{\s*weight )60kg', rf"\g<1>{50 + n % 40}kg", text), encoding="utf-8")
+    t = time.process_time()
+    reply = server.answer({"argv": ["ask", str(path)], "cwd": os.getcwd(), "env": {}, "code": server.code})
+    if n >= 3:
+        times.append(time.process_time() - t)
+    assert reply.get("stdout", "").startswith("答え: "), reply
+print(json.dumps(sorted(times)))
+"""
+
+
+def server_work(runs: int, code: Path, env: dict, work: Path) -> list[float]:
+    """CPU seconds of each new question's answer inside a resident process (SERVER_WORK)."""
+    r = subprocess.run([sys.executable, "-c", SERVER_WORK, str(runs), str(work), str(REPO / "examples/judge-question.rules")],
+                       env=dict(env, PYTHONPATH=str(code)), cwd=code, capture_output=True, text=True, check=False)
+    if r.returncode != 0:
+        raise SystemExit(f"the server's work could not be timed: {r.stderr}")
+    return json.loads(r.stdout)
+
+
 def measure(runs: int, code: Path = REPO) -> dict:
     cache = Path(tempfile.mkdtemp(prefix="rs-"))      # short: it holds the server's socket
     work = Path(tempfile.mkdtemp(prefix="rulesdsl-judge-"))
@@ -101,6 +138,7 @@ def measure(runs: int, code: Path = REPO) -> dict:
             for _ in range(runs):
                 times["pass_served"].append(timed(anchor, env, code)[:2])
                 times["served"].append(timed(question(), env, code)[:2])
+        work_cpu = server_work(2 * runs, code, env, work)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
         shutil.rmtree(work, ignore_errors=True)
@@ -108,7 +146,8 @@ def measure(runs: int, code: Path = REPO) -> dict:
     def med(name: str, i: int) -> float:
         return statistics.median(t[i] for t in times[name])
 
-    result = {"runs": runs, "python": py, "code": str(code), "load": os.getloadavg()[0]}
+    result = {"runs": runs, "python": py, "code": str(code), "load": os.getloadavg()[0],
+              "server_work_cpu_ms": round(statistics.median(work_cpu) * 1000, 1)}
     for name in times:
         result[f"{name}_ms"] = round(med(name, 0) * 1000, 1)
         result[f"{name}_cpu_ms"] = round(med(name, 1) * 1000, 1)
@@ -137,6 +176,7 @@ def main() -> None:
     print(f"  python -c pass, server phase (anchor)           {r['pass_served_ms']:7.1f} ms wall")
     print(f"  new question, `rulesdsl serve` running (<=1.5x) {r['served_ms']:7.1f} ms wall  {r['served_ratio']:5.2f}x   "
           f"CPU {r['served_cpu_ms']:.1f} ms {r['served_cpu_ratio']:.2f}x")
+    print(f"  the server's own work per new question          {r['server_work_cpu_ms']:7.1f} ms CPU (in its process)")
 
 
 if __name__ == "__main__":

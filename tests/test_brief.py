@@ -85,9 +85,20 @@ def test_a_question_naming_another_game_s_ruling_loads_that_game_too(private_cac
     assert loader.question_games(q, str(q)) >= {"grm", "pm"}
 
 
+# a finding of each check about scenarios (kb/checks.py), located in the question's file
+FINDINGS_IN_THE_FILE = [
+    ("  as of 2026-09-01\n", "  as of 2026-09-01\n  pins grm/battle/rangee\n"),  # unknown-ref (with a hint)
+    ("  as of 2026-09-01\n", '  as of 2026-09-01\n  source "nosuch.txt §なし"\n'),  # citation
+    ("  as of 2026-09-01\n", ""),                                                 # scenario: no date
+    ('  expect card_face b2 "上" down\n', '  question "どうなるか。"\n'),          # answer
+    ('"重い"', "No.043"),                                                          # assumption
+]
+
+
 @pytest.mark.parametrize("damage", [
     ("expect card_face b2", "expect card_face b9"),          # the engine refuses the question
-    ("  turn P2\n", "  turn P2\n  refs grm/battle/rangee\n"),  # a finding in the file (with a hint)
+    ("  turn P2\n", "  turn P2\n  refs grm/battle/rangee\n"),  # a statement the vocabulary has not
+    *FINDINGS_IN_THE_FILE,
     ("scenario grm/judge/stack", "scenario grm/battle/range"),   # an id the knowledge base has
     ("weight 45kg", "weight 45kg 3"),                         # a syntax error: not narrowed at all
 ])
@@ -113,3 +124,26 @@ def test_a_resident_process_narrows_from_the_documents_it_keeps(private_cache, m
     assert (narrow["code"], narrow["stdout"]) == (whole["code"], whole["stdout"])
     narrowed = [kb for key, kb in build._resident.items() if key[-1] is not None]
     assert narrowed and all(set(kb.games) == {"thgm"} for kb in narrowed)
+
+
+@pytest.mark.parametrize("damage", FINDINGS_IN_THE_FILE)
+def test_in_a_file_of_scenarios_only_the_checks_about_scenarios_find_anything(damage, private_cache):
+    # what lets `ask` run only those on the narrowed knowledge base: the others report in the
+    # other declarations' files alone
+    from rulesdsl.kb.build import load
+    from rulesdsl.kb.lint import run_checks
+    q = private_cache / "bad.rules"
+    q.write_text((REPO / "examples/judge-question.rules").read_text(encoding="utf-8").replace(*damage),
+                 encoding="utf-8")
+    kb = load(REPO, extra=[q], scenarios=lambda s: s.loc.file == str(q))
+
+    def in_file(found):
+        return [d for d in found if d.loc is None or d.loc.file == str(q)]
+    assert in_file(run_checks(kb)) == in_file(run_checks(kb, scenarios_only=True)) != []
+
+
+def test_every_check_about_scenarios_is_in_lint_which_runs_them_without_the_others():
+    from rulesdsl.kb import fidelity, lint, markers  # noqa: F401  (every module holding checks)
+    from rulesdsl.kb.checks import ABOUT_SCENARIOS, CHECKS
+    assert {CHECKS[name].__module__ for name in ABOUT_SCENARIOS} == {lint.__name__}
+    assert {"unknown-ref/scenarios", "citation/scenarios", "scenario", "assumption", "answer"} <= ABOUT_SCENARIOS

@@ -155,6 +155,30 @@ def test_the_server_reads_an_edited_question_again(cache_base, server, tmp_path)
     assert lighter.returncode == 1 and "✗" in lighter.stdout
 
 
+def test_the_server_sees_a_knowledge_base_file_added_between_two_questions(cache_base, tmp_path):
+    # a resident process keeps the file list, the vocabularies and the documents it read; a file
+    # added to the knowledge base (here one declaring the question's own id) is still seen
+    kb = tmp_path / "kb"
+    for folder in ("cards", "rulings"):
+        shutil.copytree(REPO / folder, kb / folder)
+    running = Running(cache_base, "--idle", "600", cwd=kb)
+    running.wait_for("answering")
+
+    def ask(**env) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "rulesdsl", "ask", str(question)], cwd=kb,
+                              env=env_for(cache_base, **env), capture_output=True, text=True, timeout=300)
+    question = judge_file(tmp_path, 60)
+    first = ask()
+    (kb / "rulings" / "grm" / "judge-copy.rules").write_text(JUDGE, encoding="utf-8")
+    second = ask()
+    alone = ask(RULESDSL_NO_CACHE="1")                  # never asks a server
+    log = running.stop()
+    assert "after 2 answers" in log
+    assert first.returncode == 0 and first.stdout.startswith("答え: ")
+    assert second.returncode == 2 and "duplicate-id" in second.stderr
+    assert (second.returncode, second.stdout, second.stderr) == (alone.returncode, alone.stdout, alone.stderr)
+
+
 def test_the_server_answers_show_and_check_for_the_bundled_knowledge_base(cache_base, server):
     shown = cli(cache_base, "show", "grm/battle/zero-weight", "--as-of", "2026-02-01")
     checked = cli(cache_base, "check")

@@ -197,6 +197,40 @@ def test_a_file_record_is_trusted_only_while_size_times_and_inode_match_and_it_i
     assert d.trusted(str(f)) is None
 
 
+def test_the_record_of_digests_keeps_no_file_changed_too_recently_to_trust_and_is_not_rewritten_unchanged(
+        kb_root, capsys, monkeypatch):
+    write_kb(kb_root, {"cards/mini/X.rules": CARD})
+    record = cache.kb_dir(kb_root) / "files"
+    monkeypatch.setattr(cache, "SLACK_NS", 10 ** 18)        # every file changed "just now"
+    cache._digests.clear()
+    assert fast(capsys, "--root", kb_root, "show", "mini:X")[0] == 0
+    assert not record.exists()                              # nothing it could ever trust again
+    monkeypatch.setattr(cache, "SLACK_NS", 0)
+    cache._digests.clear()
+    assert fast(capsys, "--root", kb_root, "show", "mini:X")[0] == 0
+    first = os.stat(record)
+    cache._digests.clear()
+    assert fast(capsys, "--root", kb_root, "show", "mini:X", "--json")[0] == 0
+    assert os.stat(record).st_ino == first.st_ino          # nothing new learnt: not written again
+
+
+def test_inside_one_look_a_file_is_stat_ed_once_and_its_content_is_still_read_when_its_record_is_not_trusted(
+        tmp_path):
+    f = tmp_path / "a.rules"
+    f.write_text("one", encoding="utf-8")
+    d = cache.Digests(None)
+    with cache.one_look():
+        before = cache.look(str(f))
+        f.write_text("three", encoding="utf-8")
+        assert cache.look(str(f)) == before                 # the command's one look at it
+        assert d.digest(str(f)) == cache.content_digest(b"three")   # no trusted record: read again
+        assert [rel for rel, _ in cache.walk(tmp_path)] == ["a.rules"]
+        (tmp_path / "b.rules").write_text("two", encoding="utf-8")
+        assert [rel for rel, _ in cache.walk(tmp_path, (".rules",))] == ["a.rules"]
+    assert cache.look(str(f)).st_size == 5                  # the next command looks again
+    assert [rel for rel, _ in cache.walk(tmp_path)] == ["a.rules", "b.rules"]
+
+
 def test_a_folder_is_remembered_by_its_files_names_sizes_times_and_inodes_and_looked_at_again_when_one_changes(
         tmp_path, monkeypatch):
     import time

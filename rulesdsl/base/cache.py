@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from collections import namedtuple
 
-from .files import walk  # noqa: F401 — callers know it as cache.walk
+from .files import look, looked, looks, one_look, walk  # noqa: F401 — callers know them as cache.…
 
 # No `typing` here: this module is the command line's whole start when a kept output or a
 # server answers, and typing's import is a tenth of that (the annotations are never evaluated).
@@ -143,10 +143,17 @@ def base_dir() -> Path:
 
 
 def kb_dir(root: Path) -> Path:
-    """The private cache folder of the knowledge base at `root`."""
-    real = os.path.realpath(root)
-    name = "kb-" + blake2b(real.encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
-    return _private_dir(base_dir() / name, strict=True)
+    """The private cache folder of the knowledge base at `root` (found and checked once inside
+    `one_look`)."""
+    memo = looks()
+    found = memo.get(("kb_dir", str(root))) if memo is not None else None
+    if found is None:
+        real = os.path.realpath(root)
+        name = "kb-" + blake2b(real.encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
+        found = _private_dir(base_dir() / name, strict=True)
+        if memo is not None:
+            memo[("kb_dir", str(root))] = found
+    return found
 
 
 def socket_path(root: Path) -> Path:
@@ -371,16 +378,15 @@ class Digests:
     def trusted(self, p: str) -> Optional[str]:
         """The remembered digest of `p` if its record can be trusted now, without reading it."""
         try:
-            return self._trusted(p, os.stat(p))
+            return self._trusted(p, looked(p)[1])
         except OSError:
             return None
 
     def digest(self, p: str, data: Optional[bytes] = None) -> str:
         """The content digest of the file at `p` ("missing", "not-a-file" or "unreadable" when
         there is none); `data`, when given, is its content as just read."""
-        taken = time.time_ns()
         try:
-            st = os.stat(p)
+            taken, st = looked(p)
         except OSError:
             return "missing"
         if data is None:
@@ -395,7 +401,11 @@ class Digests:
             except OSError:
                 return "unreadable"
         d = content_digest(data)
-        self.seen[p] = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, d, taken]
+        if st.st_ctime_ns < taken - SLACK_NS:
+            # a record is kept only if it can ever be trusted: a file changed within SLACK_NS of
+            # its hashing (a judge's question written just before it is asked) is hashed again
+            # whenever it is needed, so keeping its record would only rewrite the whole record
+            self.seen[p] = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, d, taken]
         return d
 
     def save(self) -> None:
@@ -404,8 +414,8 @@ class Digests:
         if any(self.trees.get(k) != v for k, v in self.trees_seen.items()):
             self.trees = {**self.trees, **self.trees_seen}
             write_json(self.path.with_name(self.path.name + "-trees"), "trees", "", self.trees)
-        if not self.seen or self.seen == self.known:
-            return
+        if all(self.known.get(k) == v for k, v in self.seen.items()):
+            return                          # nothing learnt: the record on disk says it all
         merged = {**self.known, **self.seen}
         if len(merged) > len(self.seen) + KEEP_UNSEEN:     # e.g. many judges' files over time
             older = sorted((k for k in self.known if k not in self.seen),
@@ -422,10 +432,11 @@ class Digests:
         if not os.path.isdir(base):
             h.update(str(base).encode("utf-8", "surrogateescape") + b"\0" + self.digest(str(base)).encode())
             return
-        taken, files, sig, newest = time.time_ns(), walk(base, suffixes), blake2b(digest_size=20), 0
-        for rel, full in files:
+        taken, listed, sig, newest = time.time_ns(), walk(base, suffixes), blake2b(digest_size=20), 0
+        for rel, full in listed:
             try:
-                st = os.stat(full)
+                moment, st = looked(full)
+                taken = min(taken, moment)      # a file looked at earlier in this command: then
                 sig.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\n"
                            .encode("utf-8", "surrogateescape"))
                 newest = max(newest, st.st_ctime_ns)
@@ -439,7 +450,7 @@ class Digests:
             h.update(b"tree\0" + rec[1].encode())
             return
         feed = blake2b(b"".join(rel.encode("utf-8", "surrogateescape") + b"\0" + self.digest(full).encode() + b"\n"
-                                for rel, full in files), digest_size=20).hexdigest()
+                                for rel, full in listed), digest_size=20).hexdigest()
         if newest < taken - SLACK_NS:       # else a file changed too recently to remember the folder by
             self.trees_seen[name] = [signature, feed]
         h.update(b"tree\0" + feed.encode())
@@ -512,9 +523,11 @@ OutputKey.__doc__ = ("Where a command's output is kept: the knowledge base's roo
 ENV_READ = ("RULESDSL_ROOT", "RULESDSL_NO_CACHE", "NO_COLOR")
 
 
-def output_key(argv: Sequence[str]) -> Optional[OutputKey]:
+def output_key(argv: Sequence[str], code: Optional[str] = None) -> Optional[OutputKey]:
     """Where the output of this command line is kept and under which key, or None when it is
-    not kept (another command, --no-cache, no usable cache folder, an unusable root)."""
+    not kept (another command, --no-cache, no usable cache folder, an unusable root). `code`:
+    the digest of the code that will compute the output, when the caller holds it (a server's
+    own, taken when it started); by default this package's files on disk are digested."""
     g = globals_of(argv)
     if g.command not in READ_ONLY or g.no_cache or os.environ.get("RULESDSL_NO_CACHE"):
         return None
@@ -527,7 +540,7 @@ def output_key(argv: Sequence[str]) -> Optional[OutputKey]:
         note(f"no cache: {e}")
         return None
     d = digests(root)
-    code = code_digest(d)
+    code = code or code_digest(d)
     h = blake2b(FORMAT, digest_size=20)
     # the day, local time, as datetime.date.today() reads it (datetime is not imported for it)
     h.update(json.dumps([list(argv), os.getcwd(), str(root), time.strftime("%Y-%m-%d"),

@@ -1,12 +1,14 @@
 """Reading a file named by a user or found in a knowledge base (standard library only): only a
 regular file is read (symlinks followed), never more than a limit, and a FIFO or a device is
-refused before anything is read from it, so that reading always ends; and finding the files
-under a folder (`walk`)."""
+refused before anything is read from it, so that reading always ends; finding the files
+under a folder (`walk`); and looking at each file and folder once in a command (`one_look`)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+import time
 
 MAX_BYTES = 16 * 1024 * 1024     # the largest real .rules file is a few hundred kB
 
@@ -54,7 +56,67 @@ def read_regular(path, limit: int = MAX_BYTES) -> bytes:
     return data
 
 
+# While a command runs inside `one_look` (the command line's run of a read-only command, a
+# server's answer), each file and folder is looked at once: its stat (with the moment just
+# before it) and a folder's listing are kept for the rest of the command, so that its key, the
+# file list, the digests and the loader all judge the same state of the disk, at the cost of
+# one look per file. The next command looks again.
+_looks: Optional[dict] = None
+
+
+@contextlib.contextmanager
+def one_look():
+    """Look at each file and folder once in the command inside (see `_looks`)."""
+    global _looks
+    saved, _looks = _looks, {}
+    try:
+        yield
+    finally:
+        _looks = saved
+
+
+def looks() -> Optional[dict]:
+    """What the command under way has looked at (None outside `one_look`), for more of the
+    same kind (the cache folder it checked)."""
+    return _looks
+
+
+def looked(p: str) -> tuple:
+    """(the moment just before looking, os.stat(p)); OSError as os.stat raises it."""
+    memo = _looks
+    found = memo.get(p) if memo is not None else None
+    if found is None:
+        taken = time.time_ns()
+        try:
+            found = (taken, os.stat(p))
+        except OSError as e:
+            found = (taken, e)
+        if memo is not None:
+            memo[p] = found
+    if isinstance(found[1], OSError):
+        raise found[1]
+    return found
+
+
+def look(p: str) -> os.stat_result:
+    """os.stat(p), taken once inside `one_look`."""
+    return looked(p)[1]
+
+
 def walk(base: Path, suffixes: Optional[tuple] = None) -> list[tuple[str, str]]:
+    """(path relative to `base`, path) of the files under `base`, sorted (with `suffixes`, those
+    ending so), each folder listed once inside `one_look` (see `listing`)."""
+    memo = _looks
+    if memo is None:
+        return listing(base, suffixes)
+    key = ("walk", str(base))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = listing(base)
+    return [f for f in found if f[0].endswith(suffixes)] if suffixes else list(found)
+
+
+def listing(base: Path, suffixes: Optional[tuple] = None) -> list[tuple[str, str]]:
     """(path relative to `base`, path) of the files under `base`, sorted, following symlinks to
     files and folders (each real folder once, so a symlink loop ends), skipping hidden folders
     and __pycache__."""

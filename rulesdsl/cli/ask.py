@@ -115,8 +115,10 @@ def _run(args, out: Output) -> int:
     for narrow in ((True, False) if games else (False,)):
         with brief.only(games if narrow else None, shown):
             kb = load(root, extra=extra, use_cache=not args.no_cache, scenarios=wanted)
-        # one verdict per file (kb/verdict): what check reports in the file refuses its scenarios
-        found = findings(kb)
+        # one verdict per file (kb/verdict): what check reports in the file refuses its scenarios;
+        # on the narrowed knowledge base the file (scenarios only) can be refused only by the
+        # checks about scenarios (kb/checks.py): the others report in the other files alone
+        found = findings(kb, scenarios_only=narrow)
         relevant = [d for d in found if d.loc is None or not extra or d.loc.file == display_path(target, kb.root)]
         fatal = [d for d in kb.diagnostics if d.fatal]
         if not (fatal or (extra and relevant)):

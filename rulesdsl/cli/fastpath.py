@@ -24,24 +24,26 @@ REPLY_TIMEOUT = 900.0        # a large `check` takes a while; past this, run it 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     cache.set_verbose(cache.globals_of(argv).verbose or bool(os.environ.get("RULESDSL_VERBOSE")))
-    try:
-        key = cache.output_key(argv)
-    except OSError as e:
-        cache.note(f"no output cache: {e}")
-        key = None
-    if key is None:
-        answer_path(argv)
-        from .main import main as run
-        return run(argv)
-    hit = cache.recall(key) or ask_server(key, argv)
-    if hit is None:
-        answer_path(argv)
-        from .main import run_captured
-        hit = run_captured(argv)
-        cache.remember(key, hit)
-    sys.stdout.write(hit["stdout"])
-    sys.stderr.write(hit["stderr"])
-    return int(hit["code"])
+    # a read-only command looks at each file once: its key and its run judge the same disk
+    with cache.one_look():
+        try:
+            key = cache.output_key(argv)
+        except OSError as e:
+            cache.note(f"no output cache: {e}")
+            key = None
+        if key is not None:
+            hit = cache.recall(key) or ask_server(key, argv)
+            if hit is None:
+                answer_path(argv)
+                from .main import run_captured
+                hit = run_captured(argv)
+                cache.remember(key, hit)
+            sys.stdout.write(hit["stdout"])
+            sys.stderr.write(hit["stderr"])
+            return int(hit["code"])
+    answer_path(argv)
+    from .main import main as run
+    return run(argv)
 
 
 # the commands that run here on the plain models (rulesdsl/base/declared.py): they only answer,

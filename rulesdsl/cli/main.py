@@ -99,6 +99,23 @@ def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
     return p
 
 
+_parsers: dict = {}
+
+
+def kept_parser(command: Optional[str]) -> argparse.ArgumentParser:
+    """`build_parser(command)` for a resident process (`rulesdsl serve`), built once: parsing
+    leaves a parser as it was, and one is built again when other commands have registered since
+    (the help lists them). Its options' defaults are read when it is built, so a process that
+    changes them (a test) builds its own."""
+    from .commands import register
+    register(command)
+    key = (command, tuple(COMMANDS))
+    parser = _parsers.get(key)
+    if parser is None:
+        parser = _parsers[key] = build_parser(command)
+    return parser
+
+
 def main(argv: Optional[Sequence[str]] = None, allowed: Optional[Iterable[str]] = None) -> int:
     """Run a command line here; `allowed`, when given, is the set of commands that may run."""
     for stream in (sys.stdout, sys.stderr):
@@ -107,7 +124,9 @@ def main(argv: Optional[Sequence[str]] = None, allowed: Optional[Iterable[str]] 
         except (AttributeError, ValueError):
             pass
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(cache.globals_of(argv).command)
+    from ..kb import loader
+    command = cache.globals_of(argv).command
+    parser = kept_parser(command) if loader.RESIDENT else build_parser(command)
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse already printed a usage message
@@ -120,7 +139,6 @@ def main(argv: Optional[Sequence[str]] = None, allowed: Optional[Iterable[str]] 
         out.diagnostics([Diagnostic(code="usage", fatal=True,
                                     message=f"{args.command} is not one of the commands served here")])
         return EXIT_UNUSABLE
-    from ..kb import loader
     loader.FREEZE_AFTER_LOAD = True
     verbose = cache.verbose()
     cache.set_verbose(verbose or args.verbose)

@@ -128,12 +128,18 @@ class Server:
         return True
 
     def run(self, argv: list) -> dict:
-        """Run the command as the client would have: its key, its output."""
-        key = cache.output_key(argv)
+        """Run the command as the client would have: its key, its output. The key names this
+        server's code (the client's was checked against it in `answer`: a client whose files
+        differ is refused), so the package's files are not walked again for every question;
+        everything else in the key — the knowledge base's files, the question's — is looked at
+        afresh, as the client does, once for the whole command (`cache.one_look`)."""
+        with cache.one_look():
+            return self._run(argv)
+
+    def _run(self, argv: list) -> dict:
+        key = cache.output_key(argv, code=self.code)
         if key is None or key.root != self.root:
             return {"refused": "another knowledge base, or an output that is not kept"}
-        if key.code != self.code and self.code_changed():
-            return {"refused": "the package's code changed"}
         kept = cache.recall(key)
         if kept is not None:
             return kept

@@ -64,11 +64,12 @@ def load(root: Optional[Path] = None, extra: Iterable[Path] = (), use_cache: boo
 
     `scenarios`, for a command that answers a few questions (`ask`): only the scenarios it
     accepts are validated (every id is still registered, so a duplicate is still found); a
-    resident process loads everything, since it keeps the knowledge base for every command."""
+    resident process loads everything, since it keeps the knowledge base for every command,
+    except for a new question's knowledge base narrowed to its games (kb/brief.py), which is
+    that question's alone and built as the command line builds it."""
     from .loader import display_path
     root = check_root(Path(root) if root is not None else find_root())
-    paths = discover(root) if include_root else []
-    names = [display_path(p, root) for p in paths]
+    paths, names = _files_of(root) if include_root else ([], [])
     extra = list(extra)
     seen = {_identity(p) for p in paths} if extra else set()
     for e in extra:
@@ -82,16 +83,51 @@ def load(root: Optional[Path] = None, extra: Iterable[Path] = (), use_cache: boo
     from . import loader
     if not loader.RESIDENT:
         return _load(root, paths, names, use_cache, wanted=scenarios)
-    from .brief import ONLY     # a knowledge base narrowed to a new question's games is another one
-    key = (str(root), use_cache, tuple(names), _contents(root, paths), ONLY)
+    from .brief import ONLY, QUESTION     # a knowledge base narrowed to a new question's games is another one
+    key = (str(root), use_cache, tuple(names), _contents(root, paths), ONLY, QUESTION if ONLY is not None else None)
     kb = _resident.pop(key, None)
     if kb is None:
         same_root = [k for k in _resident.values() if k.root == root]
-        kb = _load(root, paths, names, use_cache, previous=same_root[-1] if same_root else None)
+        kb = _load(root, paths, names, use_cache, previous=same_root[-1] if same_root else None,
+                   wanted=scenarios if ONLY is not None else None)
     _resident[key] = kb                      # the most recently used last
     while len(_resident) > RESIDENT_KEEP:
         _resident.pop(next(iter(_resident)))
     return kb
+
+
+_listed: dict[Path, tuple] = {}      # a resident process: root -> (its folders' listings, paths, names)
+
+
+def _files_of(root: Path) -> tuple[list[Path], list[str]]:
+    """discover(root) and the files' display names; a resident process keeps them while the
+    folders list the same files (their contents are judged apart, by `_contents`)."""
+    from . import loader
+    if not loader.RESIDENT:
+        paths = discover(root)
+        return paths, [loader.display_path(p, root) for p in paths]
+    listing = tuple(tuple(cache.walk(Path(root) / d, (".rules",))) for d in KB_DIRS)
+    kept = _listed.get(root)
+    if kept is None or kept[0] != listing:
+        paths = [Path(p) for files in listing for _, p in files]
+        kept = _listed[root] = (listing, paths, [loader.display_path(p, root) for p in paths])
+    return list(kept[1]), list(kept[2])
+
+
+_vocabularies: dict[str, tuple] = {}  # a resident process: game -> (clauses, cells, players, vocabulary, errors)
+
+
+def _vocabulary(game: str, clauses: tuple, cells: tuple, players: tuple) -> tuple[Any, list[Diagnostic]]:
+    """build_vocabulary; a resident process keeps each game's while its clauses are the very same
+    objects (an unchanged file's document is kept whole), since nothing changes a vocabulary
+    once it is built."""
+    from . import loader
+    if not loader.RESIDENT:
+        return build_vocabulary(game, clauses, cells, players)
+    kept = _vocabularies.get(game)
+    if kept is None or kept[0] is not clauses or kept[1:3] != (cells, players):
+        kept = _vocabularies[game] = (clauses, cells, players, *build_vocabulary(game, clauses, cells, players))
+    return kept[3], list(kept[4])
 
 
 def refuse_folder(path: Path) -> None:
@@ -123,7 +159,7 @@ def names_of(kb: KnowledgeBase, paths: Iterable[Path]) -> set[str]:
 def _identity(p: Path) -> Optional[tuple[int, int]]:
     """The file behind a path (through symlinks), so that one file is loaded once."""
     try:
-        st = os.stat(p)
+        st = cache.look(str(p))
         return (st.st_dev, st.st_ino)
     except (OSError, ValueError):
         return None
@@ -326,7 +362,7 @@ class _Builder:
         if not modes:
             modes = {"casual": None}
         player_names = tuple(f"P{i}" for i in range(1, players[1] + 1))
-        vocab, errors = build_vocabulary(g.id, g.vocabulary, cells, player_names)
+        vocab, errors = _vocabulary(g.id, g.vocabulary, cells, player_names)
         self.diag.extend(errors)
         points: dict[str, Point] = {}
         for p in g.points:

@@ -14,7 +14,7 @@ from typing import Iterator, Optional
 
 from ..lang.diagnostics import Diagnostic, Related, did_you_mean
 from ..lang.model import RevRef, Status, Text
-from .checks import CHECKS, check, diag
+from .checks import ABOUT_SCENARIOS, CHECKS, check, diag
 from .knowledge import KnowledgeBase
 from .timeline import sort_key
 
@@ -27,7 +27,11 @@ GAP_KINDS = {
 }
 
 
-def run_checks(kb: KnowledgeBase) -> list[Diagnostic]:
+def run_checks(kb: KnowledgeBase, scenarios_only: bool = False) -> list[Diagnostic]:
+    """Every check's findings; `scenarios_only`: those of the checks about scenarios alone
+    (checks.py), all of which are in this module."""
+    if scenarios_only:
+        return [d for name, fn in CHECKS.items() if name in ABOUT_SCENARIOS for d in fn(kb)]
     from . import fidelity, markers  # noqa: F401  (their checks register on import)
     out: list[Diagnostic] = []
     for fn in CHECKS.values():
@@ -61,13 +65,17 @@ def resolve_ref(kb: KnowledgeBase, ref: RevRef, game: str) -> Optional[str]:
     return None
 
 
+def _unknown_refs(kb: KnowledgeBase, items, game: str) -> Iterator[Diagnostic]:
+    for ref in items:
+        problem = resolve_ref(kb, ref, game)
+        if problem:
+            yield _d("unknown-ref", ref.loc, problem, width=len(str(ref)))
+
+
 @check("unknown-ref")
 def references(kb: KnowledgeBase) -> Iterator[Diagnostic]:
     def refs(items, game):
-        for ref in items:
-            problem = resolve_ref(kb, ref, game)
-            if problem:
-                yield _d("unknown-ref", ref.loc, problem, width=len(str(ref)))
+        return _unknown_refs(kb, items, game)
 
     for s in kb.sections.values():
         yield from refs(s.refs, s.game)
@@ -85,8 +93,12 @@ def references(kb: KnowledgeBase) -> Iterator[Diagnostic]:
                     problem = "a ruling's newer revisions replace its older ones already; supersedes names another ruling"
                 if problem:
                     yield _d("unknown-ref", sup.loc, problem, width=len(str(sup)))
+
+
+@check("unknown-ref/scenarios", about="scenarios")
+def scenario_references(kb: KnowledgeBase) -> Iterator[Diagnostic]:
     for s in kb.scenarios.values():
-        yield from refs(s.scenario.pins, s.game)
+        yield from _unknown_refs(kb, s.scenario.pins, s.game)
 
 
 # ----------------------------------------------------------------------------- rulings
@@ -273,6 +285,10 @@ def _citations(kb: KnowledgeBase):
         yield c.game, c.card.source, [name]
         for e in c.card.errata:
             yield c.game, e.source, [_text(e.text, True)]
+
+
+def _scenario_citations(kb: KnowledgeBase):
+    """The same for the scenarios that cite a source."""
     for s in kb.scenarios.values():
         if s.scenario.source is not None:
             yield s.game, s.scenario.source, []
@@ -291,7 +307,17 @@ def citations(kb: KnowledgeBase) -> Iterator[Diagnostic]:
             if doc.quote and not doc.find(doc.quote):
                 yield _d("citation", doc.quote_loc, f"this text does not occur in {doc.name}",
                          "quote the document's own words about what it is, exactly")
-    for game, cite, texts in _citations(kb):
+    yield from _cited(kb, _citations(kb))
+
+
+@check("citation/scenarios", about="scenarios")
+def scenario_citations(kb: KnowledgeBase) -> Iterator[Diagnostic]:
+    yield from _cited(kb, _scenario_citations(kb))
+
+
+def _cited(kb: KnowledgeBase, cited) -> Iterator[Diagnostic]:
+    """The problems of these (game, citation, texts): see `_citations`."""
+    for game, cite, texts in cited:
         if cite is None:
             continue
         docs = kb.games[game].documents
@@ -344,7 +370,7 @@ def explicit_unknowns(kb: KnowledgeBase) -> Iterator[Diagnostic]:
                      "write `text unknown` when the sources do not give it")
 
 
-@check("scenario")
+@check("scenario", about="scenarios")
 def scenario_shape(kb: KnowledgeBase) -> Iterator[Diagnostic]:
     for s in kb.scenarios.values():
         sc = s.scenario
@@ -459,7 +485,7 @@ def notes_state_no_rule(kb: KnowledgeBase) -> Iterator[Diagnostic]:
                              "quote the source; or record the reading as an unconfirmed gap ruling and name it")
 
 
-@check("assumption")
+@check("assumption", about="scenarios")
 def assumed_cards(kb: KnowledgeBase) -> Iterator[Diagnostic]:
     """A scenario that supplies facts of a card the sources name marks them as its assumption."""
     for info in kb.scenarios.values():
@@ -470,7 +496,7 @@ def assumed_cards(kb: KnowledgeBase) -> Iterator[Diagnostic]:
                          f"write `assume card {c.code} {{ … }}`: the answer then shows them as 仮定")
 
 
-@check("answer")
+@check("answer", about="scenarios")
 def answerable(kb: KnowledgeBase) -> Iterator[Diagnostic]:
     """A scenario that asks a question has expectations or its own answer to open the answer with."""
     for info in kb.scenarios.values():

@@ -13,11 +13,13 @@ from ..lang.diagnostics import Diagnostic
 from .knowledge import KnowledgeBase
 
 
-def findings(kb: KnowledgeBase) -> list[Diagnostic]:
+def findings(kb: KnowledgeBase, scenarios_only: bool = False) -> list[Diagnostic]:
     """Every diagnostic of loading and checking the knowledge base (computed afresh: a knowledge
-    base an editor keeps may change its diagnostics in place)."""
+    base an editor keeps may change its diagnostics in place); `scenarios_only`: of the checks,
+    only those about scenarios (kb/checks.py: all that a file of scenarios alone can be refused
+    for)."""
     from .lint import run_checks
-    return list(kb.diagnostics) + run_checks(kb)
+    return list(kb.diagnostics) + run_checks(kb, scenarios_only)
 
 
 def _inside(file: str, paths: Iterable[str]) -> bool:
