@@ -363,9 +363,9 @@ class _Plan:
         self.full: Optional[dict[str, Document]] = None
         self.written = 0
 
-    def write(self, shards: Iterable[int], fresh: dict[str, Document]) -> dict[int, bytes]:
+    def write(self, shards: Iterable[int], fresh: dict[str, Document]) -> dict[int, tuple[bytes, bool]]:
         """Write the parts `shards` that need it, with the documents parsed here (`fresh`) and
-        those that were kept; their payloads by part."""
+        those that were kept; by part, the payload of those encoded and whether it was written."""
         from ..lang.snapshot import SnapshotError, dumps_nested
         wanted = set(shards)
         parts: dict[int, list] = {s: [] for s in wanted}
@@ -392,12 +392,13 @@ class _Plan:
                 cache.note(f"not writing the parse snapshot: {e}")
                 continue
             path = paths[shard]
-            if cache.write_entry(path, "parsed", self.salt, payload) and \
-                    cache.write_entry(outline_path(path), "outline", self.salt, brief):
+            written = cache.write_entry(path, "parsed", self.salt, payload) and \
+                cache.write_entry(outline_path(path), "outline", self.salt, brief)
+            if written:
                 self.written += len(entries)
                 cache.note(f"parse snapshot of {len(entries)} files written" +
                            (f" (part {shard + 1} of {self.count})" if self.count > 1 else ""))
-            out[shard] = payload
+            out[shard] = (payload, written)
         return out
 
     def whole(self, entries: dict[str, Document], fresh: dict[str, Document]) -> Optional[dict[str, Document]]:
@@ -451,16 +452,18 @@ def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Pla
               ) -> list[tuple[Optional[Document], list[Diagnostic]]]:
     """Parse files (slot, name, bytes, key, part), and write the parts of the snapshot `plan`
     says, in two processes when there are many files and two processors: a forked child parses
-    the files of 9 of the 16 parts, sends its documents back through a pipe, then writes its
-    parts while this process, which parsed and wrote the other 7 meanwhile, goes on with them
-    (`wait_for_writers` waits for it). No process walks the whole knowledge base to write it,
-    and none is forked from a process holding all of it. (The documents travel pickled: the
-    pipe joins this process to its own fork and nothing else can write into it; nothing pickled
-    is ever read from a file.)"""
+    the files of 8 of the 16 parts, one part after another, writing each part as it goes, while
+    this process parses and writes the other 8, then takes in the child's documents part by part
+    as they are written: by reading back the part the child wrote (its MAC verified, like any
+    kept part: a part's encoding is the hand-off, so nothing is encoded twice). What no part
+    holds (a file that did not parse, a part that could not be written) comes through a pipe.
+    No process walks the whole knowledge base to write it, and none is forked from a process
+    holding all of it. (What travels through the pipe travels pickled: it joins this process to
+    its own fork and nothing else can write into it; nothing pickled is ever read from a file.)"""
     count = plan.count if plan is not None else 1
     if len(items) < PARALLEL_MIN or not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
         return _serial(items, plan)
-    half = count * 7 // 16      # this process also loads the child's share and checks everything
+    half = count // 2       # this process also takes in the child's share and checks everything
     by_part = plan is not None and count > 1
     if by_part:             # each process writes the parts of its own files
         mine_items = [it for it in items if it[4] < half]
@@ -476,16 +479,17 @@ def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Pla
         os.close(r)
         os.close(w)
         return _serial(items, plan)
-    if pid == 0:  # the child: parse its share, send it, write its parts, leave without the parent's exit handlers
+    if pid == 0:  # the child: parse its share, write its parts, leave without the parent's exit handlers
         os.close(r)
         try:
             gc.disable()
-            results = [parse_one(name, data, key) for _, name, data, key, _ in theirs_items]
             with os.fdopen(w, "wb") as f:
-                f.write(pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL))
-            if by_part:     # while the parent checks what it was sent
-                plan.write(range(half, count), {it[3]: doc for it, (doc, _) in zip(theirs_items, results)
-                                                if doc is not None})
+                if by_part:
+                    _child_parts(f, theirs_items, plan, half, pickle)
+                else:
+                    _frame(f, b"R", pickle.dumps(dict(enumerate(parse_one(name, data, key)
+                                                                for _, name, data, key, _ in theirs_items)),
+                                                 protocol=pickle.HIGHEST_PROTOCOL))
         finally:
             os._exit(0)
     os.close(w)
@@ -494,20 +498,83 @@ def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Pla
     if by_part:
         plan.write(range(half), {it[3]: doc for it, (doc, _) in zip(mine_items, mine) if doc is not None})
     with os.fdopen(r, "rb") as f:
-        payload = f.read()
-    try:
-        theirs = pickle.loads(payload)
-        assert len(theirs) == len(theirs_items)
-    except Exception:  # the child failed: parse its share here
-        wait_for_writers()
-        theirs = [parse_one(name, data, key) for _, name, data, key, _ in theirs_items]
-        if by_part:
-            plan.write(range(half, count), {it[3]: doc for it, (doc, _) in zip(theirs_items, theirs) if doc is not None})
+        theirs = _take_in(f, theirs_items, plan, pickle)
+    wait_for_writers()
+    lost = [i for i, res in enumerate(theirs) if res is None]
+    for i in lost:              # the child failed, or a part it wrote was replaced since: parse it here
+        it = theirs_items[i]
+        theirs[i] = parse_one(it[1], it[2], it[3])
+    if by_part and lost:
+        plan.write({theirs_items[i][4] for i in lost},
+                   {theirs_items[i][3]: theirs[i][0] for i in lost if theirs[i][0] is not None})
     by_slot = {it[0]: res for it, res in zip(mine_items, mine)}
     by_slot.update((it[0], res) for it, res in zip(theirs_items, theirs))
     out = [by_slot[it[0]] for it in items]
     if plan is not None and not by_part:
         plan.write(range(count), {it[3]: doc for it, (doc, _) in zip(items, out) if doc is not None})
+    return out
+
+
+def _frame(f, tag: bytes, data: bytes) -> None:
+    f.write(tag + len(data).to_bytes(8, "little"))
+    f.write(data)
+    f.flush()
+
+
+def _child_parts(f, items: list, plan: _Plan, first: int, pickle) -> None:
+    """The child's share, part by part: parse its files, write the part, say so (`F` and the
+    part's number; its payload itself, `P`, when it could not be written); last (`R`), the
+    results no part holds, by position in `items`."""
+    rest: dict[int, tuple] = {}
+    by_part: dict[int, list[int]] = {}
+    for i, it in enumerate(items):
+        by_part.setdefault(it[4], []).append(i)
+    for shard in range(first, plan.count):
+        todo = by_part.get(shard, [])
+        results = {i: parse_one(items[i][1], items[i][2], items[i][3]) for i in todo}
+        fresh = {items[i][3]: doc for i, (doc, _) in results.items() if doc is not None}
+        done = plan.write([shard], fresh).get(shard)
+        if done is None:
+            rest.update(results)
+            continue
+        payload, written = done
+        rest.update((i, res) for i, res in results.items() if res[0] is None)
+        if todo:
+            _frame(f, b"F", shard.to_bytes(2, "little")) if written else _frame(f, b"P", payload)
+    _frame(f, b"R", pickle.dumps(rest, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _take_in(f, items: list, plan: Optional[_Plan], pickle) -> list:
+    """The child's results for `items`, in order, from its frames (see `_child_parts`); None
+    for those it did not give (it failed, or a part it wrote was replaced meanwhile)."""
+    from ..lang.snapshot import SnapshotError, loads
+    docs: dict[str, Document] = {}
+    rest: dict = {}
+    try:
+        while True:
+            head = f.read(9)
+            if len(head) < 9:
+                break
+            data = f.read(int.from_bytes(head[1:], "little"))
+            tag = head[:1]
+            if tag == b"F" and plan is not None:
+                part = read_snapshot(shard_paths(plan.snap)[int.from_bytes(data, "little")], plan.salt)
+                docs.update(part or {})
+            elif tag == b"P":
+                with contextlib.suppress(SnapshotError, ValueError):
+                    keys, values = loads(data)
+                    docs.update(zip(keys, values))
+            elif tag == b"R":
+                rest = pickle.loads(data)
+    except Exception:       # the child failed: what it did not give is parsed here
+        pass
+    out: list = []
+    for i, it in enumerate(items):
+        res = rest.get(i)
+        if res is None:
+            doc = docs.get(it[3])
+            res = (doc, []) if isinstance(doc, Document) else None
+        out.append(res)
     return out
 
 
