@@ -9,9 +9,14 @@ The layout is columnar so that reading is mostly C-level `map` calls rather than
 per node (a knowledge base of 10,000 cards has about 800,000 nodes):
 
 - `scalars`: every distinct str, int, float, bool and None, once;
+- `classes`: per class, its name, kind, fields, and the field written inline as a location
+  (below), if any;
 - `groups`: the objects, grouped by class and by height (a node's height is one more than its
   tallest child's), lowest first, each group a column per field holding indices into the table
-  of everything decoded so far (the scalars, then the groups in order);
+  of everything decoded so far (the scalars, then the groups in order). A node's own location
+  (the field declared `loc: Loc`, which nearly every node has) is not a node of its own but the
+  group's last three columns, its file, line and column as scalars (version 2: locations were
+  two fifths of the nodes); an optional location is a node like any other;
 - `roots`: the indices of what was snapshotted.
 
 Models are rebuilt without validation (they were validated when first built, and the snapshot
@@ -268,34 +273,13 @@ class _Writer:
                     continue
                 r = memo.get(id(c))
                 if r is None:
-                    if tc is _Loc and type(c[0]) is str and type(c[1]) is int is type(c[2]):
-                        file, line, col = c     # the commonest object (every node has one): inline
-                        a = strs.get(file)
-                        if a is None:
-                            a = strs[file] = len(scalars)
-                            scalars.append(file)
-                        b = ints.get(line)
-                        if b is None:
-                            b = ints[line] = len(scalars)
-                            scalars.append(line)
-                        d = ints.get(col)
-                        if d is None:
-                            d = ints[col] = len(scalars)
-                            scalars.append(col)
-                        r = ~len(nodes)
-                        nodes.append(c)
-                        rows.append([a, b, d])
-                        heights.append(1)
-                        masks.append(0)
-                        memo[id(c)] = r
-                    elif tc in _SCALAR_SET:
+                    if tc in _SCALAR_SET:
                         append(scalar(c))
                         continue
-                    else:
-                        r = visit(c)
-                        if r >= 0:              # a str subclass written as a str (loose)
-                            append(r)
-                            continue
+                    r = visit(c)
+                    if r >= 0:                  # a str subclass written as a str (loose)
+                        append(r)
+                        continue
                 ch = heights[~r]
                 if ch > h:
                     h = ch
