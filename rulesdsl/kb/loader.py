@@ -452,20 +452,19 @@ def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Pla
               ) -> list[tuple[Optional[Document], list[Diagnostic]]]:
     """Parse files (slot, name, bytes, key, part), and write the parts of the snapshot `plan`
     says, in two processes when there are many files and two processors: a forked child parses
-    the files of 8 of the 16 parts, one part after another, writing each part as it goes, while
-    this process parses and writes the other 8, then takes in the child's documents part by part
-    as they are written: by reading back the part the child wrote (its MAC verified, like any
-    kept part: a part's encoding is the hand-off, so nothing is encoded twice). What no part
-    holds (a file that did not parse, a part that could not be written) comes through a pipe.
-    No process walks the whole knowledge base to write it, and none is forked from a process
-    holding all of it. (What travels through the pipe travels pickled: it joins this process to
-    its own fork and nothing else can write into it; nothing pickled is ever read from a file.)"""
-    count = plan.count if plan is not None else 1
-    if len(items) < PARALLEL_MIN or not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
+    the files of 8 of the 16 parts, writing each part as it goes, while this process parses and
+    writes the other 8, then reads the child's parts back (their MAC verified, like any kept
+    part): a part's encoding is the hand-off, so nothing is encoded twice. What no part holds (a
+    file that did not parse, a part that could not be written, everything without a `plan`)
+    comes through a pipe. No process walks the whole knowledge base to write it, and none is
+    forked from a process holding all of it. (What travels through the pipe travels pickled: it
+    joins this process to its own fork and nothing else can write into it; nothing pickled is
+    ever read from a file.)"""
+    if len(items) < PARALLEL_MIN or not hasattr(os, "fork") or (os.cpu_count() or 1) < 2 or \
+            plan is not None and plan.count < 2:
         return _serial(items, plan)
-    half = count // 2       # this process also takes in the child's share and checks everything
-    by_part = plan is not None and count > 1
-    if by_part:             # each process writes the parts of its own files
+    half = plan.count // 2 if plan is not None else 0   # this process also checks everything
+    if plan is not None:    # each process writes the parts of its own files
         mine_items = [it for it in items if it[4] < half]
         theirs_items = [it for it in items if it[4] >= half]
     else:
@@ -473,7 +472,6 @@ def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Pla
     wait_for_writers()
     r, w = os.pipe()
     try:
-        import pickle       # here only: a new question's load parses one file in this process
         pid = os.fork()
     except OSError:
         os.close(r)
@@ -484,97 +482,70 @@ def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Pla
         try:
             gc.disable()
             with os.fdopen(w, "wb") as f:
-                if by_part:
-                    _child_parts(f, theirs_items, plan, half, pickle)
-                else:
-                    _frame(f, b"R", pickle.dumps(dict(enumerate(parse_one(name, data, key)
-                                                                for _, name, data, key, _ in theirs_items)),
-                                                 protocol=pickle.HIGHEST_PROTOCOL))
+                _child_parts(f, theirs_items, plan, half)
         finally:
             os._exit(0)
     os.close(w)
     _writers.append(pid)
     mine = [parse_one(name, data, key) for _, name, data, key, _ in mine_items]
-    if by_part:
+    if plan is not None:
         plan.write(range(half), {it[3]: doc for it, (doc, _) in zip(mine_items, mine) if doc is not None})
     with os.fdopen(r, "rb") as f:
-        theirs = _take_in(f, theirs_items, plan, pickle)
+        theirs = _take_in(f, theirs_items, plan)
     wait_for_writers()
     lost = [i for i, res in enumerate(theirs) if res is None]
     for i in lost:              # the child failed, or a part it wrote was replaced since: parse it here
-        it = theirs_items[i]
-        theirs[i] = parse_one(it[1], it[2], it[3])
-    if by_part and lost:
+        theirs[i] = parse_one(*theirs_items[i][1:4])
+    if plan is not None and lost:
         plan.write({theirs_items[i][4] for i in lost},
                    {theirs_items[i][3]: theirs[i][0] for i in lost if theirs[i][0] is not None})
     by_slot = {it[0]: res for it, res in zip(mine_items, mine)}
     by_slot.update((it[0], res) for it, res in zip(theirs_items, theirs))
-    out = [by_slot[it[0]] for it in items]
-    if plan is not None and not by_part:
-        plan.write(range(count), {it[3]: doc for it, (doc, _) in zip(items, out) if doc is not None})
-    return out
+    return [by_slot[it[0]] for it in items]
 
 
-def _frame(f, tag: bytes, data: bytes) -> None:
-    f.write(tag + len(data).to_bytes(8, "little"))
-    f.write(data)
-    f.flush()
-
-
-def _child_parts(f, items: list, plan: _Plan, first: int, pickle) -> None:
+def _child_parts(f, items: list, plan: Optional[_Plan], first: int) -> None:
     """The child's share, part by part: parse its files, write the part, say so (`F` and the
-    part's number; its payload itself, `P`, when it could not be written); last (`R`), the
-    results no part holds, by position in `items`."""
+    part's number; its payload itself, `P`, when it could not be written); last (`R`), pickled,
+    the results no part holds, by position in `items`."""
+    import pickle           # here only: a new question's load parses one file in this process
     rest: dict[int, tuple] = {}
     by_part: dict[int, list[int]] = {}
     for i, it in enumerate(items):
-        by_part.setdefault(it[4], []).append(i)
-    for shard in range(first, plan.count):
-        todo = by_part.get(shard, [])
-        results = {i: parse_one(items[i][1], items[i][2], items[i][3]) for i in todo}
+        by_part.setdefault(it[4] if plan is not None else 0, []).append(i)
+    for shard in range(first, plan.count) if plan is not None else [0]:    # every part of its own, as the parent
+        results = {i: parse_one(*items[i][1:4]) for i in by_part.get(shard, [])}
         fresh = {items[i][3]: doc for i, (doc, _) in results.items() if doc is not None}
-        done = plan.write([shard], fresh).get(shard)
-        if done is None:
-            rest.update(results)
-            continue
-        payload, written = done
-        rest.update((i, res) for i, res in results.items() if res[0] is None)
-        if todo:
-            _frame(f, b"F", shard.to_bytes(2, "little")) if written else _frame(f, b"P", payload)
-    _frame(f, b"R", pickle.dumps(rest, protocol=pickle.HIGHEST_PROTOCOL))
+        done = plan.write([shard], fresh).get(shard) if plan is not None else None
+        rest.update((i, res) for i, res in results.items() if done is None or res[0] is None)
+        if done is not None and results:
+            tag, data = (b"F", shard.to_bytes(2, "little")) if done[1] else (b"P", done[0])
+            f.write(tag + len(data).to_bytes(8, "little") + data)
+            f.flush()
+    data = pickle.dumps(rest, protocol=pickle.HIGHEST_PROTOCOL)
+    f.write(b"R" + len(data).to_bytes(8, "little") + data)
 
 
-def _take_in(f, items: list, plan: Optional[_Plan], pickle) -> list:
-    """The child's results for `items`, in order, from its frames (see `_child_parts`); None
+def _take_in(f, items: list, plan: Optional[_Plan]) -> list:
+    """The child's results for `items`, in order, from what it sent (see `_child_parts`); None
     for those it did not give (it failed, or a part it wrote was replaced meanwhile)."""
-    from ..lang.snapshot import SnapshotError, loads
+    import pickle
+    from ..lang.snapshot import loads
     docs: dict[str, Document] = {}
     rest: dict = {}
-    try:
-        while True:
-            head = f.read(9)
-            if len(head) < 9:
-                break
+    with contextlib.suppress(Exception):       # the child failed: what it did not give is parsed here
+        while len(head := f.read(9)) == 9:
             data = f.read(int.from_bytes(head[1:], "little"))
-            tag = head[:1]
-            if tag == b"F" and plan is not None:
-                part = read_snapshot(shard_paths(plan.snap)[int.from_bytes(data, "little")], plan.salt)
-                docs.update(part or {})
-            elif tag == b"P":
-                with contextlib.suppress(SnapshotError, ValueError):
-                    keys, values = loads(data)
-                    docs.update(zip(keys, values))
-            elif tag == b"R":
+            if head[:1] == b"F" and plan is not None:
+                docs.update(read_snapshot(shard_paths(plan.snap)[int.from_bytes(data, "little")], plan.salt) or {})
+            elif head[:1] == b"P":
+                docs.update(zip(*loads(data)))
+            elif head[:1] == b"R":
                 rest = pickle.loads(data)
-    except Exception:       # the child failed: what it did not give is parsed here
-        pass
     out: list = []
     for i, it in enumerate(items):
-        res = rest.get(i)
-        if res is None:
-            doc = docs.get(it[3])
-            res = (doc, []) if isinstance(doc, Document) else None
-        out.append(res)
+        doc = docs.get(it[3])
+        out.append(rest.get(i) or ((doc, []) if isinstance(doc, Document) else None))
     return out
 
 
