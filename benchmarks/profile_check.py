@@ -6,8 +6,9 @@
 Runs `rulesdsl --root CORPUS_DIR check` through the command line's own entry (rulesdsl/cli/fastpath.py)
 with timers around its stages, and prints, per process, the CPU and wall seconds of each:
 the output key (hashing the files), parsing (`loader.parse_one`), encoding and writing the parse
-snapshot's parts (`_Plan.write`), the child's documents pickled and unpickled, all of `parse_all` (in the parent: its own share, its parts,
-waiting for the child and unpickling its documents), building the knowledge base, the checks
+snapshot's parts (`_Plan.write`), taking in the child's documents (reading back the parts it wrote, and
+unpickling what they do not hold), all of `parse_all` (in the parent: its own share, its parts,
+waiting for the child and taking in its documents), building the knowledge base, the checks
 (`run_checks`) and the answers (`answer_findings`).
 Point RULESDSL_CACHE at an empty folder for a cold run; profile_stages.py runs the stages one by one
 in one process instead.
@@ -60,8 +61,10 @@ def main() -> int:
     timed(loader, "parse_one", "parse")
     timed(loader._Plan, "write", "snapshot parts")
     timed(loader, "parse_all", "parse_all")     # the parent's: its parse, its parts, the wait and the child's documents
-    timed(pickle, "dumps", "send (pickle)")     # the child's documents for the parent (parse_all imports pickle there)
+    timed(pickle, "dumps", "send (pickle)")     # what the child's parts do not hold (parse_all imports pickle there)
     timed(pickle, "loads", "take in (unpickle)")
+    if hasattr(loader, "_take_in"):             # the child's parts read back (with the unpickling)
+        timed(loader, "_take_in", "take in (all)")
     timed(build._Builder, "build", "build")
     timed(check, "run_checks", "checks")
     timed(check, "answer_findings", "answers")

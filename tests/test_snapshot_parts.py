@@ -5,15 +5,18 @@ cache at all gives. (A small PARALLEL_MIN makes the bundled knowledge base a lar
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 
 import pytest
 from conftest import REPO
 
 from rulesdsl.base import cache
+from rulesdsl.base.declared import BaseModel
 from rulesdsl.kb import loader
 from rulesdsl.lang import builder, parser, snapshot
-from rulesdsl.lang.model import Card, Revision, Scenario
+from rulesdsl.lang.model import Card, Loc, Revision, Ruling, Scenario
 
 QUESTION = "grm/qa/stack-flips-top-only"
 
@@ -124,3 +127,112 @@ def test_nodes_built_without_model_construct_are_what_model_construct_builds():
         builder.constructor(Card)(game="g", code="X", loc=("f", 1, 1), colour="red")
     with pytest.raises(TypeError):
         builder.constructor(Card)(game="g", loc=("f", 1, 1))
+
+
+def optional_locs(v) -> int:
+    """How many `Loc`s `v` holds outside its nodes' own `loc` fields."""
+    if isinstance(v, Loc):
+        return 1
+    if isinstance(v, BaseModel):
+        return sum(optional_locs(x) for f, x in v.__dict__.items() if f != "loc")
+    if isinstance(v, tuple) and hasattr(v, "_fields"):
+        return sum(optional_locs(x) for f, x in zip(v._fields, v) if f != "loc")
+    if isinstance(v, (tuple, list)):
+        return sum(map(optional_locs, v))
+    return 0
+
+
+def test_a_nodes_location_is_written_in_its_owners_row_and_read_back_as_a_loc():
+    """Snapshot format 2: a required `loc` is three columns of its owner's row, not a node of its
+    own; an optional location (a ruling's `gap_loc`) stays a node; both read back as `Loc`s."""
+    path = REPO / "rulings/grm/calendar.rules"
+    doc = parser.parse_text(path.read_text(encoding="utf-8"), "rulings/grm/calendar.rules")
+    payload = snapshot.dumps([doc])
+    data = json.loads(payload)
+    assert data["snapshot"] == snapshot.VERSION == 2
+    classes = {name.split(":")[1]: (fields, at) for name, _, fields, at in data["classes"]}
+    assert classes["Ruling"][1] == "loc" and classes["Clause"][1] == "loc"
+    loc_groups = [g for g in data["groups"] if data["classes"][g[0]][0].endswith(":Loc")]
+    ruling = next(d for d in doc.decls if isinstance(d, Ruling) and d.gap_loc is not None)
+    assert sum(g[1] for g in loc_groups) == optional_locs(doc) > 0
+    back, = snapshot.loads(payload)
+    assert back == doc and back.model_dump() == doc.model_dump()
+    again = next(d for d in back.decls if isinstance(d, Ruling) and d.id == ruling.id)
+    assert type(again.loc) is Loc and type(again.gap_loc) is Loc and again.gap_loc == ruling.gap_loc
+
+
+def test_a_location_that_is_not_a_loc_is_not_snapshotted_and_a_damaged_one_not_read():
+    card = Card.model_construct(game="g", code="X", loc=("f", 1, 1))
+    with pytest.raises(snapshot.SnapshotError, match="not a Loc"):
+        snapshot.dumps([card])
+    data = json.loads(snapshot.dumps([Card.model_construct(game="g", code="X", loc=Loc("f", 1, 1))]))
+    group = data["groups"][-1][2]
+    line_column = -3            # the Loc's file, line and column come last, before the fields-given mask
+    group[line_column] = [data["scalars"].index("f")]       # a line that is a string
+    with pytest.raises(snapshot.SnapshotError, match="location"):
+        snapshot.loads(json.dumps(data).encode())
+
+
+def test_the_childs_documents_come_from_the_parts_it_wrote_or_are_parsed_again(bundled, run_cli, monkeypatch):
+    """The parent takes in the child's documents by reading back the parts the child wrote; a
+    part that does not read back (replaced or damaged meanwhile) means parsing its files again."""
+    read = []
+    real = loader.read_snapshot
+
+    def counted(path, salt, kind="parsed"):
+        read.append(path)
+        return real(path, salt, kind)
+    monkeypatch.setattr(loader, "read_snapshot", counted)
+    here = parsed_here(monkeypatch)
+    checked = run_cli("--root", bundled, "check", "--json")[:2]
+    assert sorted(here) == own_half(bundled)
+    paths = loader.shard_paths(loader.snapshot_path(bundled))
+    half = loader.SHARDS // 2
+    assert set(paths[half:]) <= set(read) and not set(paths[1:half]) & set(read)    # the child's, not its own
+    monkeypatch.setattr(loader, "read_snapshot", real)
+    cold = answers(run_cli, bundled)
+    assert cold[0] == checked
+    shutil.rmtree(bundled.parent / "cache")
+    monkeypatch.setattr(loader, "read_snapshot", lambda path, salt, kind="parsed": None)
+    assert answers(run_cli, bundled) == cold == answers(run_cli, bundled, "--no-cache")
+    assert len(parts(bundled)) == loader.SHARDS
+
+
+def test_a_child_that_fails_leaves_its_share_to_the_parent(bundled, run_cli, monkeypatch):
+    def fail(*args):
+        raise RuntimeError("the child fails")
+    monkeypatch.setattr(loader, "_child_parts", fail)
+    cold = answers(run_cli, bundled)
+    assert len(parts(bundled)) == loader.SHARDS
+    assert cold == answers(run_cli, bundled, "--no-cache") and cold[0][0] == 0
+
+
+def parsed_here(monkeypatch) -> list:
+    """The names of the files parse_one parses in this process (not in a fork of it)."""
+    here, seen, real = os.getpid(), [], loader.parse_one
+
+    def parse_one(shown, data, key):
+        if os.getpid() == here:
+            seen.append(shown)
+        return real(shown, data, key)
+    monkeypatch.setattr(loader, "parse_one", parse_one)
+    return seen
+
+
+def own_half(root) -> list:
+    names = [loader.display_path(p, root) for p in loader.rules_files(root)]
+    return sorted(n for n in names if loader.shard_of(n, loader.SHARDS) < loader.SHARDS // 2)
+
+
+def test_a_part_the_child_cannot_write_is_sent_to_the_parent_instead(bundled, run_cli, monkeypatch):
+    parent = os.getpid()
+    real = cache.write_entry
+    here = parsed_here(monkeypatch)
+    monkeypatch.setattr(cache, "write_entry",
+                        lambda path, *a: os.getpid() == parent and real(path, *a))   # the child's fail
+    checked = run_cli("--root", bundled, "check", "--json")[:2]
+    paths = loader.shard_paths(loader.snapshot_path(bundled))
+    assert [p.exists() for p in paths] == [True] * (loader.SHARDS // 2) + [False] * (loader.SHARDS // 2)
+    assert sorted(here) == own_half(bundled)        # the child's documents came through the pipe
+    monkeypatch.setattr(cache, "write_entry", real)
+    assert checked == answers(run_cli, bundled, "--no-cache")[0] and checked[0] == 0

@@ -121,9 +121,11 @@ def test_a_well_formed_entry_of_the_wrong_shape_means_parsing_again(kb_root, run
     else than documents, or naming a class outside the model, is ignored: exit 0, not 70."""
     write_kb(kb_root, {"cards/mini/X.rules": CARD})
     path = loader.snapshot_path(kb_root)
-    for payload in (snapshot.dumps([("k",), (1,)]), json.dumps({"snapshot": 1, "classes": [["os:system", "value", []]],
-                                                               "scalars": [], "groups": [], "roots": []}).encode(),
-                    b'{"snapshot": 1, "classes": [], "scalars": [], "groups": [[0, 1, []]], "roots": [0]}',
+    version = snapshot.VERSION
+    for payload in (snapshot.dumps([("k",), (1,)]),
+                    json.dumps({"snapshot": version, "classes": [["os:system", "value", [], None]],
+                                "scalars": [], "groups": [], "roots": []}).encode(),
+                    b'{"snapshot": %d, "classes": [], "scalars": [], "groups": [[0, 1, []]], "roots": [0]}' % version,
                     b"not json", b""):
         cache.write_entry(path, "parsed", loader._salt(), payload)
         code, out, err = run_cli("--root", kb_root, "check")
@@ -283,7 +285,8 @@ def test_a_snapshot_holds_only_the_models_classes_and_plain_data():
     with pytest.raises(snapshot.SnapshotError):
         snapshot.dumps([Path("/etc/passwd")])
     with pytest.raises(snapshot.SnapshotError, match="may not hold"):
-        snapshot.loads(json.dumps({"snapshot": 1, "classes": [["builtins:eval", "value", []]], "scalars": ["1"],
+        snapshot.loads(json.dumps({"snapshot": snapshot.VERSION, "classes": [["builtins:eval", "value", [], None]],
+                                   "scalars": ["1"],
                                    "groups": [[0, 1, [[0]]]], "roots": [1]}).encode())
 
 

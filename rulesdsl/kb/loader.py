@@ -363,9 +363,9 @@ class _Plan:
         self.full: Optional[dict[str, Document]] = None
         self.written = 0
 
-    def write(self, shards: Iterable[int], fresh: dict[str, Document]) -> dict[int, bytes]:
+    def write(self, shards: Iterable[int], fresh: dict[str, Document]) -> dict[int, tuple[bytes, bool]]:
         """Write the parts `shards` that need it, with the documents parsed here (`fresh`) and
-        those that were kept; their payloads by part."""
+        those that were kept; by part, the payload of those encoded and whether it was written."""
         from ..lang.snapshot import SnapshotError, dumps_nested
         wanted = set(shards)
         parts: dict[int, list] = {s: [] for s in wanted}
@@ -392,12 +392,13 @@ class _Plan:
                 cache.note(f"not writing the parse snapshot: {e}")
                 continue
             path = paths[shard]
-            if cache.write_entry(path, "parsed", self.salt, payload) and \
-                    cache.write_entry(outline_path(path), "outline", self.salt, brief):
+            written = cache.write_entry(path, "parsed", self.salt, payload) and \
+                cache.write_entry(outline_path(path), "outline", self.salt, brief)
+            if written:
                 self.written += len(entries)
                 cache.note(f"parse snapshot of {len(entries)} files written" +
                            (f" (part {shard + 1} of {self.count})" if self.count > 1 else ""))
-            out[shard] = payload
+            out[shard] = (payload, written)
         return out
 
     def whole(self, entries: dict[str, Document], fresh: dict[str, Document]) -> Optional[dict[str, Document]]:
@@ -451,18 +452,19 @@ def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Pla
               ) -> list[tuple[Optional[Document], list[Diagnostic]]]:
     """Parse files (slot, name, bytes, key, part), and write the parts of the snapshot `plan`
     says, in two processes when there are many files and two processors: a forked child parses
-    the files of 9 of the 16 parts, sends its documents back through a pipe, then writes its
-    parts while this process, which parsed and wrote the other 7 meanwhile, goes on with them
-    (`wait_for_writers` waits for it). No process walks the whole knowledge base to write it,
-    and none is forked from a process holding all of it. (The documents travel pickled: the
-    pipe joins this process to its own fork and nothing else can write into it; nothing pickled
-    is ever read from a file.)"""
-    count = plan.count if plan is not None else 1
-    if len(items) < PARALLEL_MIN or not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
+    the files of 8 of the 16 parts, writing each part as it goes, while this process parses and
+    writes the other 8, then reads the child's parts back (their MAC verified, like any kept
+    part): a part's encoding is the hand-off, so nothing is encoded twice. What no part holds (a
+    file that did not parse, a part that could not be written, everything without a `plan`)
+    comes through a pipe. No process walks the whole knowledge base to write it, and none is
+    forked from a process holding all of it. (What travels through the pipe travels pickled: it
+    joins this process to its own fork and nothing else can write into it; nothing pickled is
+    ever read from a file.)"""
+    if len(items) < PARALLEL_MIN or not hasattr(os, "fork") or (os.cpu_count() or 1) < 2 or \
+            plan is not None and plan.count < 2:
         return _serial(items, plan)
-    half = count * 7 // 16      # this process also loads the child's share and checks everything
-    by_part = plan is not None and count > 1
-    if by_part:             # each process writes the parts of its own files
+    half = plan.count // 2 if plan is not None else 0   # this process also checks everything
+    if plan is not None:    # each process writes the parts of its own files
         mine_items = [it for it in items if it[4] < half]
         theirs_items = [it for it in items if it[4] >= half]
     else:
@@ -470,44 +472,80 @@ def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Pla
     wait_for_writers()
     r, w = os.pipe()
     try:
-        import pickle       # here only: a new question's load parses one file in this process
         pid = os.fork()
     except OSError:
         os.close(r)
         os.close(w)
         return _serial(items, plan)
-    if pid == 0:  # the child: parse its share, send it, write its parts, leave without the parent's exit handlers
+    if pid == 0:  # the child: parse its share, write its parts, leave without the parent's exit handlers
         os.close(r)
         try:
             gc.disable()
-            results = [parse_one(name, data, key) for _, name, data, key, _ in theirs_items]
             with os.fdopen(w, "wb") as f:
-                f.write(pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL))
-            if by_part:     # while the parent checks what it was sent
-                plan.write(range(half, count), {it[3]: doc for it, (doc, _) in zip(theirs_items, results)
-                                                if doc is not None})
+                _child_parts(f, theirs_items, plan, half)
         finally:
             os._exit(0)
     os.close(w)
     _writers.append(pid)
     mine = [parse_one(name, data, key) for _, name, data, key, _ in mine_items]
-    if by_part:
+    if plan is not None:
         plan.write(range(half), {it[3]: doc for it, (doc, _) in zip(mine_items, mine) if doc is not None})
     with os.fdopen(r, "rb") as f:
-        payload = f.read()
-    try:
-        theirs = pickle.loads(payload)
-        assert len(theirs) == len(theirs_items)
-    except Exception:  # the child failed: parse its share here
-        wait_for_writers()
-        theirs = [parse_one(name, data, key) for _, name, data, key, _ in theirs_items]
-        if by_part:
-            plan.write(range(half, count), {it[3]: doc for it, (doc, _) in zip(theirs_items, theirs) if doc is not None})
+        theirs = _take_in(f, theirs_items, plan)
+    wait_for_writers()
+    lost = [i for i, res in enumerate(theirs) if res is None]
+    for i in lost:              # the child failed, or a part it wrote was replaced since: parse it here
+        theirs[i] = parse_one(*theirs_items[i][1:4])
+    if plan is not None and lost:
+        plan.write({theirs_items[i][4] for i in lost},
+                   {theirs_items[i][3]: theirs[i][0] for i in lost if theirs[i][0] is not None})
     by_slot = {it[0]: res for it, res in zip(mine_items, mine)}
     by_slot.update((it[0], res) for it, res in zip(theirs_items, theirs))
-    out = [by_slot[it[0]] for it in items]
-    if plan is not None and not by_part:
-        plan.write(range(count), {it[3]: doc for it, (doc, _) in zip(items, out) if doc is not None})
+    return [by_slot[it[0]] for it in items]
+
+
+def _child_parts(f, items: list, plan: Optional[_Plan], first: int) -> None:
+    """The child's share, part by part: parse its files, write the part, say so (`F` and the
+    part's number; its payload itself, `P`, when it could not be written); last (`R`), pickled,
+    the results no part holds, by position in `items`."""
+    import pickle           # here only: a new question's load parses one file in this process
+    rest: dict[int, tuple] = {}
+    by_part: dict[int, list[int]] = {}
+    for i, it in enumerate(items):
+        by_part.setdefault(it[4] if plan is not None else 0, []).append(i)
+    for shard in range(first, plan.count) if plan is not None else [0]:    # every part of its own, as the parent
+        results = {i: parse_one(*items[i][1:4]) for i in by_part.get(shard, [])}
+        fresh = {items[i][3]: doc for i, (doc, _) in results.items() if doc is not None}
+        done = plan.write([shard], fresh).get(shard) if plan is not None else None
+        rest.update((i, res) for i, res in results.items() if done is None or res[0] is None)
+        if done is not None and results:
+            tag, data = (b"F", shard.to_bytes(2, "little")) if done[1] else (b"P", done[0])
+            f.write(tag + len(data).to_bytes(8, "little") + data)
+            f.flush()
+    data = pickle.dumps(rest, protocol=pickle.HIGHEST_PROTOCOL)
+    f.write(b"R" + len(data).to_bytes(8, "little") + data)
+
+
+def _take_in(f, items: list, plan: Optional[_Plan]) -> list:
+    """The child's results for `items`, in order, from what it sent (see `_child_parts`); None
+    for those it did not give (it failed, or a part it wrote was replaced meanwhile)."""
+    import pickle
+    from ..lang.snapshot import loads
+    docs: dict[str, Document] = {}
+    rest: dict = {}
+    with contextlib.suppress(Exception):       # the child failed: what it did not give is parsed here
+        while len(head := f.read(9)) == 9:
+            data = f.read(int.from_bytes(head[1:], "little"))
+            if head[:1] == b"F" and plan is not None:
+                docs.update(read_snapshot(shard_paths(plan.snap)[int.from_bytes(data, "little")], plan.salt) or {})
+            elif head[:1] == b"P":
+                docs.update(zip(*loads(data)))
+            elif head[:1] == b"R":
+                rest = pickle.loads(data)
+    out: list = []
+    for i, it in enumerate(items):
+        doc = docs.get(it[3])
+        out.append(rest.get(i) or ((doc, []) if isinstance(doc, Document) else None))
     return out
 
 

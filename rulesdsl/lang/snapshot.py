@@ -9,9 +9,14 @@ The layout is columnar so that reading is mostly C-level `map` calls rather than
 per node (a knowledge base of 10,000 cards has about 800,000 nodes):
 
 - `scalars`: every distinct str, int, float, bool and None, once;
+- `classes`: per class, its name, kind, fields, and the field written inline as a location
+  (below), if any;
 - `groups`: the objects, grouped by class and by height (a node's height is one more than its
   tallest child's), lowest first, each group a column per field holding indices into the table
-  of everything decoded so far (the scalars, then the groups in order);
+  of everything decoded so far (the scalars, then the groups in order). A node's own location
+  (the field declared `loc: Loc`, which nearly every node has) is not a node of its own but the
+  group's last three columns, its file, line and column as scalars (version 2: locations were
+  two fifths of the nodes); an optional location is a node like any other;
 - `roots`: the indices of what was snapshotted.
 
 Models are rebuilt without validation (they were validated when first built, and the snapshot
@@ -31,7 +36,7 @@ from typing import Any, Iterable, Optional
 from ..base.declared import BaseModel
 from . import model
 
-VERSION = 1
+VERSION = 2
 _SCALARS = (str, int, float, bool, type(None))
 _SCALAR_SET = frozenset(_SCALARS)
 _new = object.__new__
@@ -90,6 +95,47 @@ def _fields(cls: type, kind: str) -> list[str]:
     return []
 
 
+def _loc_field(cls: type, kind: str) -> Optional[str]:
+    """The field of `cls` written in its owner's row as three columns (file, line, column)
+    rather than as a node of its own: the first one declared a `Loc` (not an optional one).
+    Nearly every node has one: inline, they are two fifths of the nodes fewer to walk and write.
+    (Read from the annotations as written, which the model module postpones: evaluating them
+    would cost a command that reads a snapshot a few milliseconds.)"""
+    if kind not in ("model", "ntuple") or cls is _Loc:
+        return None
+    for f in _fields(cls, kind):
+        for c in cls.__mro__:
+            written = vars(c).get("__annotations__", {})
+            if f in written:
+                if written[f] is _Loc or getattr(written[f], "__forward_arg__", written[f]) == "Loc":
+                    return f
+                break
+    return None
+
+
+_LOC_FIELDS: dict[type, Optional[str]] = {}
+
+
+def loc_field(cls: type, kind: str) -> Optional[str]:
+    found = _LOC_FIELDS.get(cls, False)
+    if found is False:
+        found = _LOC_FIELDS[cls] = _loc_field(cls, kind)
+    return found
+
+
+def _layout(cls: type, kind: str) -> tuple:
+    """How a row of `cls` is read from an instance: (the getter of its other parts, as a
+    tuple, from a model's __dict__ or a named tuple; its Loc field's key or index, or None)."""
+    fields = _fields(cls, kind)
+    at = loc_field(cls, kind)
+    if kind == "model":
+        return _getter([f for f in fields if f != at]), at
+    if at is None:
+        return None, None
+    i = fields.index(at)
+    return _getter([j for j in range(len(fields)) if j != i]), i
+
+
 _ALLOWED: Optional[dict] = None
 
 
@@ -130,7 +176,7 @@ class _Writer:
     def __init__(self, loose: bool) -> None:
         self.loose = loose
         self.kinds = {cls: kind for cls, kind in allowed().values()}
-        self.getters: dict[type, Any] = {}
+        self.layouts: dict[type, tuple] = {}
         self.bits: dict[type, dict[str, int]] = {}
         self.scalars: list = []
         self.strs: dict = {}
@@ -166,7 +212,7 @@ class _Writer:
         """`visit`, as a closure over the walk's tables: a node's visit then reads them as local
         cells instead of a dozen attribute look-ups (a knowledge base of 10,000 cards has about
         two million nodes)."""
-        kinds, loose, getters, all_bits = self.kinds, self.loose, self.getters, self.bits
+        kinds, loose, layouts, all_bits = self.kinds, self.loose, self.layouts, self.bits
         strs, ints, scalars, memo = self.strs, self.ints, self.scalars, self.memo
         nodes, rows, heights, masks, scalar = self.nodes, self.rows, self.heights, self.masks, self.scalar
 
@@ -178,16 +224,31 @@ class _Writer:
                     return scalar(str(v))
                 raise SnapshotError(f"a snapshot cannot hold a {t.__module__}.{t.__qualname__}")
             mask = 0
+            at = None
             if kind == "model":
                 if getattr(v, "__pydantic_extra__", None) or getattr(v, "__pydantic_private__", None):
                     raise SnapshotError(f"{_name(t)}: extra or private attributes are not kept")
-                get = getters.get(t)
-                if get is None:
-                    get = getters[t] = _getter(list(t.model_fields))
+                lay = layouts.get(t)
+                if lay is None:
+                    lay = layouts[t] = _layout(t, kind)
                     all_bits[t] = {f: 1 << j for j, f in enumerate(t.model_fields)}
-                p = get(v.__dict__)
+                get, at = lay
+                d = v.__dict__
+                p = get(d)
+                if at is not None:
+                    at = d[at]
                 mask = sum(map(all_bits[t].__getitem__, v.__pydantic_fields_set__))
-            elif kind in ("tuple", "list", "ntuple"):
+            elif kind == "ntuple":
+                lay = layouts.get(t)
+                if lay is None:
+                    lay = layouts[t] = _layout(t, kind)
+                get, at = lay
+                if at is None:
+                    p = v
+                else:
+                    p = get(v)
+                    at = v[at]
+            elif kind in ("tuple", "list"):
                 p = v
             else:
                 p = _parts(v, t, kind)
@@ -212,38 +273,37 @@ class _Writer:
                     continue
                 r = memo.get(id(c))
                 if r is None:
-                    if tc is _Loc and type(c[0]) is str and type(c[1]) is int is type(c[2]):
-                        file, line, col = c     # the commonest object (every node has one): inline
-                        a = strs.get(file)
-                        if a is None:
-                            a = strs[file] = len(scalars)
-                            scalars.append(file)
-                        b = ints.get(line)
-                        if b is None:
-                            b = ints[line] = len(scalars)
-                            scalars.append(line)
-                        d = ints.get(col)
-                        if d is None:
-                            d = ints[col] = len(scalars)
-                            scalars.append(col)
-                        r = ~len(nodes)
-                        nodes.append(c)
-                        rows.append([a, b, d])
-                        heights.append(1)
-                        masks.append(0)
-                        memo[id(c)] = r
-                    elif tc in _SCALAR_SET:
+                    if tc in _SCALAR_SET:
                         append(scalar(c))
                         continue
-                    else:
-                        r = visit(c)
-                        if r >= 0:              # a str subclass written as a str (loose)
-                            append(r)
-                            continue
+                    r = visit(c)
+                    if r >= 0:                  # a str subclass written as a str (loose)
+                        append(r)
+                        continue
                 ch = heights[~r]
                 if ch > h:
                     h = ch
                 append(r)
+            if at is not None:                  # its Loc, as three scalars of its own row
+                if type(at) is not _Loc or type(at[0]) is not str or type(at[1]) is not int \
+                        or type(at[2]) is not int:
+                    raise SnapshotError(f"{_name(t)}: a location that is not a Loc")
+                file, line, col = at
+                a = strs.get(file)
+                if a is None:
+                    a = strs[file] = len(scalars)
+                    scalars.append(file)
+                b = ints.get(line)
+                if b is None:
+                    b = ints[line] = len(scalars)
+                    scalars.append(line)
+                c = ints.get(col)
+                if c is None:
+                    c = ints[col] = len(scalars)
+                    scalars.append(col)
+                append(a)
+                append(b)
+                append(c)
             pos = len(nodes)
             nodes.append(v)
             rows.append(row)
@@ -293,7 +353,7 @@ class _Writer:
             kind = kinds[cls]
             if cls not in class_no:
                 class_no[cls] = len(classes)
-                classes.append([_name(cls), kind, _fields(cls, kind)])
+                classes.append([_name(cls), kind, _fields(cls, kind), loc_field(cls, kind)])
             grows = list(map(rows.__getitem__, g))
             if kind in ("tuple", "list"):
                 cols = [list(map(get, r)) for r in grows]
@@ -359,20 +419,23 @@ def loads(payload: bytes) -> list:
 def _decode(data: dict) -> list:
     table = allowed()
     classes = []
-    for name, kind, fields in data["classes"]:
+    for name, kind, fields, at in data["classes"]:
         found = table.get(name)
         if found is None or found[1] != kind:
             raise SnapshotError(f"a snapshot may not hold {name}")
         cls = found[0]
-        if fields != _fields(cls, kind):
+        # which field is a location is the writer's choice, from annotations that Python 3.14 (the
+        # browser's) no longer keeps in a class's __dict__: any field may hold one
+        if fields != _fields(cls, kind) or at is not None and (kind not in ("model", "ntuple") or at not in fields):
             raise SnapshotError(f"{name} has other fields now")
-        classes.append((cls, kind, tuple(fields)))
+        classes.append((cls, kind, tuple(fields), None if at is None else fields.index(at)))
     objs = list(data["scalars"])
     if any(type(s) not in _SCALARS for s in objs):
         raise SnapshotError("a scalar that is not one")
+    n_scalars = len(objs)
     get = objs.__getitem__
     for no, count, cols in data["groups"]:
-        cls, kind, names = classes[no]
+        cls, kind, names, at = classes[no]
         top = len(objs)
         refs = cols[:-1] if kind == "model" else cols
         if kind in ("tuple", "list"):
@@ -383,6 +446,20 @@ def _decode(data: dict) -> list:
             raise SnapshotError("a group of the wrong size")
         if refs and (max(map(max, refs)) >= top or min(map(min, refs)) < 0):
             raise SnapshotError("a reference to nothing")
+        columns: list = []
+        if at is not None:      # its Loc, as the last three columns of its fields: made here
+            if len(refs) != len(names) + 2:
+                raise SnapshotError(f"{_name(cls)}: wrong number of fields")
+            lf, ll, lc = refs[-3:]
+            if count and (max(lf) >= n_scalars or max(ll) >= n_scalars or max(lc) >= n_scalars):
+                raise SnapshotError("a location that is not one")
+            lf, ll, lc = list(map(get, lf)), list(map(get, ll)), list(map(get, lc))
+            if count and (set(map(type, lf)) != {str} or set(map(type, ll)) != {int} or set(map(type, lc)) != {int}):
+                raise SnapshotError("a location that is not one")
+            columns = [map(get, c) for c in refs[:-3]]
+            columns.insert(at, map(_tnew, repeat(_Loc, count), zip(lf, ll, lc)))
+        elif kind in ("model", "ntuple"):
+            columns = [map(get, c) for c in refs]
         if kind == "tuple":
             objs.extend(map(tuple, map(map, repeat(get, count), cols)))
         elif kind == "list":
@@ -390,17 +467,19 @@ def _decode(data: dict) -> list:
         elif kind == "dict":
             objs.extend(map(dict, map(zip, map(get, cols[0]), map(get, cols[1]))))
         elif kind == "ntuple":
-            objs.extend(map(_tnew, repeat(cls, count), zip(*[map(get, c) for c in cols])))
+            if len(columns) != len(names):
+                raise SnapshotError(f"{_name(cls)}: wrong number of fields")
+            objs.extend(map(_tnew, repeat(cls, count), zip(*columns)))
         elif kind == "enum":
             objs.extend(map(cls, map(get, cols[0])))
         elif kind == "value":
             objs.extend(starmap(cls, map(get, cols[0])))
         else:   # a model: its fields, then the mask of the fields that were given
-            *fcols, masks = cols
-            if len(fcols) != len(names):
+            masks = cols[-1]
+            if len(columns) != len(names):
                 raise SnapshotError(f"{_name(cls)}: wrong number of fields")
             new = list(map(_new, repeat(cls, count)))
-            dicts = map(dict, map(zip, repeat(names, count), zip(*[map(get, c) for c in fcols])))
+            dicts = map(dict, map(zip, repeat(names, count), zip(*columns)))
             given = {m: frozenset(f for j, f in enumerate(names) if m >> j & 1) for m in set(masks)}
             _all(map(_set, new, repeat("__dict__", count), dicts))
             _all(map(_set, new, repeat("__pydantic_fields_set__", count), map(set, map(given.__getitem__, masks))))
