@@ -12,7 +12,7 @@ from typing import Optional
 from ..engine.answer import Answer
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
-from ..engine.deciding import open_points, settle, split_key
+from ..engine.deciding import RunMemo, open_points, settle, split_key
 from ..engine.runner import answer
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 from .records import Memo, Record, now, record, record_of, ruling_found, still_valid, verdict_of
@@ -235,14 +235,15 @@ def same_without(kb: KnowledgeBase, info: ScenarioInfo, after: Answer, point_cac
     finds compared. The checks of the status (`expect status`) depend on the status and the day
     alone, so equal statuses on the same day give equal checks. `card_points`: `card_settings`;
     `count` gets the answers under readings taken from `after` (`reused`) and made (`readings`)."""
+    runs = RunMemo()            # the runs of the answer and of its readings, shared as answer() shares them
     try:
-        quick = answer(kb, info, point_cache=point_cache, settled=False)
+        quick = answer(kb, info, point_cache=point_cache, settled=False, run_memo=runs)
     except EngineError:
         return False            # the record of a refusal is the caller's to make
     if quick.as_of != after.as_of or _said(quick) != _said(after):
         return False
     settle(kb, quick, _reusing(kb, info, quick, after, point_cache, with_kb, card_points,
-                               count if count is not None else {}))
+                               count if count is not None else {}, runs))
     return quick.status is after.status
 
 
@@ -256,7 +257,7 @@ def card_settings(kb: KnowledgeBase) -> dict[tuple[str, str], list[str]]:
 
 
 def _reusing(kb: KnowledgeBase, info: ScenarioInfo, base: Answer, after: Answer, point_cache: dict,
-             with_kb: KnowledgeBase, card_points: dict, count: dict):
+             with_kb: KnowledgeBase, card_points: dict, count: dict, runs: Optional[RunMemo] = None):
     """The test of what decides `base`'s function that answers under a reading: an answer of
     `after`'s readings (made in `with_kb`) where its run read, point by point, the values this
     run reads here, else the scenario answered here.
@@ -320,7 +321,7 @@ def _reusing(kb: KnowledgeBase, info: ScenarioInfo, base: Answer, after: Answer,
                     count["reused"] = count.get("reused", 0) + 1
                     return x
         count["readings"] = count.get("readings", 0) + 1
-        return answer(kb, info, point_cache=point_cache, reading=reading)
+        return answer(kb, info, point_cache=point_cache, reading=reading, run_memo=runs)
     return run
 
 
