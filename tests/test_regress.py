@@ -226,6 +226,41 @@ def _without_each_setting(kb, a, without: dict, ordered: bool = False):
         yield ref, without[ref]
 
 
+def test_without_a_revision_only_the_rulings_it_moves_change_their_times_and_the_card_settings_they_make():
+    """The history asks whether a run chose a card's own setting alike on both sides only for the
+    cards the moved rulings set the point for (or for every card, when one of them sets it
+    game-wide): no other ruling's times of force, and no other card's choice, may differ."""
+    import datetime as dt
+
+    from rulesdsl.regress.impact import card_settings, rulings_moved, without_revision
+    kb = load(REPO)
+    cards = card_settings(kb)
+    days = sorted({info.scenario.as_of.start() for info in kb.scenarios.values() if info.scenario.as_of})
+    days = days[::max(1, len(days) // 6)] + [dt.date(2026, 11, 30)]
+    tried = asked = 0
+    for ruling in kb.rulings.values():
+        for rev in ruling.revisions:
+            if not rev.settings:
+                continue
+            before = without_revision(kb, ruling.id, rev)
+            moved = rulings_moved(ruling.id, rev)
+            assert {rid for rid, ivs in before.timelines.intervals.items()
+                    if ivs != kb.timelines.intervals.get(rid)} <= moved
+            for (game, point), by_ruling in cards.items():
+                wide_moved = any(rid in moved for rid, _, _ in kb.settings_by_card.get((game, point, None), ()))
+                mine = set().union(*by_ruling.values()) if wide_moved else \
+                    set().union(*(by_ruling[rid] for rid in moved if rid in by_ruling))
+                for code in set().union(*by_ruling.values()) - mine:
+                    for day in days:
+                        tried += 1
+                        pair = [(v.ruling, v.revision) for v in (kb.value(game, point, card=code, as_of=day),
+                                                                  kb.value(game, point, as_of=day))]
+                        assert pair == [(v.ruling, v.revision) for v in (before.value(game, point, card=code, as_of=day),
+                                                                          before.value(game, point, as_of=day))]
+                asked += len(mine)
+    assert tried and asked, "the bundled knowledge base has card settings both moved and not"
+
+
 def test_revision_effects_of_the_bundled_knowledge_base_are_those_of_re_answering_both_sides_every_time():
     """The wiki's history reuses each answer's record and skips a question nothing of which moves
     without the revision: the changes must be exactly those of answering both sides afresh."""

@@ -12,7 +12,7 @@ from typing import Optional
 from ..engine.answer import Answer
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
-from ..engine.deciding import open_points, settle, split_key
+from ..engine.deciding import RunMemo, open_points, settle, split_key
 from ..engine.runner import answer
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 from .records import Memo, Record, now, record, record_of, ruling_found, still_valid, verdict_of
@@ -160,6 +160,13 @@ def without_revision(kb: KnowledgeBase, ruling: str, rev) -> KnowledgeBase:
                                _active_memo={}, _fuzzy_memo={})
 
 
+def rulings_moved(ruling: str, rev) -> set[str]:
+    """The rulings whose times of force can differ without one revision of `ruling`: that
+    ruling and those the revision supersedes (the ones `Timelines.without` recomputes). Nothing
+    else's value moves: a rule point's value is chosen among the settings in force."""
+    return {ruling, *(ref.target for ref in rev.supersedes)}
+
+
 def consulted_revisions(a: Answer) -> set[str]:
     """The ruling revisions (`id@date`) an answer consulted."""
     return set(a.rulings) | {v["from"] for v in a.points.values() if "@" in v["from"]}
@@ -192,6 +199,7 @@ def revision_effects(kb: KnowledgeBase, answers: dict[str, Answer],
         if rev is None or not rev.settings:
             continue  # a reading the interpreter cites directly cannot be taken away
         before_kb = without_revision(kb, rid, rev)
+        moved = rulings_moved(rid, rev)
         cache: dict = {}
         found: dict = {}
         changes = []
@@ -204,7 +212,7 @@ def revision_effects(kb: KnowledgeBase, answers: dict[str, Answer],
             if still_valid(before_kb, info, after, cache=found) is None:
                 continue  # nothing it consulted moves without the revision: the same answer (as the memo has it)
             count["answered"] += 1
-            if same_without(before_kb, info, answers[sid], cache, kb, card_points, count):
+            if same_without(before_kb, info, answers[sid], cache, kb, card_points, count, moved):
                 continue
             count["in_full"] += 1
             before, _ = record(before_kb, info, point_cache=cache)
@@ -222,7 +230,8 @@ def revision_effects(kb: KnowledgeBase, answers: dict[str, Answer],
 
 
 def same_without(kb: KnowledgeBase, info: ScenarioInfo, after: Answer, point_cache: dict,
-                 with_kb: KnowledgeBase, card_points: dict, count: Optional[dict] = None) -> bool:
+                 with_kb: KnowledgeBase, card_points: dict, count: Optional[dict] = None,
+                 moved: Optional[set[str]] = None) -> bool:
     """Whether the scenario's answer in `kb` (`with_kb` without a revision) is certainly
     `after`'s (its answer in `with_kb`), as `Record.same_answer` compares them.
 
@@ -234,29 +243,35 @@ def same_without(kb: KnowledgeBase, info: ScenarioInfo, after: Answer, point_cac
     `after`'s own readings where that run read the same values (`_reusing`), and the status it
     finds compared. The checks of the status (`expect status`) depend on the status and the day
     alone, so equal statuses on the same day give equal checks. `card_points`: `card_settings`;
-    `count` gets the answers under readings taken from `after` (`reused`) and made (`readings`)."""
+    `count` gets the answers under readings taken from `after` (`reused`) and made (`readings`);
+    `moved`: the rulings whose times of force differ between `kb` and `with_kb`
+    (`rulings_moved`; None: any)."""
+    runs = RunMemo()            # the runs of the answer and of its readings, shared as answer() shares them
     try:
-        quick = answer(kb, info, point_cache=point_cache, settled=False)
+        quick = answer(kb, info, point_cache=point_cache, settled=False, run_memo=runs)
     except EngineError:
         return False            # the record of a refusal is the caller's to make
     if quick.as_of != after.as_of or _said(quick) != _said(after):
         return False
     settle(kb, quick, _reusing(kb, info, quick, after, point_cache, with_kb, card_points,
-                               count if count is not None else {}))
+                               count if count is not None else {}, runs, moved))
     return quick.status is after.status
 
 
-def card_settings(kb: KnowledgeBase) -> dict[tuple[str, str], list[str]]:
-    """(game, point) -> the cards a ruling sets the point for."""
-    out: dict[tuple[str, str], list[str]] = {}
-    for game, point, card in kb.settings_by_card:
+def card_settings(kb: KnowledgeBase) -> dict[tuple[str, str], dict[str, set[str]]]:
+    """(game, point) -> for each ruling that sets the point for cards, those cards."""
+    out: dict[tuple[str, str], dict[str, set[str]]] = {}
+    for (game, point, card), settings in kb.settings_by_card.items():
         if card is not None:
-            out.setdefault((game, point), []).append(card)
+            by_ruling = out.setdefault((game, point), {})
+            for rid, _, _ in settings:
+                by_ruling.setdefault(rid, set()).add(card)
     return out
 
 
 def _reusing(kb: KnowledgeBase, info: ScenarioInfo, base: Answer, after: Answer, point_cache: dict,
-             with_kb: KnowledgeBase, card_points: dict, count: dict):
+             with_kb: KnowledgeBase, card_points: dict, count: dict, runs: Optional[RunMemo] = None,
+             moved: Optional[set[str]] = None):
     """The test of what decides `base`'s function that answers under a reading: an answer of
     `after`'s readings (made in `with_kb`) where its run read, point by point, the values this
     run reads here, else the scenario answered here.
@@ -267,18 +282,28 @@ def _reusing(kb: KnowledgeBase, info: ScenarioInfo, base: Answer, after: Answer,
     the reading sets, or one open in `base` (the test tries its values anyway), need only read the
     same value; any other point the same value, status and source. Besides: a ruling consulted
     directly in the same revision, and where a ruling sets a point for one card, the same choice
-    between that setting and the game's (engine.context `_card_setting`)."""
+    between that setting and the game's (engine.context `_card_setting`). That choice can differ
+    only for a card one of the `moved` rulings sets the point for, or for every card when one of
+    them sets it game-wide: the cards asked are those (all of them, without `moved`)."""
     from ..engine.runner import SEASON_POINT
     known = [x for _, x in after.readings.answers] if after.readings is not None else []
     open0 = set(open_points(kb, base))
     game, when = info.game, base.as_of
     same_choice: dict[str, bool] = {}
 
+    def cards_to_ask(point: str) -> set[str]:
+        by_ruling = card_points.get((game, point))
+        if not by_ruling:
+            return set()
+        if moved is None or any(rid in moved for rid, _, _ in kb.settings_by_card.get((game, point, None), ())):
+            return set().union(*by_ruling.values())
+        return set().union(*(by_ruling[rid] for rid in moved if rid in by_ruling))
+
     def chosen_alike(point: str) -> bool:
         got = same_choice.get(point)
         if got is None:
             got = True
-            for code in card_points.get((game, point), ()):
+            for code in cards_to_ask(point):
                 here = (kb.value(game, point, card=code, as_of=when), kb.value(game, point, as_of=when))
                 there = (with_kb.value(game, point, card=code, as_of=when), with_kb.value(game, point, as_of=when))
                 if [(v.ruling, v.revision) for v in here] != [(v.ruling, v.revision) for v in there]:
@@ -320,7 +345,7 @@ def _reusing(kb: KnowledgeBase, info: ScenarioInfo, base: Answer, after: Answer,
                     count["reused"] = count.get("reused", 0) + 1
                     return x
         count["readings"] = count.get("readings", 0) + 1
-        return answer(kb, info, point_cache=point_cache, reading=reading)
+        return answer(kb, info, point_cache=point_cache, reading=reading, run_memo=runs)
     return run
 
 
