@@ -261,6 +261,25 @@ def test_without_a_revision_only_the_rulings_it_moves_change_their_times_and_the
     assert tried and asked, "the bundled knowledge base has card settings both moved and not"
 
 
+def test_the_knowledge_base_without_a_revision_stays_without_it_when_seasons_are_read_another_way():
+    """The side without a revision, asked under another reading of how seasons are dated (the
+    test of what decides tries them: `under_calendar`), must not get the revision back; the
+    knowledge base with it keeps it under every reading."""
+    from rulesdsl.lang.dates import CALENDARS
+    from rulesdsl.regress.impact import without_revision
+    kb = load(REPO)
+    seasonal = [(r, rev) for r in kb.rulings.values() for rev in r.revisions
+                if rev.date is not None and getattr(rev.date, "season", None)
+                and kb.timelines.interval_of(r.id, rev) is not None]
+    assert seasonal, "the bundled knowledge base has a revision dated to a season"
+    for ruling, rev in seasonal:
+        before = without_revision(kb, ruling.id, rev)
+        for reading in CALENDARS:
+            assert before.under_calendar(reading).timelines.interval_of(ruling.id, rev) is None, (ruling.id, reading)
+            assert before.under_calendar(reading) is not kb.under_calendar(reading)
+            assert kb.under_calendar(reading).timelines.interval_of(ruling.id, rev) is not None, (ruling.id, reading)
+
+
 def test_revision_effects_of_the_bundled_knowledge_base_are_those_of_re_answering_both_sides_every_time():
     """The wiki's history reuses each answer's record and skips a question nothing of which moves
     without the revision: the changes must be exactly those of answering both sides afresh."""

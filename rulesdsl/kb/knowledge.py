@@ -197,14 +197,18 @@ class KnowledgeBase:
 
     def under_calendar(self, reading: str) -> "KnowledgeBase":
         """The same knowledge base with season dates read another way (dates.CALENDARS): its
-        timelines rebuilt, everything else shared, nothing memoised carried over."""
+        timelines rebuilt (without the revision its own timelines leave out, if any:
+        `Timelines.without`), everything else shared, nothing memoised carried over."""
         if reading == (self.calendar or DEFAULT_CALENDAR):
             return self
         other = self._calendars.get(reading)
         if other is None:
             import dataclasses
+            timelines = Timelines(self.rulings.values(), reading)
+            if self.timelines.removed is not None:
+                timelines = timelines.without(*self.timelines.removed)
             other = dataclasses.replace(
-                self, timelines=Timelines(self.rulings.values(), reading), calendar=reading,
+                self, timelines=timelines, calendar=reading,
                 _values={}, _active_memo={}, _fuzzy_memo={}, memo={}, _calendars={})
             self._calendars[reading] = other
         return other

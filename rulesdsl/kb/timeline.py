@@ -51,6 +51,7 @@ class Timelines:
 
     def __init__(self, rulings: Iterable[Ruling], reading: Optional[str] = None) -> None:
         self.reading = reading
+        self.removed: Optional[tuple[str, Revision]] = None     # `without`'s revision, if any
         self.rulings: dict[str, Ruling] = {r.id: r for r in rulings}
         # who supersedes what: target ruling id -> [(start, superseding ruling, its revision, ref)]
         self.cuts: dict[str, list[tuple[_dt.date, str, Revision, object]]] = {}
@@ -90,7 +91,7 @@ class Timelines:
         those of the rulings it supersedes, recomputed; everything else shared."""
         other = object.__new__(Timelines)
         other.rulings, other.cuts, other.superseded_by = self.rulings, self.cuts, self.superseded_by
-        other.reading = self.reading
+        other.reading, other.removed = self.reading, (ruling, rev)
         other.intervals = dict(self.intervals)
         for rid in {ruling, *(ref.target for ref in rev.supersedes)}:
             if rid in self.rulings:

@@ -154,10 +154,11 @@ def _pv(v: tuple) -> str:
 
 def without_revision(kb: KnowledgeBase, ruling: str, rev) -> KnowledgeBase:
     """The knowledge base as if one ruling revision had never been made (for the answers it
-    changed). Everything but the timelines and the memoised values is shared."""
+    changed). Everything but the timelines and the memoised values is shared; its season
+    readings (`under_calendar`) are its own, each without the revision too."""
     import dataclasses
     return dataclasses.replace(kb, timelines=kb.timelines.without(ruling, rev), _values={}, memo={},
-                               _active_memo={}, _fuzzy_memo={})
+                               _active_memo={}, _fuzzy_memo={}, _calendars={})
 
 
 def rulings_moved(ruling: str, rev) -> set[str]:
