@@ -25,7 +25,12 @@ from .timeline import Timelines
 def discover(root: Path) -> list[Path]:
     """The .rules files of the knowledge base at `root`, by their paths under it (symlinks to
     files and folders are followed; each real folder is walked once)."""
-    return [Path(p) for d in KB_DIRS for _, p in cache.walk(Path(root) / d, (".rules",))]
+    return [Path(p) for files in _listing(root) for _, p in files]
+
+
+def _listing(root: Path) -> tuple:
+    """Each of KB_DIRS's .rules files under `root`, folder by folder (`cache.walk`)."""
+    return tuple(tuple(cache.walk(Path(root) / d, (".rules",))) for d in KB_DIRS)
 
 
 def check_root(root: Path) -> Path:
@@ -106,7 +111,7 @@ def _files_of(root: Path) -> tuple[list[Path], list[str]]:
     if not loader.RESIDENT:
         paths = discover(root)
         return paths, [loader.display_path(p, root) for p in paths]
-    listing = tuple(tuple(cache.walk(Path(root) / d, (".rules",))) for d in KB_DIRS)
+    listing = _listing(root)
     kept = _listed.get(root)
     if kept is None or kept[0] != listing:
         paths = [Path(p) for files in listing for _, p in files]
