@@ -46,6 +46,12 @@ class Interval:
         return self.begin <= day < self.end
 
 
+def moved_without(ruling: str, rev: Revision) -> set[str]:
+    """The rulings whose times of force can differ without one revision of `ruling`: that
+    ruling and those the revision supersedes (the ones `Timelines.without` recomputes)."""
+    return {ruling, *(ref.target for ref in rev.supersedes)}
+
+
 class Timelines:
     """Interval of force for every revision of every ruling."""
 
@@ -93,7 +99,7 @@ class Timelines:
         other.rulings, other.cuts, other.superseded_by = self.rulings, self.cuts, self.superseded_by
         other.reading, other.removed = self.reading, (ruling, rev)
         other.intervals = dict(self.intervals)
-        for rid in {ruling, *(ref.target for ref in rev.supersedes)}:
+        for rid in moved_without(ruling, rev):
             if rid in self.rulings:
                 other.intervals[rid] = self._intervals(self.rulings[rid], self.cuts.get(rid, ()), skip=rev)
         return other

@@ -15,6 +15,7 @@ from ..engine.registry import engine_for
 from ..engine.deciding import RunMemo, open_points, settle, split_key
 from ..engine.runner import answer
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
+from ..kb.timeline import moved_without
 from .records import Memo, Record, now, record, record_of, ruling_found, still_valid, verdict_of
 
 
@@ -162,10 +163,10 @@ def without_revision(kb: KnowledgeBase, ruling: str, rev) -> KnowledgeBase:
 
 
 def rulings_moved(ruling: str, rev) -> set[str]:
-    """The rulings whose times of force can differ without one revision of `ruling`: that
-    ruling and those the revision supersedes (the ones `Timelines.without` recomputes). Nothing
-    else's value moves: a rule point's value is chosen among the settings in force."""
-    return {ruling, *(ref.target for ref in rev.supersedes)}
+    """The rulings whose times of force can differ without one revision of `ruling`
+    (`timeline.moved_without`: those `Timelines.without` recomputes). Nothing else's value
+    moves: a rule point's value is chosen among the settings in force."""
+    return moved_without(ruling, rev)
 
 
 def consulted_revisions(a: Answer) -> set[str]:
