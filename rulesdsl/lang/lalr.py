@@ -20,18 +20,25 @@ terminals one by one, in its order, each pattern compiled once (an alternation t
 alternative that matches: the same token); once a lexer has been used LEXER_COMPILE_AFTER times
 (a long file, or a knowledge base of many), it compiles its alternation, as lark does, and
 matches with one call (a sixth of a cold check's parse).
+
+Tokens of a terminal that no rule keeps (lark's child filter drops `_SEP`, braces, `=`… from every
+rule they occur in; the tables list them as `drop`, format 3) are shifted as a placeholder rather
+than made, and each rule's child filter is made for its shape (the kept children picked in one
+call, or a left-recursive list extended), not walked child by child.
 """
 
 from __future__ import annotations
 
 import re
 from abc import ABCMeta
+from operator import itemgetter
 
-FORMAT = "lalr-2"
+FORMAT = "lalr-3"
 # Matches with a state's patterns one by one before its lexer compiles their alternation (~0.7 ms
 # a lexer, about what a thousand matches save).
 LEXER_COMPILE_AFTER = 1000
 _str_new = str.__new__
+_DROPPED = object()     # what is shifted for a token of a terminal that no rule keeps
 
 
 class Token(str, metaclass=ABCMeta):
@@ -143,9 +150,18 @@ def tables_of(lark) -> dict:
             out[retok] = strings
         return out
 
-    root = lexer.root_lexer.scanner
-    if len(root._mres) != 1:
-        raise ValueError("the root lexer's pattern is split")
+    # terminals no rule keeps (lark's child filter drops them everywhere: `_SEP`, braces, `=`…):
+    # the driver shifts a placeholder for them instead of a token, a third of a file's tokens
+    kept, terminals = set(), set()
+    for rule in index:
+        o = rule.options
+        chain = maybe_create_child_filter(rule.expansion, o.keep_all_tokens, False, None)
+        keeps = range(len(rule.expansion)) if chain is None else {i for i, _ in chain.args[0]}
+        for i, sym in enumerate(rule.expansion):
+            if sym.is_term:
+                terminals.add(sym.name)
+                if i in keeps:
+                    kept.add(sym.name)
     lexers: list = []
     by_id: dict = {}
     state_lexer = []
@@ -154,13 +170,12 @@ def tables_of(lark) -> dict:
         if id(basic) not in by_id:
             scanner = basic.scanner
             by_id[id(basic)] = len(lexers)
-            lexers.append({"terms": sorted(t.name for t in basic.terminals),
-                           "scan": [[t.name, t.pattern.to_regexp()] for t in scanner.terminals],
+            lexers.append({"scan": [[t.name, t.pattern.to_regexp()] for t in scanner.terminals],
                            "unless": unless(basic)})
         state_lexer.append(by_id[id(basic)])
     return {"format": FORMAT, "start": table.start_states[start], "end": table.end_states[start],
-            "states": states, "rules": rules, "root": root._mres[0].pattern,
-            "root_unless": unless(lexer.root_lexer), "lexers": lexers, "state_lexer": state_lexer,
+            "states": states, "rules": rules, "drop": sorted(terminals - kept),
+            "lexers": lexers, "state_lexer": state_lexer,
             "newline": sorted(lexer.root_lexer.newline_types), "ignore": sorted(lexer.root_lexer.ignore_types)}
 
 
@@ -222,6 +237,7 @@ class Driver:
         self.made_lexers: dict = {}
         self.newline = frozenset(tables["newline"])
         self.ignore = frozenset(tables["ignore"])
+        self.drop = frozenset(tables["drop"])
         self.patterns: dict = {}
 
     def _row(self, state: int) -> dict:
@@ -244,7 +260,7 @@ class Driver:
 
     def parse(self, text: str):
         states, rules, lexers = self.states, self.rules, self.lexers
-        newline, ignore, patterns = self.newline, self.ignore, self.patterns
+        newline, ignore, patterns, drop = self.newline, self.ignore, self.patterns, self.drop
         n = len(text)
         stack = [self.start]
         values: list = []
@@ -278,10 +294,13 @@ class Driver:
                 pos += len(value)
                 if kind in ignore:
                     continue
-                tok = _str_new(Token, value)        # Token(…), without its call: the same attributes
-                tok.__dict__ = {"type": typ, "start_pos": start, "value": value, "line": start_line,
-                                "column": column, "end_line": line, "end_column": pos - line_start + 1,
-                                "end_pos": pos}
+                if typ in drop:
+                    tok = _DROPPED
+                else:
+                    tok = _str_new(Token, value)        # Token(…), without its call: the same attributes
+                    tok.__dict__ = {"type": typ, "start_pos": start, "value": value, "line": start_line,
+                                    "column": column, "end_line": line, "end_column": pos - line_start + 1,
+                                    "end_pos": pos}
             else:               # the end: reduce until the start symbol is complete
                 typ, tok = "$END", None
             while True:
@@ -321,6 +340,23 @@ def _callback(name: str, expand1: bool, include, user):
     if include is None:
         return inner
     include = [(i, bool(x)) for i, x in include]
+    if not any(x for _, x in include):      # nothing spliced: the children kept, in one call
+        if not include:
+            return lambda children: inner([])
+        if len(include) == 1:
+            j = include[0][0]
+            return lambda children: inner([children[j]])
+        pick = itemgetter(*(i for i, _ in include))
+        return lambda children: inner(list(pick(children)))
+    if include[0][1] and not any(x for _, x in include[1:]):    # `_items: _items item`
+        first = include[0][0]
+        rest = [i for i, _ in include[1:]]
+
+        def spliced(children):
+            out = children[first].children
+            out.extend([children[i] for i in rest])
+            return inner(out)
+        return spliced
 
     def filtered(children, include=include, inner=inner):
         out: list = []
