@@ -35,29 +35,35 @@ def by_lark(text: str, file: str):
     return _outcome(decls, file)
 
 
-def by_driver(text: str, file: str, master: bool = False):
-    """The same from the driver; `master`: with the master pattern first whatever the length
-    (else only for long texts, see lalr.MASTER_MIN)."""
-    driver = parser._driver()
-    assert driver is not None
+_DRIVERS: dict = {}
+
+
+def _driver(compile_after: int):
+    """A driver whose lexers match their alternation after `compile_after` tokens (0: always)."""
+    if compile_after not in _DRIVERS:
+        _DRIVERS[compile_after] = lalr.Driver(lalr.tables_of(parser._lark()), parser._BUILDER, compile_after)
+    return _DRIVERS[compile_after]
+
+
+def by_driver(text: str, file: str, compiled: bool = False):
+    """The same from the driver; `compiled`: every state's lexer matching its terminals'
+    alternation from the start, else trying them one by one (see lalr.LEXER_COMPILE_AFTER)."""
+    driver = _driver(0 if compiled else 10 ** 12)
     parser._BUILDER.reset(file)
-    saved = lalr.MASTER_MIN
-    if master:
-        lalr.MASTER_MIN = 0
     try:
         decls = driver.parse(text)
     except lalr.Refused:
         return "syntax", None
     finally:
-        lalr.MASTER_MIN = saved
         parser._BUILDER.heights = {}
     return _outcome(decls, file)
 
 
 def both_ways(text: str, file: str):
-    """The driver's outcome, the same with and without the master pattern."""
+    """The driver's outcome, the same with each state's patterns one by one and with their
+    alternation."""
     ours = by_driver(text, file)
-    assert by_driver(text, file, master=True) == ours, file
+    assert by_driver(text, file, compiled=True) == ours, file
     return ours
 
 

@@ -14,23 +14,31 @@ refuse it raises `Refused`, and the caller lets Lark parse the text again for it
 fuzz corpus' damage).
 
 The lexer: lark's contextual lexer compiles, for every parser state it meets, one alternation of
-that state's terminals, and Python's `re` cache does not outlive the process. Here one master
-pattern (lark's root lexer: every terminal) is tried first; its token is the one the state's own
-lexer would give whenever the state has both the terminal that matched and the keyword it was
-folded into (an alternation takes its first alternative that matches, and a state's alternatives
-are the root's, in the same order, minus some). Otherwise the state's terminals are tried one by
-one, in its order, each pattern compiled once (the same first-match rule).
+that state's terminals, and Python's `re` cache does not outlive the process. Compiling them all
+costs ~60 ms, more than a judge's small file takes to lex, so a state's lexer first tries its
+terminals one by one, in its order, each pattern compiled once (an alternation takes its first
+alternative that matches: the same token); once a lexer has been used LEXER_COMPILE_AFTER times
+(a long file, or a knowledge base of many), it compiles its alternation, as lark does, and
+matches with one call (a sixth of a cold check's parse).
+
+Tokens of a terminal that no rule keeps (lark's child filter drops `_SEP`, braces, `=`… from every
+rule they occur in; the tables list them as `drop`, format 3) are shifted as a placeholder rather
+than made, and each rule's child filter is made for its shape (the kept children picked in one
+call, or a left-recursive list extended), not walked child by child.
 """
 
 from __future__ import annotations
 
 import re
 from abc import ABCMeta
+from operator import itemgetter
 
-FORMAT = "lalr-2"
-# Texts this long (in characters) are lexed with the master pattern first: compiling it costs
-# about as much as lexing a judge's small file with each state's patterns, compiled one by one.
-MASTER_MIN = 4000
+FORMAT = "lalr-3"
+# Matches with a state's patterns one by one before its lexer compiles their alternation (~0.7 ms
+# a lexer, about what a thousand matches save).
+LEXER_COMPILE_AFTER = 1000
+_str_new = str.__new__
+_DROPPED = object()     # what is shifted for a token of a terminal that no rule keeps
 
 
 class Token(str, metaclass=ABCMeta):
@@ -142,9 +150,18 @@ def tables_of(lark) -> dict:
             out[retok] = strings
         return out
 
-    root = lexer.root_lexer.scanner
-    if len(root._mres) != 1:
-        raise ValueError("the root lexer's pattern is split")
+    # terminals no rule keeps (lark's child filter drops them everywhere: `_SEP`, braces, `=`…):
+    # the driver shifts a placeholder for them instead of a token, a third of a file's tokens
+    kept, terminals = set(), set()
+    for rule in index:
+        o = rule.options
+        chain = maybe_create_child_filter(rule.expansion, o.keep_all_tokens, False, None)
+        keeps = range(len(rule.expansion)) if chain is None else {i for i, _ in chain.args[0]}
+        for i, sym in enumerate(rule.expansion):
+            if sym.is_term:
+                terminals.add(sym.name)
+                if i in keeps:
+                    kept.add(sym.name)
     lexers: list = []
     by_id: dict = {}
     state_lexer = []
@@ -153,32 +170,42 @@ def tables_of(lark) -> dict:
         if id(basic) not in by_id:
             scanner = basic.scanner
             by_id[id(basic)] = len(lexers)
-            lexers.append({"terms": sorted(t.name for t in basic.terminals),
-                           "scan": [[t.name, t.pattern.to_regexp()] for t in scanner.terminals],
+            lexers.append({"scan": [[t.name, t.pattern.to_regexp()] for t in scanner.terminals],
                            "unless": unless(basic)})
         state_lexer.append(by_id[id(basic)])
     return {"format": FORMAT, "start": table.start_states[start], "end": table.end_states[start],
-            "states": states, "rules": rules, "root": root._mres[0].pattern,
-            "root_unless": unless(lexer.root_lexer), "lexers": lexers, "state_lexer": state_lexer,
+            "states": states, "rules": rules, "drop": sorted(terminals - kept),
+            "lexers": lexers, "state_lexer": state_lexer,
             "newline": sorted(lexer.root_lexer.newline_types), "ignore": sorted(lexer.root_lexer.ignore_types)}
 
 
 # ----------------------------------------------------------------------------- the driver
 
 class _Lexer:
-    __slots__ = ("terms", "scan", "unless", "compiled")
+    __slots__ = ("scan", "unless", "compiled", "alternation", "uses")
 
-    def __init__(self, spec: dict) -> None:
-        self.terms = frozenset(spec["terms"])
+    def __init__(self, spec: dict, compile_after: int) -> None:
         self.scan = spec["scan"]
         self.unless = spec["unless"]
         self.compiled = None
+        self.alternation = None     # its terminals' alternation's `match`, once compiled
+        self.uses = compile_after
+        if compile_after <= 0:
+            self.compile()
+
+    def compile(self) -> None:
+        self.alternation = re.compile("|".join(f"(?P<{name}>{rx})" for name, rx in self.scan)).match
 
     def match(self, text: str, pos: int, patterns: dict):
-        """(type, text) of the token at `pos` as this state's own lexer reads it, or None."""
+        """(type, text, terminal) of the token at `pos` as this state's own lexer reads it, or
+        None, trying its terminals one by one; the last of its uses so (see `compile_after`)
+        compiles their alternation, which the driver then calls itself."""
         if self.compiled is None:
             self.compiled = [(name, patterns.get(rx) or patterns.setdefault(rx, re.compile(rx)))
                              for name, rx in self.scan]
+        self.uses -= 1
+        if self.uses <= 0:
+            self.compile()
         for name, rx in self.compiled:
             m = rx.match(text, pos)
             if m is not None:
@@ -190,9 +217,11 @@ class _Lexer:
 
 class Driver:
     """Parses text with the tables of `tables_of`, calling `transformer`'s methods as Lark does
-    with that transformer inline."""
+    with that transformer inline. A state's lexer tries its terminals one by one for its first
+    `compile_after` tokens, then matches their alternation (0: from the start; the same tokens)."""
 
-    def __init__(self, tables: dict, transformer) -> None:
+    def __init__(self, tables: dict, transformer, compile_after: int = LEXER_COMPILE_AFTER) -> None:
+        self.compile_after = compile_after
         if tables.get("format") != FORMAT:
             raise ValueError("tables of another format")
         self.start = tables["start"]
@@ -202,15 +231,13 @@ class Driver:
         self.specs = tables["rules"]
         self.rules: list = [None] * len(self.specs)     # each made on its first reduction
         self.transformer = transformer
-        self.root_pattern = tables["root"]
-        self.root = None
-        self.root_unless = tables["root_unless"]
         self.lexer_specs = tables["lexers"]
         self.state_lexer = tables["state_lexer"]
         self.lexers: list = [None] * len(self.state_lexer)   # each made when its state is first met
         self.made_lexers: dict = {}
         self.newline = frozenset(tables["newline"])
         self.ignore = frozenset(tables["ignore"])
+        self.drop = frozenset(tables["drop"])
         self.patterns: dict = {}
 
     def _row(self, state: int) -> dict:
@@ -227,19 +254,14 @@ class Driver:
         k = self.state_lexer[state]
         made = self.made_lexers.get(k)
         if made is None:
-            made = self.made_lexers[k] = _Lexer(self.lexer_specs[k])
+            made = self.made_lexers[k] = _Lexer(self.lexer_specs[k], self.compile_after)
         self.lexers[state] = made
         return made
 
     def parse(self, text: str):
         states, rules, lexers = self.states, self.rules, self.lexers
-        root_unless, newline, ignore, patterns = self.root_unless, self.newline, self.ignore, self.patterns
+        newline, ignore, patterns, drop = self.newline, self.ignore, self.patterns, self.drop
         n = len(text)
-        root = None
-        if n >= MASTER_MIN:     # a long text: the master pattern, compiled once, is worth its cost
-            if self.root is None:
-                self.root = re.compile(self.root_pattern)
-            root = self.root.match
         stack = [self.start]
         values: list = []
         pos, line, line_start = 0, 1, 0
@@ -248,20 +270,20 @@ class Driver:
             if pos < n:
                 state = stack[-1]
                 lexer = lexers[state] or self._lexer(state)
-                m = root(text, pos) if root is not None else None
-                found = None
-                if m is not None:
+                alternation = lexer.alternation
+                if alternation is not None:
+                    m = alternation(text, pos)
+                    if m is None:
+                        raise Refused(f"no token at {pos}")
                     kind = m.lastgroup
                     value = m.group()
-                    folded = root_unless.get(kind)
+                    folded = lexer.unless.get(kind)
                     typ = folded.get(value, kind) if folded else kind
-                    if kind in lexer.terms and typ in lexer.terms:
-                        found = typ, value, kind
-                if found is None:
+                else:
                     found = lexer.match(text, pos, patterns)
                     if found is None:
                         raise Refused(f"no token at {pos}")
-                typ, value, kind = found
+                    typ, value, kind = found
                 column = pos - line_start + 1
                 start_line, start = line, pos
                 if kind in newline:
@@ -272,7 +294,13 @@ class Driver:
                 pos += len(value)
                 if kind in ignore:
                     continue
-                tok = Token(typ, value, start, start_line, column, line, pos - line_start + 1, pos)
+                if typ in drop:
+                    tok = _DROPPED
+                else:
+                    tok = _str_new(Token, value)        # Token(…), without its call: the same attributes
+                    tok.__dict__ = {"type": typ, "start_pos": start, "value": value, "line": start_line,
+                                    "column": column, "end_line": line, "end_column": pos - line_start + 1,
+                                    "end_pos": pos}
             else:               # the end: reduce until the start symbol is complete
                 typ, tok = "$END", None
             while True:
@@ -312,6 +340,23 @@ def _callback(name: str, expand1: bool, include, user):
     if include is None:
         return inner
     include = [(i, bool(x)) for i, x in include]
+    if not any(x for _, x in include):      # nothing spliced: the children kept, in one call
+        if not include:
+            return lambda children: inner([])
+        if len(include) == 1:
+            j = include[0][0]
+            return lambda children: inner([children[j]])
+        pick = itemgetter(*(i for i, _ in include))
+        return lambda children: inner(list(pick(children)))
+    if include[0][1] and not any(x for _, x in include[1:]):    # `_items: _items item`
+        first = include[0][0]
+        rest = [i for i, _ in include[1:]]
+
+        def spliced(children):
+            out = children[first].children
+            out.extend([children[i] for i in rest])
+            return inner(out)
+        return spliced
 
     def filtered(children, include=include, inner=inner):
         out: list = []

@@ -43,6 +43,7 @@ _new = object.__new__
 _set = object.__setattr__
 _tnew = tuple.__new__
 _Loc = model.Loc
+_NONE_KEY = (type(None), "None")    # None's key among the scalars (see `_Writer.scalar`)
 
 
 class SnapshotError(ValueError):
@@ -213,7 +214,7 @@ class _Writer:
         cells instead of a dozen attribute look-ups (a knowledge base of 10,000 cards has about
         two million nodes)."""
         kinds, loose, layouts, all_bits = self.kinds, self.loose, self.layouts, self.bits
-        strs, ints, scalars, memo = self.strs, self.ints, self.scalars, self.memo
+        strs, ints, scalars, memo, others = self.strs, self.ints, self.scalars, self.memo, self.others
         nodes, rows, heights, masks, scalar = self.nodes, self.rows, self.heights, self.masks, self.scalar
 
         def visit(v) -> int:
@@ -270,6 +271,10 @@ class _Writer:
                         i = ints[c] = len(scalars)
                         scalars.append(c)
                     append(i)
+                    continue
+                if c is None:                   # the commonest after them (no unit, no body, …)
+                    i = others.get(_NONE_KEY)
+                    append(scalar(None) if i is None else i)
                     continue
                 r = memo.get(id(c))
                 if r is None:
