@@ -236,3 +236,16 @@ def test_a_part_the_child_cannot_write_is_sent_to_the_parent_instead(bundled, ru
     assert sorted(here) == own_half(bundled)        # the child's documents came through the pipe
     monkeypatch.setattr(cache, "write_entry", real)
     assert checked == answers(run_cli, bundled, "--no-cache")[0] and checked[0] == 0
+
+
+@pytest.mark.parametrize("claimed", [None, "code", "game"])
+def test_a_snapshot_that_puts_a_location_in_another_field_than_the_class_declares_is_not_read(claimed):
+    """Which field is written as a location's three columns is the reader's own knowledge of the
+    class (its annotations, read as written on Python 3.11 and 3.14 alike), not the writer's word:
+    a class table that names another field, or none, is refused rather than read into it."""
+    data = json.loads(snapshot.dumps([Card.model_construct(game="g", code="X", loc=Loc("f", 1, 1))]))
+    row = next(c for c in data["classes"] if c[0].endswith(":Card"))
+    assert row[3] == "loc"
+    row[3] = claimed
+    with pytest.raises(snapshot.SnapshotError, match="other fields"):
+        snapshot.loads(json.dumps(data).encode())

@@ -96,6 +96,18 @@ def _fields(cls: type, kind: str) -> list[str]:
     return []
 
 
+def _written_annotations(c: type) -> dict:
+    """The annotations class `c` itself declares, as written (strings here, the model modules
+    postponing them). Python 3.14 (the browser's) keeps a named tuple's behind a function rather
+    than in the class's __dict__: annotationlib gives them as strings without evaluating them."""
+    own = vars(c)
+    found = own.get("__annotations__")
+    if found is None and ("__annotate_func__" in own or "__annotate__" in own):
+        import annotationlib        # Python ≥ 3.14 only, where typing has imported it already
+        found = annotationlib.get_annotations(c, format=annotationlib.Format.STRING)
+    return found or {}
+
+
 def _loc_field(cls: type, kind: str) -> Optional[str]:
     """The field of `cls` written in its owner's row as three columns (file, line, column)
     rather than as a node of its own: the first one declared a `Loc` (not an optional one).
@@ -106,7 +118,7 @@ def _loc_field(cls: type, kind: str) -> Optional[str]:
         return None
     for f in _fields(cls, kind):
         for c in cls.__mro__:
-            written = vars(c).get("__annotations__", {})
+            written = _written_annotations(c)
             if f in written:
                 if written[f] is _Loc or getattr(written[f], "__forward_arg__", written[f]) == "Loc":
                     return f
@@ -429,9 +441,7 @@ def _decode(data: dict) -> list:
         if found is None or found[1] != kind:
             raise SnapshotError(f"a snapshot may not hold {name}")
         cls = found[0]
-        # which field is a location is the writer's choice, from annotations that Python 3.14 (the
-        # browser's) no longer keeps in a class's __dict__: any field may hold one
-        if fields != _fields(cls, kind) or at is not None and (kind not in ("model", "ntuple") or at not in fields):
+        if fields != _fields(cls, kind) or at != loc_field(cls, kind):
             raise SnapshotError(f"{name} has other fields now")
         classes.append((cls, kind, tuple(fields), None if at is None else fields.index(at)))
     objs = list(data["scalars"])
