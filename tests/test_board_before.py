@@ -45,3 +45,24 @@ def test_the_board_after_the_actions_is_drawn_from_the_state_and_the_before_is_s
     assert first.branches[0].before is again.branches[0].before      # built once
     assert first.branches[0].after != first.branches[0].before       # the chain resolved: a board of its own
     assert first.branches[0].after is not again.branches[0].after
+
+
+def test_a_board_after_read_late_is_the_one_read_at_once(kb):
+    """The board after the actions is drawn when first read (runner._RunBranch): read only after
+    the question has been answered again (its set-up kept and copied, its runs repeated, the
+    readings tried) and after other questions, it is the board an answer read at once shows."""
+    late = []
+    for game in GAMES:
+        infos = sorted((s for s in kb.scenarios.values() if s.game == game and s.expects), key=lambda s: s.id)
+        for info in infos[:40]:
+            try:
+                late.append((info, answer(kb, info, settled=False), answer(kb, info)))
+            except EngineError:
+                continue
+    compared = 0
+    for info, alone, asked in late:
+        for a in (alone, asked):
+            now = answer(kb, info, settled=a is alone)
+            assert [b.after for b in now.branches] == [b.after for b in a.branches], info.id
+            compared += len(now.branches)
+    assert compared > 200

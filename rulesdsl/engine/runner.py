@@ -162,8 +162,8 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         outcome = engine.outcome(state, message)
         if refused:     # the outcome says what did not happen, then where the game went on to
             outcome = "; ".join([*(f"ルール上できない（行われなかった）: {e.message}" for e in refused), outcome])
-        branch = Branch(list(ctx.choices), ctx.steps, outcome, message,
-                        before, engine.board(state) if final_board else None, results)
+        branch = _RunBranch(list(ctx.choices), ctx.steps, outcome, message,
+                            before, _Pending(engine.board, state) if final_board else None, results)
         branch.illegal_cite = illegal.cite if illegal else None
         branch.refused = [e.message for e in refused]
         return ctx.choices, (branch, ctx)
@@ -314,6 +314,37 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
         asked = sc.as_of.start() if sc.as_of else None
         a.expectations += [status_expectation(e, a, asked) for e in sc.status_expects]
     return a
+
+
+class _Pending:
+    """A board not drawn yet: `draw(state)` of the state a run ended on, drawn once when it is
+    first read (every copy of the branch reads the same picture)."""
+    __slots__ = ("draw", "state", "picture")
+
+    def __init__(self, draw, state) -> None:
+        self.draw, self.state, self.picture = draw, state, None
+
+    def drawn(self):
+        if self.state is not None:
+            self.picture, self.state = self.draw(self.state), None   # the state is no longer kept
+        return self.picture
+
+
+class _RunBranch(Branch):
+    """A run's branch, whose board after the actions is drawn when it is first read (the JSON,
+    the page, the terminal, a game's expectation words), not at the end of every run: `rulesdsl
+    test` and the readings' answers never read it. A board is a function of the state alone, and
+    the state a run ends on is never changed after the run (a later run starts from a copy or
+    from the set-up), so the picture drawn later is the one the run would have drawn."""
+
+    @property
+    def after(self):
+        v = self._after
+        return v.drawn() if v.__class__ is _Pending else v
+
+    @after.setter
+    def after(self, value) -> None:
+        self._after = value
 
 
 def _unlink_readings(a: Answer) -> None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Callable, Optional
 
 from .chance import chance_sentences, is_chance
 from .chance import expectation_sentence as chance_expectation
-from .registry import engine_for
+from .registry import GameEngine, engine_for
 from .verdicts import agrees
 
 if TYPE_CHECKING:
@@ -77,8 +77,9 @@ def _expectation_words(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", i
     """The game's wording of expectation `i` for the boards the run ended on (「a1のカードは裏向き」
     of a cell that holds one card, where the expectation's template speaks of a stack's top)."""
     engine = engine_for(info.game)
-    if engine is None or i >= len(info.expects):
-        return None
+    if engine is None or i >= len(info.expects) or \
+            type(engine).expectation_words is GameEngine.expectation_words:
+        return None     # the game words no expectation from the boards: none is drawn for it
     boards = [b.after for b in a.branches if getattr(b, "after", None) is not None]
     return engine.expectation_words(kb, info.expects[i][1], boards) if boards else None
 

@@ -58,7 +58,10 @@ def unique_cites(cites) -> list[Cite]:
     seen: set = set()
     out: list[Cite] = []
     for c in cites:
-        if c.key() not in seen:
-            seen.add(c.key())
+        k = c._key          # Cite.key, read without a call where it is made (asked at every check of every action)
+        if k is None:
+            k = c.key()
+        if k not in seen:
+            seen.add(k)
             out.append(c)
     return out

@@ -531,13 +531,14 @@ def _matches(char: Char, ref: CardRef) -> bool:
 
 def _players_named(info: ScenarioInfo) -> set[str]:
     out: set[str] = set()
-    calls = list(info.calls) + [c for _, c in info.expects]
-    for c in calls:
-        for k, v in c.params.items():
-            if isinstance(v, str):
-                if v[:1] == "P" and _PLAYER.match(v):       # most values are not players: no match tried
-                    out.add(v)
-            elif isinstance(v, tuple):
-                out.update(x for x in v if isinstance(x, str) and x[:1] == "P" and _PLAYER.match(x))
+    match = _PLAYER.match
+    for calls in (info.calls, [c for _, c in info.expects]):
+        for c in calls:
+            for v in c.params.values():
+                if isinstance(v, str):
+                    if v[:1] == "P" and match(v):       # most values are not players: no match tried
+                        out.add(v)
+                elif isinstance(v, tuple):
+                    out.update(x for x in v if isinstance(x, str) and x[:1] == "P" and match(x))
     return out
 
