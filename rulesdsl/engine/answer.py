@@ -7,17 +7,16 @@ all import these types from below, without importing each other."""
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from ..base.record import Record, field
 from ..lang.model import Status
 from .chance import Odds, is_chance, odds_text, probability_of
 from .context import ChoicePoint
 from .trace import Cite, Step
 
 
-@dataclass
-class Branch:
+class Branch(Record):
     choices: list[ChoicePoint]
     steps: list[Step]
     outcome: str                        # a one-line summary of the final state (Japanese)
@@ -41,8 +40,7 @@ class Branch:
         return probability_of(self.choices)
 
 
-@dataclass
-class ExpectationResult:
+class ExpectationResult(Record):
     text: str                           # the expectation in words
     modality: str                       # always / possible / never
     ok: bool
@@ -62,8 +60,7 @@ class ExpectationResult:
             self.evaluated = self.branches
 
 
-@dataclass
-class Answer:
+class Answer(Record):
     scenario: str
     title: str
     question: Optional[str]

@@ -9,9 +9,9 @@ revisions are in force from the beginning of time.
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass
 from typing import Iterable, Optional
 
+from ..base.record import Record
 from ..lang.model import Revision, Ruling, Status
 
 BEGINNING = _dt.date.min
@@ -33,14 +33,17 @@ def same_revision(rev: Revision, date, undated: bool) -> bool:
     return rev.date == date
 
 
-@dataclass(frozen=True)
-class Interval:
+class Interval(Record, frozen=True):
     """A revision's time in force: [begin, end)."""
 
     ruling: str
     revision: Revision
     begin: _dt.date
     end: _dt.date
+
+    def __init__(self, ruling: str, revision: Revision, begin: _dt.date, end: _dt.date) -> None:
+        # written out (one per revision): the fields set through __dict__, as it is frozen
+        self.__dict__.update(ruling=ruling, revision=revision, begin=begin, end=end)
 
     def contains(self, day: _dt.date) -> bool:
         return self.begin <= day < self.end

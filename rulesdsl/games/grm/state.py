@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from ...base.record import Record, field
 from ...kb.knowledge import CardInfo
 from ...lang.model import Loc
 from ...lang.vocab import UNKNOWN, Call
@@ -83,16 +83,17 @@ class Card:
         return any(v.name == verb for e in self.info.effects for v in (e.body or ()))
 
 
-@dataclass
-class Link:
+class Link(Record):
     """A nullification: `source` (None for a one-shot effect) nullifies `target`."""
 
     source: Optional[int]
     target: int
 
+    def __init__(self, source: Optional[int], target: int) -> None:    # one per link, per copy
+        self.source, self.target = source, target
 
-@dataclass
-class State:
+
+class State(Record):
     cells: dict[str, list[Card]] = field(default_factory=lambda: {c: [] for c in CELLS})
     hand: dict[str, list[Card]] = field(default_factory=lambda: {p: [] for p in PLAYERS})
     deck: dict[str, list[Card]] = field(default_factory=lambda: {p: [] for p in PLAYERS})

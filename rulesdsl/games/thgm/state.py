@@ -9,9 +9,9 @@ so six places always suffice: places are numbered 1–6.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Iterator, Optional
 
+from ...base.record import Record, field
 from ...engine.chance import Distribution
 from ...engine.resume import graph_copier
 from ...kb.knowledge import CardInfo
@@ -70,8 +70,7 @@ class Char:
                 for v in (e.body or ()) if v.name == verb]
 
 
-@dataclass
-class Side:
+class Side(Record):
     player: str
     front: dict[int, Char] = field(default_factory=dict)
     back: dict[int, Char] = field(default_factory=dict)
@@ -120,8 +119,7 @@ class Side:
         return total
 
 
-@dataclass
-class Attack:
+class Attack(Record):
     """The attack being carried out: the declaration, the dice and what follows."""
 
     player: str
@@ -151,8 +149,7 @@ class Attack:
     noted: set = field(default_factory=set)     # readings already stated in the trace for this attack
 
 
-@dataclass
-class State:
+class State(Record):
     sides: dict[str, Side] = field(default_factory=dict)
     seats: list[str] = field(default_factory=list)      # turn order, the start player first
     seats_given: bool = False
