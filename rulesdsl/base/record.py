@@ -106,28 +106,24 @@ class Record:
             cls.__hash__ = None                              # type: ignore[assignment]
 
     def __init__(self, *args: Any, **named: Any) -> None:
-        names = self.__record_names__
-        d = self.__dict__
-        if not named and len(args) == len(names):
-            d.update(zip(names, args))
-        else:
-            if len(args) > len(names):
-                raise TypeError(f"{type(self).__name__}() takes {len(names)} fields, {len(args)} given")
-            given = dict(zip(names, args))
-            for name, value in named.items():
-                if name in given or name not in self.__record_fields__:
-                    raise TypeError(f"{type(self).__name__}() got {'a second' if name in given else 'an unknown'} field {name!r}")
-                given[name] = value
-            for name, default, factory in self.__record_fill__:
-                if name in given:
-                    d[name] = given[name]
-                elif factory is not None:
-                    d[name] = factory()
-                elif default is not _MISSING:
-                    d[name] = default
+        cls = type(self)
+        if args:
+            named = _by_position(cls, args, named)
+        for name, default, factory in cls.__record_fill__:
+            value = named.pop(name, _MISSING)
+            if value is _MISSING:
+                if factory is not None:
+                    value = factory()
+                elif default is _MISSING:
+                    raise TypeError(f"{cls.__name__}() is missing the field {name!r}")
                 else:
-                    raise TypeError(f"{type(self).__name__}() is missing the field {name!r}")
-        post = type(self).__record_post__
+                    value = default
+            # set one by one, in field order, as dataclasses' code does (the instance keeps
+            # CPython's compact attribute storage); past a frozen record's refusal too
+            object.__setattr__(self, name, value)
+        if named:
+            raise TypeError(f"{cls.__name__}() has no field {', '.join(sorted(named))}")
+        post = cls.__record_post__
         if post is not None:
             post(self)
 
@@ -155,6 +151,16 @@ class Record:
 
     def __frozen_hash__(self) -> int:
         return hash(self.__record_key__(self))
+
+
+def _by_position(cls: type, args: tuple, named: dict) -> dict:
+    """The fields given by position and by name, by name."""
+    names = cls.__record_names__[:len(args)]
+    if len(args) > len(cls.__record_names__) or not named.keys().isdisjoint(names):
+        raise TypeError(f"{cls.__name__}() takes {len(cls.__record_names__)} fields, "
+                        f"{len(args)} given by position and {', '.join(named) or 'none'} by name")
+    named.update(zip(names, args))
+    return named
 
 
 def replace(record: Any, **changes: Any) -> Any:

@@ -42,8 +42,9 @@ class Interval(Record, frozen=True):
     end: _dt.date
 
     def __init__(self, ruling: str, revision: Revision, begin: _dt.date, end: _dt.date) -> None:
-        # written out (one per revision): the fields set through __dict__, as it is frozen
-        self.__dict__.update(ruling=ruling, revision=revision, begin=begin, end=end)
+        # written out (one per revision); set past its own refusal, as it is frozen
+        put = object.__setattr__
+        put(self, "ruling", ruling), put(self, "revision", revision), put(self, "begin", begin), put(self, "end", end)
 
     def contains(self, day: _dt.date) -> bool:
         return self.begin <= day < self.end

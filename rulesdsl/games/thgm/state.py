@@ -84,6 +84,22 @@ class Side(Record):
     placed: int = 0
     eliminated: bool = False
 
+    def __init__(self, player, front=None, back=None, stock=0, stock_given=False, score_cards=None,
+                 base_score=0, score_given=False, dealt=0, to_place=0, placed=0, eliminated=False) -> None:
+        # written out (one per player and run): Record's own constructor is slower than this
+        self.player = player
+        self.front = {} if front is None else front
+        self.back = {} if back is None else back
+        self.stock = stock
+        self.stock_given = stock_given
+        self.score_cards = [] if score_cards is None else score_cards
+        self.base_score = base_score
+        self.score_given = score_given
+        self.dealt = dealt
+        self.to_place = to_place
+        self.placed = placed
+        self.eliminated = eliminated
+
     def row(self, row: str) -> dict[int, Char]:
         return self.front if row == "front" else self.back
 
