@@ -87,15 +87,17 @@ def decode(data: bytes, max_depth: Optional[int] = MAX_DEPTH) -> dict:
     return value
 
 
-_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
-_BRACKET = re.compile(rb"[\[\]{}]")
+# JSON strings, and brackets outside them: compiled on first use, through re's own cache (only a
+# server counts a request's depth; the command line, which imports this module, never does)
+_STRING = rb'"[^"\\]*(?:\\.[^"\\]*)*"'
+_BRACKET = rb"[\[\]{}]"
 
 
 def _depth(data: bytes, limit: int) -> int:
     """The deepest nesting of brackets outside strings in JSON text, counted until it passes
     `limit` (unbalanced text is refused by the parser afterwards)."""
     depth = deepest = 0
-    for m in _BRACKET.finditer(_STRING.sub(b'""', data)):
+    for m in re.finditer(_BRACKET, re.sub(_STRING, b'""', data, flags=re.S)):
         if m.group() in (b"[", b"{"):
             depth += 1
             deepest = max(deepest, depth)

@@ -7,17 +7,16 @@ all import these types from below, without importing each other."""
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from ..base.record import Record, field
 from ..lang.model import Status
 from .chance import Odds, is_chance, odds_text, probability_of
 from .context import ChoicePoint
 from .trace import Cite, Step
 
 
-@dataclass
-class Branch:
+class Branch(Record):
     choices: list[ChoicePoint]
     steps: list[Step]
     outcome: str                        # a one-line summary of the final state (Japanese)
@@ -27,6 +26,19 @@ class Branch:
     results: list[Optional[tuple[bool, str]]]   # per expectation: holds?, what was found (None: not reached)
     illegal_cite: Optional[Cite] = None
     refused: list[str] = field(default_factory=list)   # actions refused that the game went on from
+
+    def __init__(self, choices, steps, outcome, illegal, before, after, results, illegal_cite=None,
+                 refused=None) -> None:
+        # written out (one per branch): Record's own constructor is slower than this
+        self.choices = choices
+        self.steps = steps
+        self.outcome = outcome
+        self.illegal = illegal
+        self.before = before
+        self.after = after
+        self.results = results
+        self.illegal_cite = illegal_cite
+        self.refused = [] if refused is None else refused
 
     @property
     def path(self) -> str:
@@ -41,8 +53,7 @@ class Branch:
         return probability_of(self.choices)
 
 
-@dataclass
-class ExpectationResult:
+class ExpectationResult(Record):
     text: str                           # the expectation in words
     modality: str                       # always / possible / never
     ok: bool
@@ -57,13 +68,30 @@ class ExpectationResult:
     odds: Optional[list] = None         # with chance: per plan, the exact probability it holds
     about_status: bool = False          # `expect status …`: of the answer's status, not of the game
 
+    def __init__(self, text, modality, ok, applies, holds_in, branches, found, loc, evaluated=-1,
+                 probability=None, statement=None, odds=None, about_status=False) -> None:
+        # written out (one per expectation and answer): Record's own constructor is slower than this
+        self.text = text
+        self.modality = modality
+        self.ok = ok
+        self.applies = applies
+        self.holds_in = holds_in
+        self.branches = branches
+        self.found = found
+        self.loc = loc
+        self.evaluated = evaluated
+        self.probability = probability
+        self.statement = statement
+        self.odds = odds
+        self.about_status = about_status
+        self.__post_init__()
+
     def __post_init__(self) -> None:
         if self.evaluated < 0:
             self.evaluated = self.branches
 
 
-@dataclass
-class Answer:
+class Answer(Record):
     scenario: str
     title: str
     question: Optional[str]
@@ -96,6 +124,43 @@ class Answer:
     relies: dict[tuple, set[str]] = field(default_factory=dict, repr=False)
     direct: set[tuple] = field(default_factory=set, repr=False)
     firm: list[Status] = field(default_factory=list, repr=False)
+
+    def __init__(self, scenario, title, question, game, as_of, mode, branches, expectations, status,
+                 cautions, fuzzy, points, sections, cards, rulings, sentences=None, choosers=None,
+                 illegal=None, unsettled=None, reading=None, assumptions=None, authority=None,
+                 readings=None, gaps=None, odds=None, touched=None, derived=None, relies=None, direct=None,
+                 firm=None) -> None:
+        # written out (several per question, with its readings): Record's own constructor is slower than this
+        self.scenario = scenario
+        self.title = title
+        self.question = question
+        self.game = game
+        self.as_of = as_of
+        self.mode = mode
+        self.branches = branches
+        self.expectations = expectations
+        self.status = status
+        self.cautions = cautions
+        self.fuzzy = fuzzy
+        self.points = points
+        self.sections = sections
+        self.cards = cards
+        self.rulings = rulings
+        self.sentences = [] if sentences is None else sentences
+        self.choosers = [] if choosers is None else choosers
+        self.illegal = illegal
+        self.unsettled = {} if unsettled is None else unsettled
+        self.reading = {} if reading is None else reading
+        self.assumptions = [] if assumptions is None else assumptions
+        self.authority = [] if authority is None else authority
+        self.readings = readings
+        self.gaps = [] if gaps is None else gaps
+        self.odds = odds
+        self.touched = [] if touched is None else touched
+        self.derived = [] if derived is None else derived
+        self.relies = {} if relies is None else relies
+        self.direct = set() if direct is None else direct
+        self.firm = [] if firm is None else firm
 
     @property
     def ok(self) -> bool:

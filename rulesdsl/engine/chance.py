@@ -21,11 +21,12 @@ which plan makes an outcome most likely.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from math import comb, factorial
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Optional, Sequence
+
+from ..base.record import Record, field
 
 if TYPE_CHECKING:      # imported where a probability is made: most answers meet no chance
     from fractions import Fraction
@@ -163,8 +164,7 @@ def brute_force(n: int, sides: int, f: Callable[[tuple[int, ...]], Hashable]) ->
 
 # ----------------------------------------------------------------------------- chance points
 
-@dataclass
-class ChancePoint:
+class ChancePoint(Record):
     """A branch point that nobody chooses: the classes of a distribution the rules tell apart,
     with their probabilities. Read like a `ChoicePoint` by the explorer and the answer."""
 
@@ -177,6 +177,12 @@ class ChancePoint:
     cite: Any = None
     kind: str = "chance"
     by: str = "出目"                    # what decides it, in words (出目: the dice)
+
+    def __init__(self, label: str, options: tuple[str, ...], weights: tuple[Fraction, ...], picked: int = 0,
+                 loc: Any = None, chooser: None = None, cite: Any = None, kind: str = "chance",
+                 by: str = "出目") -> None:                # one per chance point met: written out
+        self.label, self.options, self.weights, self.picked, self.loc = label, options, weights, picked, loc
+        self.chooser, self.cite, self.kind, self.by = chooser, cite, kind, by
 
 
 class ChanceLimit(Exception):
@@ -249,8 +255,7 @@ def odds_text(p: Fraction) -> str:
 Decision = tuple  # (chooser, label, options, occurrence)
 
 
-@dataclass
-class Plan:
+class Plan(Record):
     """One option for every decision the players meet, and what it leads to."""
 
     picks: tuple[tuple[Optional[str], str, str], ...]      # (chooser, label, option), in order
@@ -270,8 +275,7 @@ class Plan:
                 "expectations": [str(p) for p in self.holds]}
 
 
-@dataclass
-class Odds:
+class Odds(Record):
     """What the branches of an answer add up to, plan by plan (see the module docstring)."""
 
     chance_points: int                  # chance points met over all branches
@@ -303,8 +307,7 @@ class Odds:
 
 # ----------------------------------------------------------------------------- decisions after the dice
 
-@dataclass
-class BestPlay:
+class BestPlay(Record):
     """The probability of a result when `player` makes every decision of theirs as it comes —
     having seen what chance decided before it — so as to make the result most likely, and every
     other chooser so as to make it least likely (expectimax over the tree of chance and choice

@@ -9,9 +9,9 @@ covered. The engine must therefore be deterministic given the script.
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple, Optional, Sequence, Union
 
+from ..base.record import Record
 from ..kb.knowledge import KnowledgeBase, Resolved
 from ..lang.model import Loc, Status
 from .chance import branch as chance_branch
@@ -58,13 +58,16 @@ class _Nested:
         self.ctx.depth -= 1
 
 
-@dataclass
-class ChoicePoint:
+class ChoicePoint(Record):
     chooser: Optional[str]          # the player who chooses; None when the rules name nobody
     label: str                      # what is being chosen (Japanese)
     options: tuple[str, ...]        # option keys (shown to the reader; `choose` can name them)
     picked: int = 0
     cite: Optional[Cite] = None     # the rule that gives the choice to `chooser`
+
+    def __init__(self, chooser: Optional[str], label: str, options: tuple[str, ...], picked: int = 0,
+                 cite: Optional[Cite] = None) -> None:     # one per choice met: written out
+        self.chooser, self.label, self.options, self.picked, self.cite = chooser, label, options, picked, cite
 
 
 class Fixed(NamedTuple):
@@ -81,8 +84,7 @@ MAX_BRANCHES_CEILING = 20_000
 MAX_OUTCOMES_CEILING = 1_000_000
 
 
-@dataclass
-class Bounds:
+class Bounds(Record):
     max_steps: int = 5_000          # trace steps in one run: an effect loop stops here
     max_branches: int = 512         # runs per scenario: a choice explosion stops here
     max_depth: int = 40             # effects triggered inside effects: a trigger loop stops here

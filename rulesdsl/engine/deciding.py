@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import copy as _copy
 import itertools
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Optional
 
+from ..base.record import Record, field
 from ..lang.model import Status, weakest
 from .context import EngineError
 from .trace import Cite
@@ -93,8 +93,7 @@ def repeats(seen: dict[str, str], made_under: dict[str, str], reading: dict[str,
     return True
 
 
-@dataclass
-class Readings:
+class Readings(Record):
     """The answers under each value of the points an answer consulted that are not confirmed."""
 
     points: dict[str, dict]          # key -> {"point", "card", "gap", "readings", "status", "kind"}

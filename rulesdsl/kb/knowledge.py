@@ -5,11 +5,11 @@ with references resolved, game vocabularies applied, and questions answered as o
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Union
 
 from ..base.declared import BaseModel, ConfigDict
+from ..base.record import Record, field, replace
 
 from ..lang.dates import CALENDARS, DEFAULT_CALENDAR, PartialDate
 from ..lang.diagnostics import Diagnostic
@@ -47,8 +47,7 @@ class Resolved(BaseModel):
         return self.section or ""
 
 
-@dataclass
-class GameInfo:
+class GameInfo(Record):
     decl: Game
     vocab: Vocabulary
     points: dict[str, Point]
@@ -59,8 +58,7 @@ class GameInfo:
     terms: list[tuple[str, str, Optional[str]]]
 
 
-@dataclass
-class CardInfo:
+class CardInfo(Record):
     """A card with its facts and effects validated; errata applied by `at(date)`."""
 
     card: Card
@@ -70,6 +68,13 @@ class CardInfo:
     errata: tuple[tuple[Errata, dict[str, Any], tuple[Call, ...]], ...] = ()
     hypothetical: bool = False      # defined inside a scenario
     digest: Optional[str] = None    # of the file it is written in
+
+    def __init__(self, card: Card, game: str, facts: dict[str, Any], effects: tuple[Call, ...],
+                 errata: tuple = (), hypothetical: bool = False, digest: Optional[str] = None) -> None:
+        # written out, as for each record made per card, scenario or revision: Record's own
+        # constructor is about twice as slow
+        self.card, self.game, self.facts, self.effects = card, game, facts, effects
+        self.errata, self.hypothetical, self.digest = errata, hypothetical, digest
 
     @property
     def code(self) -> str:
@@ -95,8 +100,7 @@ class CardInfo:
                         hypothetical=self.hypothetical)
 
 
-@dataclass
-class ScenarioInfo:
+class ScenarioInfo(Record):
     scenario: Scenario
     cards: dict[str, CardInfo]              # the scenario's own cards by code
     calls: tuple[Call, ...]                 # set-up and actions in order
@@ -105,6 +109,12 @@ class ScenarioInfo:
     pins: tuple[RevRef, ...] = ()           # explicit pins and the owner
     digest: Optional[str] = None            # of the scenario's text, computed when first needed
     assumptions: tuple[str, ...] = ()       # facts of known cards the scenario supplies (仮定)
+
+    def __init__(self, scenario: Scenario, cards: dict[str, CardInfo], calls: tuple[Call, ...],
+                 expects: tuple[tuple[Expectation, Call], ...], owner: Optional[tuple] = None,
+                 pins: tuple[RevRef, ...] = (), digest: Optional[str] = None, assumptions: tuple[str, ...] = ()) -> None:
+        self.scenario, self.cards, self.calls, self.expects = scenario, cards, calls, expects
+        self.owner, self.pins, self.digest, self.assumptions = owner, pins, digest, assumptions
 
     @property
     def id(self) -> str:
@@ -115,8 +125,7 @@ class ScenarioInfo:
         return self.scenario.game
 
 
-@dataclass
-class DeckInfo:
+class DeckInfo(Record):
     deck: Deck
     cards: dict[str, CardInfo]              # the deck's own hypothetical cards by code
     entries: tuple[Call, ...]
@@ -132,8 +141,7 @@ class DeckInfo:
 
 # ----------------------------------------------------------------------------- the knowledge base
 
-@dataclass
-class KnowledgeBase:
+class KnowledgeBase(Record):
     root: Path
     files: list[str] = field(default_factory=list)
     documents: list[Document] = field(default_factory=list)
@@ -203,11 +211,10 @@ class KnowledgeBase:
             return self
         other = self._calendars.get(reading)
         if other is None:
-            import dataclasses
             timelines = Timelines(self.rulings.values(), reading)
             if self.timelines.removed is not None:
                 timelines = timelines.without(*self.timelines.removed)
-            other = dataclasses.replace(
+            other = replace(
                 self, timelines=timelines, calendar=reading,
                 _values={}, _active_memo={}, _fuzzy_memo={}, memo={}, _calendars={})
             self._calendars[reading] = other

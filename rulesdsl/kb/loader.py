@@ -30,13 +30,17 @@ SNAPSHOT_VERSION = "2"
 MAX_FILE_BYTES = files.MAX_BYTES
 
 
-def _salt() -> str:
-    """Changes whenever the grammar, the model or the snapshot code changes."""
+def _salt(digests: Optional[cache.Digests] = None) -> str:
+    """Changes whenever the grammar, the model or the snapshot code changes: a digest of the
+    content digests of every .py and .lark file under lang/ and of this file, as `digests` (the
+    knowledge base's records) gives them — an unchanged file on record, which the output key
+    has just looked at, is not read again — or as read here."""
+    d = digests if digests is not None else cache.Digests(None)
     lang = Path(__file__).resolve().parents[1] / "lang"
     h = blake2b(SNAPSHOT_VERSION.encode(), digest_size=20)
     # the grammar by path: importing the parser (and lark) is left to runs that parse something
-    for f in (*sorted((lang / "grammar").glob("*.lark")), *sorted(lang.glob("*.py")), Path(__file__)):
-        h.update(f.read_bytes())
+    for rel, full in (*files.walk(lang, (".py", ".lark")), ("../kb/loader.py", str(lang.parent / "kb" / "loader.py"))):
+        h.update(f"{rel}\0{d.digest(full)}\n".encode("utf-8", "surrogateescape"))
     return h.hexdigest()
 
 
@@ -280,9 +284,9 @@ def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True,
     paths = list(paths)
     names = shown if shown is not None else [display_path(p, root) for p in paths]
     wait_for_writers()                     # the parts a previous load of this process is writing
-    salt = _salt()
-    snap = snapshot_path(root) if use_cache else None
     digests = cache.digests(root if use_cache else None)
+    salt = _salt(digests)
+    snap = snapshot_path(root) if use_cache else None
     global _in_memory
     cached: dict[str, Document] = {}
     held: dict[int, set[str]] = {}

@@ -21,8 +21,9 @@ The four sources come in three forms, told apart by the text itself:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Callable
+
+from ..base.record import Record
 
 WIKI_HEADING = re.compile(r"^(\*{1,6})(.*)$")
 WIKI_TITLE = re.compile(r"^&\w+\(\d*\)\{&bold\(\)\{[^{}]+\}\}$")
@@ -34,12 +35,14 @@ QUOTED = re.compile(r"^「[^「」]+」$")
 ARROWS = ("↓", "↔")
 
 
-@dataclass
-class Heading:
+class Heading(Record):
     key: str        # the normalized heading, as citations name it
     line: int       # 0-based line index in the document
     level: int
     end_line: int   # the section runs over lines [line, end_line)
+
+    def __init__(self, key: str, line: int, level: int, end_line: int) -> None:   # one per heading
+        self.key, self.line, self.level, self.end_line = key, line, level, end_line
 
 
 def headings(lines: list[str], normalize: Callable[[str], str]) -> list[Heading]:

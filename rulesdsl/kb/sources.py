@@ -17,13 +17,13 @@ from __future__ import annotations
 import bisect
 import copy
 import re
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
 from ..base import files
 from . import outline
+from ..base.record import Record, field
 
 _LINK = re.compile(r"\[\[([^\]>]*)(?:>[^\]]*)?\]\]")
 _DECOR = re.compile(r"&\w+(?:\([^)]*\))?\{|\}")
@@ -71,8 +71,7 @@ KEEP_DOCUMENTS = 64     # source documents a resident process keeps read (see So
 _KEPT: dict = {}
 
 
-@dataclass
-class SourceDocument:
+class SourceDocument(Record):
     name: str                       # the file name citations use
     title: str
     path: Path

@@ -9,9 +9,9 @@ revisions are in force from the beginning of time.
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass
 from typing import Iterable, Optional
 
+from ..base.record import Record
 from ..lang.model import Revision, Ruling, Status
 
 BEGINNING = _dt.date.min
@@ -33,14 +33,18 @@ def same_revision(rev: Revision, date, undated: bool) -> bool:
     return rev.date == date
 
 
-@dataclass(frozen=True)
-class Interval:
+class Interval(Record, frozen=True):
     """A revision's time in force: [begin, end)."""
 
     ruling: str
     revision: Revision
     begin: _dt.date
     end: _dt.date
+
+    def __init__(self, ruling: str, revision: Revision, begin: _dt.date, end: _dt.date) -> None:
+        # written out (one per revision); set past its own refusal, as it is frozen
+        put = object.__setattr__
+        put(self, "ruling", ruling), put(self, "revision", revision), put(self, "begin", begin), put(self, "end", end)
 
     def contains(self, day: _dt.date) -> bool:
         return self.begin <= day < self.end

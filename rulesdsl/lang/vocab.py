@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import re
 import string
-from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple, Optional
 
 from ..base.declared import BaseModel, ConfigDict
+from ..base.record import Record, field
 
 from .diagnostics import Diagnostic, did_you_mean
 from .model import Atom, Clause, Loc
@@ -99,8 +99,7 @@ ENTRY_KINDS = ("enum", "fact", "trigger", "modifier", "verb", "setup", "action",
 FLAGS = ("optional", "many")
 
 
-@dataclass
-class Param:
+class Param(Record):
     name: str
     types: tuple[str, ...]
     optional: bool = False
@@ -108,8 +107,7 @@ class Param:
     loc: Optional[Loc] = None
 
 
-@dataclass
-class Entry:
+class Entry(Record):
     kind: str
     name: str
     label: Optional[str]            # the Japanese label or template
@@ -118,16 +116,14 @@ class Entry:
     loc: Optional[Loc] = None
 
 
-@dataclass
-class Enum:
+class Enum(Record):
     name: str
     label: Optional[str]
     values: dict[str, Optional[str]]
     loc: Optional[Loc] = None
 
 
-@dataclass
-class Vocabulary:
+class Vocabulary(Record):
     game: str
     entries: dict[str, dict[str, Entry]] = field(default_factory=lambda: {k: {} for k in ENTRY_KINDS if k != "enum"})
     enums: dict[str, Enum] = field(default_factory=dict)

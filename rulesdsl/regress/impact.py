@@ -9,6 +9,7 @@ import datetime as _dt
 from dataclasses import dataclass, field
 from typing import Optional
 
+from ..base.record import replace as replace_fields
 from ..engine.answer import Answer
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
@@ -157,9 +158,8 @@ def without_revision(kb: KnowledgeBase, ruling: str, rev) -> KnowledgeBase:
     """The knowledge base as if one ruling revision had never been made (for the answers it
     changed). Everything but the timelines and the memoised values is shared; its season
     readings (`under_calendar`) are its own, each without the revision too."""
-    import dataclasses
-    return dataclasses.replace(kb, timelines=kb.timelines.without(ruling, rev), _values={}, memo={},
-                               _active_memo={}, _fuzzy_memo={}, _calendars={})
+    return replace_fields(kb, timelines=kb.timelines.without(ruling, rev), _values={}, memo={},
+                          _active_memo={}, _fuzzy_memo={}, _calendars={})
 
 
 def rulings_moved(ruling: str, rev) -> set[str]:

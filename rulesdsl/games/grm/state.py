@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from ...base.record import Record, field
 from ...kb.knowledge import CardInfo
 from ...lang.model import Loc
 from ...lang.vocab import UNKNOWN, Call
@@ -83,16 +83,17 @@ class Card:
         return any(v.name == verb for e in self.info.effects for v in (e.body or ()))
 
 
-@dataclass
-class Link:
+class Link(Record):
     """A nullification: `source` (None for a one-shot effect) nullifies `target`."""
 
     source: Optional[int]
     target: int
 
+    def __init__(self, source: Optional[int], target: int) -> None:    # one per link, per copy
+        self.source, self.target = source, target
 
-@dataclass
-class State:
+
+class State(Record):
     cells: dict[str, list[Card]] = field(default_factory=lambda: {c: [] for c in CELLS})
     hand: dict[str, list[Card]] = field(default_factory=lambda: {p: [] for p in PLAYERS})
     deck: dict[str, list[Card]] = field(default_factory=lambda: {p: [] for p in PLAYERS})
@@ -116,6 +117,36 @@ class State:
     next_uid: int = 1
     permanent: set[int] = field(default_factory=set)     # the uids of the game's cards with a permanent effect
     fresh: Optional[tuple] = field(default=None, repr=False, compare=False)   # the set-up's, while no action has run (GameEngine.board_before)
+
+    def __init__(self, cells=None, hand=None, deck=None, grave=None, first=None, active=None, turn=0,
+                 logo_active=False, ex_unlimited=False, ex_limits=None, links=None, battles=None,
+                 extra_plays=0, played_this_turn=False, passes_in_a_row=0, drawn_by=None, winner=None,
+                 result=None, result_note="", result_rule="grm/victory/normal", next_uid=1, permanent=None,
+                 fresh=None) -> None:
+        # written out (one per run): Record's own constructor is slower than this
+        self.cells = {c: [] for c in CELLS} if cells is None else cells
+        self.hand = {p: [] for p in PLAYERS} if hand is None else hand
+        self.deck = {p: [] for p in PLAYERS} if deck is None else deck
+        self.grave = {p: [] for p in PLAYERS} if grave is None else grave
+        self.first = first
+        self.active = active
+        self.turn = turn
+        self.logo_active = logo_active
+        self.ex_unlimited = ex_unlimited
+        self.ex_limits = {} if ex_limits is None else ex_limits
+        self.links = [] if links is None else links
+        self.battles = [] if battles is None else battles
+        self.extra_plays = extra_plays
+        self.played_this_turn = played_this_turn
+        self.passes_in_a_row = passes_in_a_row
+        self.drawn_by = drawn_by
+        self.winner = winner
+        self.result = result
+        self.result_note = result_note
+        self.result_rule = result_rule
+        self.next_uid = next_uid
+        self.permanent = set() if permanent is None else permanent
+        self.fresh = fresh
 
     def copy(self) -> "State":
         """A copy a run may change without changing this one (GameEngine.copy_state): its own

@@ -9,9 +9,9 @@ so six places always suffice: places are numbered 1–6.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Iterator, Optional
 
+from ...base.record import Record, field
 from ...engine.chance import Distribution
 from ...engine.resume import graph_copier
 from ...kb.knowledge import CardInfo
@@ -70,8 +70,7 @@ class Char:
                 for v in (e.body or ()) if v.name == verb]
 
 
-@dataclass
-class Side:
+class Side(Record):
     player: str
     front: dict[int, Char] = field(default_factory=dict)
     back: dict[int, Char] = field(default_factory=dict)
@@ -84,6 +83,22 @@ class Side:
     to_place: int = 0                # dealt cards not yet placed
     placed: int = 0
     eliminated: bool = False
+
+    def __init__(self, player, front=None, back=None, stock=0, stock_given=False, score_cards=None,
+                 base_score=0, score_given=False, dealt=0, to_place=0, placed=0, eliminated=False) -> None:
+        # written out (one per player and run): Record's own constructor is slower than this
+        self.player = player
+        self.front = {} if front is None else front
+        self.back = {} if back is None else back
+        self.stock = stock
+        self.stock_given = stock_given
+        self.score_cards = [] if score_cards is None else score_cards
+        self.base_score = base_score
+        self.score_given = score_given
+        self.dealt = dealt
+        self.to_place = to_place
+        self.placed = placed
+        self.eliminated = eliminated
 
     def row(self, row: str) -> dict[int, Char]:
         return self.front if row == "front" else self.back
@@ -120,8 +135,7 @@ class Side:
         return total
 
 
-@dataclass
-class Attack:
+class Attack(Record):
     """The attack being carried out: the declaration, the dice and what follows."""
 
     player: str
@@ -151,8 +165,7 @@ class Attack:
     noted: set = field(default_factory=set)     # readings already stated in the trace for this attack
 
 
-@dataclass
-class State:
+class State(Record):
     sides: dict[str, Side] = field(default_factory=dict)
     seats: list[str] = field(default_factory=list)      # turn order, the start player first
     seats_given: bool = False
