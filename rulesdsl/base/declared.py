@@ -20,6 +20,8 @@ from __future__ import annotations
 import enum
 from typing import Any, Optional
 
+from .record import own_annotations
+
 _PLAIN = False
 
 
@@ -84,7 +86,7 @@ class Plain:
         fields: dict[str, Any] = {}
         tuples: set[str] = set()
         for klass in reversed(cls.__mro__[:cls.__mro__.index(Plain)]):
-            for name, note in vars(klass).get("__annotations__", {}).items():
+            for name, note in own_annotations(klass).items():
                 if name.startswith(("_", "model_")) or str(note).startswith("ClassVar"):
                     continue
                 default = vars(klass).get(name, _MISSING)

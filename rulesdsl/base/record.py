@@ -31,6 +31,19 @@ from typing import Any, Callable, Optional
 _MISSING = object()
 
 
+def own_annotations(cls: type) -> dict:
+    """The annotations class `cls` itself declares (not its bases'), as written: strings, since
+    the modules that declare records and models postpone them. Python 3.14 (the browser's) keeps a
+    named tuple's behind a function rather than in the class's __dict__: annotationlib gives them
+    as strings without evaluating them. Every reader of a class's own fields comes here."""
+    own = vars(cls)
+    found = own.get("__annotations__")
+    if found is None and ("__annotate_func__" in own or "__annotate__" in own):
+        import annotationlib        # Python >= 3.14 only, where typing has imported it already
+        found = annotationlib.get_annotations(cls, format=annotationlib.Format.STRING)
+    return found or {}
+
+
 class FrozenRecordError(AttributeError):
     """A field of a frozen record set or deleted (dataclasses' FrozenInstanceError)."""
 
@@ -72,7 +85,7 @@ class Record:
     def __init_subclass__(cls, frozen: bool = False, **kw: Any) -> None:
         super().__init_subclass__(**kw)
         fields = dict(cls.__record_fields__)
-        for name, note in cls.__dict__.get("__annotations__", {}).items():
+        for name, note in own_annotations(cls).items():
             if str(note).startswith(("ClassVar", "typing.ClassVar")):
                 continue
             value = cls.__dict__.get(name, _MISSING)

@@ -34,6 +34,7 @@ from operator import itemgetter
 from typing import Any, Iterable, Optional
 
 from ..base.declared import BaseModel
+from ..base.record import own_annotations
 from . import model
 
 VERSION = 2
@@ -96,18 +97,6 @@ def _fields(cls: type, kind: str) -> list[str]:
     return []
 
 
-def _written_annotations(c: type) -> dict:
-    """The annotations class `c` itself declares, as written (strings here, the model modules
-    postponing them). Python 3.14 (the browser's) keeps a named tuple's behind a function rather
-    than in the class's __dict__: annotationlib gives them as strings without evaluating them."""
-    own = vars(c)
-    found = own.get("__annotations__")
-    if found is None and ("__annotate_func__" in own or "__annotate__" in own):
-        import annotationlib        # Python ≥ 3.14 only, where typing has imported it already
-        found = annotationlib.get_annotations(c, format=annotationlib.Format.STRING)
-    return found or {}
-
-
 def _loc_field(cls: type, kind: str) -> Optional[str]:
     """The field of `cls` written in its owner's row as three columns (file, line, column)
     rather than as a node of its own: the first one declared a `Loc` (not an optional one).
@@ -118,7 +107,7 @@ def _loc_field(cls: type, kind: str) -> Optional[str]:
         return None
     for f in _fields(cls, kind):
         for c in cls.__mro__:
-            written = _written_annotations(c)
+            written = own_annotations(c)
             if f in written:
                 if written[f] is _Loc or getattr(written[f], "__forward_arg__", written[f]) == "Loc":
                     return f
