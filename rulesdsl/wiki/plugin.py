@@ -92,12 +92,12 @@ class WikiPlugin:
             self._load(config)
         finally:
             gc.enable()
-        self._draw_questions()
         # The knowledge base lives for the whole build: keep the collector from scanning it again
         # and again while pages are made (which grows with the corpus times the pages written).
         # No collection first: at 10,000 cards it takes 3 s to find about a thousand unreachable
         # objects, which are cheaper to keep.
         gc.freeze()
+        self._draw_questions()      # (after the freeze: the collector would scan the knowledge base for every page)
         config.nav = self.nav(config.nav)
         return config
 
