@@ -290,6 +290,40 @@ def test_every_scenario_of_a_game_with_an_interpreter_gets_a_computed_answer(bun
             assert a is None, sid
 
 
+def test_releasing_the_runs_keeps_what_later_pages_and_the_history_read(bundled):
+    """Once the Q&A pages are made, the answers let go of their traces and boards, and of those of
+    their answers under other readings: what the history and the index pages read of them (the
+    record, what they say, their outcomes and status) is the same, and a scenario a ruling page
+    shows with its trace keeps it."""
+    import copy
+
+    from rulesdsl.engine.answer import Answer
+    from rulesdsl.engine.deciding import answer_key
+    from rulesdsl.regress.records import record_of, verdict_of
+
+    kb = bundled.kb
+    pinned = {sid for sids in bundled.scenarios_for.values() for sid in sids}
+    answered = [sid for sid, a in bundled.answers.items() if isinstance(a, Answer)]
+    shown = [sid for sid in answered if sid in pinned][:15] + [sid for sid in answered if sid not in pinned][:40]
+    w = Wiki(kb)
+    w.answers = {sid: copy.deepcopy(bundled.answers[sid]) for sid in shown}
+
+    def read(a):
+        readings = [(r, answer_key(x), verdict_of(x), x.status, x.points, x.rulings) for r, x in a.readings.answers]
+        return record_of(kb, kb.scenarios[a.scenario], a), answer_key(a), verdict_of(a), a.verdict(), readings
+
+    before = {sid: read(a) for sid, a in w.answers.items()}
+    w.release_runs(set(shown))
+    assert {sid: read(a) for sid, a in w.answers.items()} == before
+    assert any(b.steps for sid in shown if sid in pinned for b in w.answers[sid].branches)
+    for sid in shown:
+        a = w.answers[sid]
+        assert all(b.steps == [] and b.before is None for _, x in a.readings.answers if x is not a for b in x.branches)
+        kept = bundled.answers[sid].branches
+        steps = [[s.as_dict() for s in b.steps] for b in a.branches]
+        assert steps == ([[s.as_dict() for s in b.steps] for b in kept] if sid in pinned else [[] for _ in kept])
+
+
 def test_every_card_ruling_and_scenario_has_one_page_and_no_two_pages_share_a_path(bundled):
     kb = bundled.kb
     kinds = [p.kind for p in bundled.items]

@@ -34,8 +34,9 @@ import shutil
 import tempfile
 import threading
 import time
+import zlib
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
@@ -76,6 +77,7 @@ class WikiPlugin:
         self.shells: dict[int, list[str]] = {}   # url depth -> template pieces
         self._toc_template: list[str] = []
         self.entries: list[Entry] = []           # the search index's entries (search.py)
+        self.drawn: dict[str, Drawn] = {}        # item page src -> its parts, made before the page shells exist
         self.started = 0.0
 
     # ------------------------------------------------------------------------- config
@@ -95,6 +97,7 @@ class WikiPlugin:
         # No collection first: at 10,000 cards it takes 3 s to find about a thousand unreachable
         # objects, which are cheaper to keep.
         gc.freeze()
+        self._draw_questions()      # (after the freeze: the collector would scan the knowledge base for every page)
         config.nav = self.nav(config.nav)
         return config
 
@@ -134,6 +137,31 @@ class WikiPlugin:
         log.info(f"rulesdsl: knowledge base loaded in {loaded - self.started:.1f} s, "
                  f"{sum(1 for a in self.wiki.answers.values() if a is not None)} answers computed in "
                  f"{time.perf_counter() - loaded:.1f} s")
+
+    def _draw_questions(self) -> None:
+        """Make the Q&A pages' parts as soon as the answers are computed, and let go of what only
+        those pages show (the traces and boards: `Wiki.release_runs`), so that they are not held
+        until the item pages are written, last."""
+        from .pages import render
+        w = self.wiki
+        started = time.perf_counter()
+        for page in w.items:
+            if page.kind == "scenario":
+                url = w.url(page.src)
+                self.drawn[page.src] = self._drawing(render(w, page, Wiki.root_of(url)), page, url, pack=True)
+        w.release_runs({page.key for page in w.items if page.src in self.drawn})
+        log.info(f"rulesdsl: {len(self.drawn)} Q&A pages made in {time.perf_counter() - started:.1f} s")
+
+    def _drawing(self, doc: Doc, page: Page, url: str, pack: bool = False) -> "Drawn":
+        """What an item page's file and search entries are made of, from its rendered document
+        (`pack`: its content compressed, to be kept)."""
+        w = self.wiki
+        where, rank = self._where(page)
+        keys = (page.key[1], w.kb.card(*page.key).card.name or "") if page.kind == "card" else ()
+        html = doc.html()
+        return Drawn(doc.title, zlib.compress(html.encode("utf-8"), 1) if pack else html, doc.toc,
+                     doc.sections[0][1] if doc.sections else "",
+                     doc.search_entries(url, limit=ITEM_TEXT, single=True, where=where, keys=keys, rank=rank))
 
     def _ask_bundle(self) -> None:
         """The interpreter for the readers' browsers (ask_bundle.py), or why the site has none."""
@@ -353,8 +381,8 @@ class WikiPlugin:
         made: set[Path] = set()
         for page in items:
             url = w.url(page.src)
-            doc = render(w, page, Wiki.root_of(url))
-            html = self._fill(self.shells[url.count("/")], doc, url)
+            drawn = self.drawn.pop(page.src, None) or self._drawing(render(w, page, Wiki.root_of(url)), page, url)
+            html = self._fill(self.shells[url.count("/")], drawn, url)
             path = w.path(page.src)
             dest = site / (path + "index.html" if path.endswith("/") or not path else path)
             if dest.parent not in made:
@@ -362,9 +390,7 @@ class WikiPlugin:
                 made.add(dest.parent)
             with open(dest, "wb") as f:
                 f.write(html.encode("utf-8"))
-            where, rank = self._where(page)
-            keys = (page.key[1], w.kb.card(*page.key).card.name or "") if page.kind == "card" else ()
-            for e in doc.search_entries(url, limit=ITEM_TEXT, single=True, where=where, keys=keys, rank=rank):
+            for e in drawn.entries:
                 index.add(e)
 
     def _write_items_forked(self, items: list[Page], site: Path, index: SearchIndex) -> list[dict]:
@@ -409,10 +435,12 @@ class WikiPlugin:
                     os.unlink(p)
         return parts
 
-    def _fill(self, pieces: list[str], doc: Doc, url: str) -> str:
-        toc = "".join(self._toc_li(t) for t in doc.toc)
-        first = doc.sections[0][1] if doc.sections else ""
-        values = {"TITLE": esc(doc.title), "CONTENT": doc.html(), "TOC": toc, "TOCID": esc(first), "URL": url}
+    def _fill(self, pieces: list[str], drawn: "Drawn", url: str) -> str:
+        toc = "".join(self._toc_li(t) for t in drawn.toc)
+        content = drawn.content
+        if isinstance(content, bytes):
+            content = zlib.decompress(content).decode("utf-8")
+        values = {"TITLE": esc(drawn.title), "CONTENT": content, "TOC": toc, "TOCID": esc(drawn.first), "URL": url}
         return "".join(values[p] if i % 2 else p for i, p in enumerate(pieces))
 
     def _toc_li(self, token: dict) -> str:
@@ -448,6 +476,18 @@ class WikiPlugin:
                 if path.is_dir():
                     server.watch(str(path))
         return server
+
+
+class Drawn(NamedTuple):
+    """An item page's parts: its title, its content (UTF-8, compressed: at 10,000 questions the
+    Q&A pages wait through the index pages and the history; a page made on the spot: text), its
+    table of contents, its first heading's id and its search entries."""
+
+    title: str
+    content: Any
+    toc: list
+    first: str
+    entries: list
 
 
 _KIND_JA = {"game": "", "rules": "ルール", "chapter": "ルール", "cards": "カード", "card": "カード",

@@ -420,6 +420,32 @@ class Wiki:
                 self.failures.append(Failure(sid, loc, f"{len(failed)} expectation(s) fail: {detail}"))
         return self.failures
 
+    def release_runs(self, drawn: set[str]) -> None:
+        """Drop from the answers what no page still to be made and not the history reads, once
+        the Q&A pages of `drawn` are made: their branches' traces, boards and choices (what a ruling
+        page shows of the scenarios it pins is kept), and those of every answer under another
+        reading (a Q&A page shows their sentences and status; the history reads what they say,
+        their outcomes and what they consulted). At 10,000 questions they are most of the answers'
+        memory."""
+        shown = {sid for sids in self.scenarios_for.values() for sid in sids}
+        slim: dict[int, tuple] = {}         # a branch shared by answers (the same run) stays shared
+
+        def thin(a: "Answer") -> None:
+            for b in a.branches:
+                if id(b) not in slim:
+                    slim[id(b)] = (b, _outcome_only(b))     # (the branch kept, so that its id is not reused)
+            a.branches = [slim[id(b)][1] for b in a.branches]
+
+        for sid, a in self.answers.items():
+            if a is None or isinstance(a, Failure):
+                continue
+            if a.readings is not None:
+                for _, x in a.readings.answers:
+                    if x is not a:
+                        thin(x)
+            if sid in drawn and sid not in shown:
+                thin(a)
+        slim.clear()
 
     @property
     def changed_answers(self) -> dict:
@@ -435,6 +461,13 @@ class Wiki:
                      f"again without the revision, {stats['in_full']} of them in full; the tests of what decides "
                      f"took {stats['reused']} answers under other readings from the build's and made {stats['readings']})")
         return self._changed
+
+
+def _outcome_only(b):
+    """A branch as the verdict reads it: its outcome, illegal action and expectations' results,
+    without its choices, trace and boards."""
+    import dataclasses
+    return dataclasses.replace(b, choices=[], steps=[], before=None, after=None, refused=[])
 
 
 def revision_anchor(label: str) -> str:
