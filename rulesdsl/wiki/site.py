@@ -466,8 +466,8 @@ class Wiki:
 def _outcome_only(b):
     """A branch as the verdict reads it: its outcome, illegal action and expectations' results,
     without its choices, trace and boards."""
-    import dataclasses
-    return dataclasses.replace(b, choices=[], steps=[], before=None, after=None, refused=[])
+    from ..base.record import replace
+    return replace(b, choices=[], steps=[], before=None, after=None, refused=[])
 
 
 def revision_anchor(label: str) -> str:
