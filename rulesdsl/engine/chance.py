@@ -20,12 +20,12 @@ which plan makes an outcome most likely.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from math import comb, factorial
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Optional, Sequence
 
+from ..base.patterns import LazyPattern
 from ..base.record import Record, field
 
 if TYPE_CHECKING:      # imported where a probability is made: most answers meet no chance
@@ -374,7 +374,7 @@ def decision_words(label: str, table: dict[str, tuple[tuple[str, ...], tuple[str
     return f"{_condition(conds, others)}なら「{first}」（それ以外は「{chosen[1]}」）"
 
 
-_NUMBERED = re.compile(r"^(\D*?)(\d+)(.*)$")
+_NUMBERED = LazyPattern(r"^(\D*?)(\d+)(.*)$")
 
 
 def _condition(conds: list[str], others: list[str]) -> str:

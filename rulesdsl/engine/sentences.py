@@ -10,6 +10,7 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Optional
 
+from ..base.patterns import LazyPattern
 from .chance import chance_sentences, is_chance
 from .chance import expectation_sentence as chance_expectation
 from .registry import GameEngine, engine_for
@@ -48,7 +49,7 @@ def expectation_sentence(e: "ExpectationResult", text: Optional[str] = None) -> 
     return f"{_end(found)}（「{text}」ではない）" if found else f"「{text}」ではない。"
 
 
-_CAN = re.compile(r"(できる|できます|可能)(か|ですか)[。？?]?\s*$")
+_CAN = LazyPattern(r"(できる|できます|可能)(か|ですか)[。？?]?\s*$")
 _CELL = re.compile(r"(?<![A-Za-z0-9.])([A-Ia-i][1-9])(?![A-Za-z0-9])")
 
 

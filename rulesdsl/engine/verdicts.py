@@ -8,9 +8,10 @@ names is compared with all of them.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Iterator, Optional
+
+from ..base.patterns import LazyPattern
 
 if TYPE_CHECKING:
     from .answer import Answer
@@ -23,10 +24,9 @@ WORDS = [
     ("引き分け", "result", "draw"), ("勝利", "result", "win"),
 ]
 BINARY = {"face": ("up", "down"), "can": ("yes", "no")}
-_NEGATION = re.compile(r"^(?:に|と|で|は|には)?(?:ならない|ならず|ない|しない|せず|されない)")
-_SUBJECT = re.compile(r"《[^》]+》|\b[A-Za-z]+\d+\b")
-_CLAUSE = re.compile(r"[。、，,]")
-_FIND = [(re.compile(re.escape(word)), pair, value) for word, pair, value in WORDS]     # each word's pattern, made once
+_NEGATION = LazyPattern(r"^(?:に|と|で|は|には)?(?:ならない|ならず|ない|しない|せず|されない)")
+_SUBJECT = LazyPattern(r"《[^》]+》|\b[A-Za-z]+\d+\b")
+_CLAUSE = LazyPattern(r"[。、，,]")
 
 
 @lru_cache(maxsize=4096)     # the same answers and statements are compared at every run of a question
@@ -35,13 +35,15 @@ def claims(text: str) -> tuple[tuple[str, str, bool], ...]:
     (「裏向きにならない」) does not hold."""
     out = []
     taken: list[tuple[int, int]] = []
-    for find, pair, value in _FIND:
-        for m in find.finditer(text):
-            if any(a <= m.start() < b for a, b in taken):
-                continue
-            taken.append((m.start(), m.end()))
-            negated = bool(_NEGATION.match(text[m.end():]))
-            out.append((pair, value, not negated))
+    for word, pair, value in WORDS:
+        start = text.find(word)           # each occurrence, left to right, none overlapping
+        while start >= 0:
+            end = start + len(word)
+            if not any(a <= start < b for a, b in taken):
+                taken.append((start, end))
+                negated = bool(_NEGATION.match(text[end:]))
+                out.append((pair, value, not negated))
+            start = text.find(word, end)
     return tuple(out)
 
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import datetime as _dt
-import re
 from collections import defaultdict
 from typing import Iterator, Optional
 
+from ..base.patterns import LazyPattern
 from ..lang.diagnostics import Diagnostic, Related, did_you_mean
 from ..lang.model import RevRef, Status, Text
 from .checks import ABOUT_SCENARIOS, CHECKS, check, diag
@@ -430,8 +430,8 @@ def unsettled_points(kb: KnowledgeBase) -> Iterator[Diagnostic]:
                              (Related(loc=s.loc, message="read here"),))
 
 
-_RULE_REF = re.compile(r"[a-z][a-z0-9_]*(?:/[A-Za-z0-9_\-.]+)+|[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+")
-_QUOTED = re.compile(r"「([^「」]{4,})」")
+_RULE_REF = LazyPattern(r"[a-z][a-z0-9_]*(?:/[A-Za-z0-9_\-.]+)+|[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+")
+_QUOTED = LazyPattern(r"「([^「」]{4,})」")
 
 
 def _records_reading(kb: KnowledgeBase, game: str, name: str) -> bool:

@@ -23,11 +23,12 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from ..base.patterns import LazyPattern
 from ..base.record import Record
 
 WIKI_HEADING = re.compile(r"^(\*{1,6})(.*)$")
-WIKI_TITLE = re.compile(r"^&\w+\(\d*\)\{&bold\(\)\{[^{}]+\}\}$")
-ITEM = re.compile(r"^\s*(?:•|・|\d+\.|[０-９]+．)\s*")
+WIKI_TITLE = LazyPattern(r"^&\w+\(\d*\)\{&bold\(\)\{[^{}]+\}\}$")
+ITEM = LazyPattern(r"^\s*(?:•|・|\d+\.|[０-９]+．)\s*")
 SENTENCE_END = re.compile(r"[。！？!?]")
 VERB_END = re.compile(r"(?:[るすただうくねよ]|ない)$")
 BRACKETED = re.compile(r"^[^\s【】「」]{0,4}【[^【】]+】$")

@@ -21,6 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
+from ..base.patterns import LazyPattern
 from ..base import files
 from . import outline
 from ..base.record import Record, field
@@ -29,7 +30,7 @@ _LINK = re.compile(r"\[\[([^\]>]*)(?:>[^\]]*)?\]\]")
 _DECOR = re.compile(r"&\w+(?:\([^)]*\))?\{|\}")
 _MARKER = re.compile(r"^(?:[-+*#•・]+|\d+\.|[０-９]+．)\s*")
 _SPACE = re.compile(r"[\s\u3000]+")
-OMISSION = re.compile(r"…+|\.\.\.+")
+OMISSION = LazyPattern(r"…+|\.\.\.+")
 
 
 def normalize_line(line: str) -> str:

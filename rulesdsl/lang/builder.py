@@ -13,6 +13,7 @@ from functools import partial
 from typing import Any, Optional
 
 
+from ..base.patterns import LazyPattern
 from ..base import declared
 from .dates import DateError, PartialDate
 from .diagnostics import Diagnostic, Related
@@ -87,7 +88,7 @@ class _Stmt:
         self.field, self.value, self.loc = field, value, loc
 
 
-_ESCAPES = re.compile(r'\\(u[0-9A-Fa-f]{4}|.)', re.S)
+_ESCAPES = LazyPattern(r'\\(u[0-9A-Fa-f]{4}|.)', re.S)
 _ESCAPE_MAP = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 ESCAPES_KNOWN = '\\n, \\t, \\", \\\\ and \\u followed by four hex digits (\\u3042)'
 

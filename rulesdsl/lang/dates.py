@@ -17,6 +17,8 @@ import re
 from functools import total_ordering
 from typing import Any
 
+from ..base.patterns import LazyPattern
+
 SEASONS = {"spring": (3, "春"), "summer": (6, "夏"), "autumn": (9, "秋"), "winter": (12, "冬")}
 _JA_SEASONS = {ja: name for name, (_, ja) in SEASONS.items()}
 _ORDER = ("spring", "summer", "autumn", "winter")
@@ -35,7 +37,7 @@ CALENDARS = {
 DEFAULT_CALENDAR = "meteorological"
 
 _ISO = re.compile(r"^(\d{4})(?:-(?:(\d{1,2})(?:-(\d{1,2}))?|(spring|summer|autumn|winter)))?$")
-_JA = re.compile(r"^(\d{4})年(?:(\d{1,2})月(?:(\d{1,2})日)?|(春|夏|秋|冬))?$")
+_JA = LazyPattern(r"^(\d{4})年(?:(\d{1,2})月(?:(\d{1,2})日)?|(春|夏|秋|冬))?$")
 
 
 class DateError(ValueError):

@@ -26,7 +26,7 @@ them into typed `Call`s; the game's engine gives the calls their meaning.
 from __future__ import annotations
 
 import re
-import string
+from _string import formatter_parser    # what string.Formatter.parse runs: `string` compiles a pattern at import
 from typing import Any, Callable, NamedTuple, Optional
 
 from ..base.declared import BaseModel, ConfigDict
@@ -149,9 +149,12 @@ class Vocabulary(Record):
         return e.values.get(value) if e else None
 
 
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"      # string.ascii_lowercase
+
+
 def grid_cells(columns: int, rows: int) -> tuple[str, ...]:
     """Cell names of a grid: a column letter and a row number, a1 … c3 for 3×3."""
-    return tuple(f"{string.ascii_lowercase[c]}{r + 1}" for c in range(columns) for r in range(rows))
+    return tuple(f"{_LETTERS[c]}{r + 1}" for c in range(columns) for r in range(rows))
 
 
 # ----------------------------------------------------------------------------- building
@@ -240,14 +243,14 @@ def build_vocabulary(game: str, clauses: tuple[Clause, ...], cells: tuple[str, .
 
 
 def _holes(template: str) -> list[str]:
-    return [f for _, f, _, _ in string.Formatter().parse(template) if f]
+    return [f for _, f, _, _ in formatter_parser(template) if f]
 
 
 def template_problem(template: str) -> Optional[str]:
     """What is wrong with a label template, or None: a template is Japanese text with holes
     `{argument}` (a plain name; no index, attribute, conversion or format), and braces doubled."""
     try:
-        parts = list(string.Formatter().parse(template))
+        parts = list(formatter_parser(template))
     except ValueError as e:
         return f"is not well formed ({e})"
     for _, field, spec, conversion in parts:
