@@ -26,8 +26,7 @@ from ..kb.loader import display_path, question_games
 from ..kb.verdict import file_findings, findings
 from ..lang.diagnostics import Diagnostic, DslError
 from ..lang.model import Status
-from .main import EXIT_FINDINGS, EXIT_OK, Output, command, dump_json, exit_code
-from .show import parse_as_of
+from .main import EXIT_FINDINGS, EXIT_OK, Output, command, dump_json, exit_code, parse_as_of
 
 
 def configure(p: argparse.ArgumentParser) -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Optional, Sequence
 
 from ..base import cache
+from ..lang.dates import DateError, PartialDate
 from ..lang.diagnostics import Diagnostic, DslError, Sources, render
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNUSABLE, EXIT_INTERNAL = 0, 1, 2, 70
@@ -79,7 +80,7 @@ class _Formatter(argparse.HelpFormatter):
 
 def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
     """The argument parser, with `command` alone registered when given (see `commands.register`)."""
-    from .commands import register
+    from .commands import MODULES, register
     register(command)
 
     p = argparse.ArgumentParser(
@@ -92,7 +93,9 @@ def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
     p.add_argument("-v", "--verbose", action="store_true",
                    help="say what the caches and the server did (on stderr)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    for name, (configure, fn, help_) in COMMANDS.items():
+    order = list(MODULES)       # the help lists the commands in this order, whatever imported them
+    for name in sorted(COMMANDS, key=lambda n: order.index(n) if n in order else len(order)):
+        configure, fn, help_ = COMMANDS[name]
         sp = sub.add_parser(name, help=help_, description=help_, allow_abbrev=False, formatter_class=_Formatter)
         configure(sp)
         sp.set_defaults(func=fn)
@@ -165,6 +168,16 @@ def main(argv: Optional[Sequence[str]] = None, allowed: Optional[Iterable[str]] 
     finally:
         loader.FREEZE_AFTER_LOAD = False
         cache.set_verbose(verbose)
+
+
+def parse_as_of(text: Optional[str]) -> Optional[PartialDate]:
+    """The date of an `--as-of DATE` option (None when not given); a usage error otherwise."""
+    if text is None:
+        return None
+    try:
+        return PartialDate.parse(text)
+    except DateError as e:
+        raise DslError([Diagnostic(code="usage", message=f"--as-of: {e}", fatal=True)]) from None
 
 
 def os_diagnostic(e: OSError) -> Diagnostic:

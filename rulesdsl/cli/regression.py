@@ -28,8 +28,7 @@ from ..regress.impact import impact
 from ..regress.periods import timeline
 from ..regress.records import Memo, record
 from .ask import engine_diagnostic, scenarios_of
-from .main import EXIT_FINDINGS, EXIT_OK, Output, command, dump_json
-from .show import parse_as_of
+from .main import EXIT_FINDINGS, EXIT_OK, Output, command, dump_json, parse_as_of
 
 
 def _usable(kb: KnowledgeBase, files=()) -> None:

@@ -11,11 +11,10 @@ from typing import Any, Optional
 from ..base.cache import find_root
 from ..kb.build import load
 from ..kb.knowledge import CardInfo, KnowledgeBase
-from ..lang.dates import DateError, PartialDate
 from ..lang.diagnostics import Diagnostic, DslError, did_you_mean
 from ..lang.model import Revision, Ruling, Section, Status
 from ..lang.vocab import UNKNOWN, in_words
-from .main import EXIT_OK, Output, command, dump_json
+from .main import EXIT_OK, Output, command, dump_json, parse_as_of
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -25,15 +24,6 @@ def configure(p: argparse.ArgumentParser) -> None:
                         "(grm:battle.zero_weight)")
     p.add_argument("--as-of", metavar="DATE", help="what was in force on DATE (2026-09-01, 2026-03, 2026-summer, 2026年夏)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-
-
-def parse_as_of(text: Optional[str]) -> Optional[PartialDate]:
-    if text is None:
-        return None
-    try:
-        return PartialDate.parse(text)
-    except DateError as e:
-        raise DslError([Diagnostic(code="usage", message=f"--as-of: {e}", fatal=True)]) from None
 
 
 def load_clean(args) -> KnowledgeBase:
