@@ -52,9 +52,10 @@ def cache_base(monkeypatch):
 
 
 def env_for(base: Path, **extra) -> dict:
-    env = dict(os.environ, RULESDSL_CACHE=str(base), **extra)
+    env = dict(os.environ, RULESDSL_CACHE=str(base))
     env.pop("RULESDSL_ROOT", None)
-    env.pop("RULESDSL_NO_CACHE", None)
+    env.pop("RULESDSL_NO_CACHE", None)      # unless the test sets it
+    env.update(extra)
     return env
 
 
@@ -144,6 +145,20 @@ def test_the_server_answers_a_judges_question_exactly_as_the_command_line_does(c
     assert "after 1 answers" in log
     assert (served.returncode, served.stdout, served.stderr) == (alone.returncode, alone.stdout, alone.stderr)
     assert served.returncode == 0 and served.stdout.startswith("答え: ")
+
+
+def test_with_a_server_running_a_question_asked_again_is_answered_by_it_from_the_kept_output(cache_base, server, tmp_path):
+    # the client asks the server first, with its code digest alone: the server keys the command
+    # and answers what it kept as the command line would (the client walks no knowledge base)
+    question = judge_file(tmp_path, 60)
+    first = cli(cache_base, "ask", question)
+    again = cli(cache_base, "ask", question, RULESDSL_VERBOSE="1")
+    log = server.stop()
+    alone = cli(cache_base, "ask", question, RULESDSL_NO_CACHE="1")
+    assert "after 2 answers" in log
+    assert "answered by the server" in again.stderr
+    assert (first.returncode, first.stdout) == (again.returncode, again.stdout) == (alone.returncode, alone.stdout)
+    assert again.stderr.replace("rulesdsl: cache: answered by the server\n", "") == alone.stderr
 
 
 def test_the_server_reads_an_edited_question_again(cache_base, server, tmp_path):

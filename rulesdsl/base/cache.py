@@ -523,11 +523,9 @@ OutputKey.__doc__ = ("Where a command's output is kept: the knowledge base's roo
 ENV_READ = ("RULESDSL_ROOT", "RULESDSL_NO_CACHE", "NO_COLOR")
 
 
-def output_key(argv: Sequence[str], code: Optional[str] = None) -> Optional[OutputKey]:
-    """Where the output of this command line is kept and under which key, or None when it is
-    not kept (another command, --no-cache, no usable cache folder, an unusable root). `code`:
-    the digest of the code that will compute the output, when the caller holds it (a server's
-    own, taken when it started); by default this package's files on disk are digested."""
+def kept_root(argv: Sequence[str]) -> Optional[tuple[Path, Path]]:
+    """The knowledge base's root and its private cache folder when this command line's output
+    is kept (see `output_key`), else None."""
     g = globals_of(argv)
     if g.command not in READ_ONLY or g.no_cache or os.environ.get("RULESDSL_NO_CACHE"):
         return None
@@ -535,10 +533,22 @@ def output_key(argv: Sequence[str], code: Optional[str] = None) -> Optional[Outp
     if not root.is_dir():
         return None                         # the command says what is wrong with it
     try:
-        folder = kb_dir(root)
+        return root, kb_dir(root)
     except Unavailable as e:
         note(f"no cache: {e}")
         return None
+
+
+def output_key(argv: Sequence[str], code: Optional[str] = None) -> Optional[OutputKey]:
+    """Where the output of this command line is kept and under which key, or None when it is
+    not kept (another command, --no-cache, no usable cache folder, an unusable root). `code`:
+    the digest of the code that will compute the output, when the caller holds it (a server's
+    own, taken when it started); by default this package's files on disk are digested."""
+    g = globals_of(argv)
+    found = kept_root(argv)
+    if found is None:
+        return None
+    root, folder = found
     d = digests(root)
     code = code or code_digest(d)
     h = blake2b(FORMAT, digest_size=20)

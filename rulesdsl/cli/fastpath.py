@@ -3,10 +3,11 @@
 The read-only commands (check, ask, show, timeline, deck) are pure functions of their
 arguments, the package's code, the knowledge base's files and the day, so their output is kept
 in the knowledge base's private cache folder under a key made of all of those (rulesdsl/base/cache.py):
-asking again with nothing changed costs one pass over the file list. On a miss, a running
-`rulesdsl serve` for the same knowledge base answers, if there is one (rulesdsl/cli/server.py);
-else the command runs here (rulesdsl/cli/main.py). On a hit, or when the server answers, neither
-pydantic nor lark is imported.
+asking again with nothing changed costs one pass over the file list. A running `rulesdsl serve`
+for the same knowledge base answers first, if there is one (rulesdsl/cli/server.py: it keys the
+command itself and answers a kept output as this process would); else the kept output answers,
+and on a miss the command runs here (rulesdsl/cli/main.py). On a hit, or when the server
+answers, neither pydantic nor lark is imported.
 """
 
 from __future__ import annotations
@@ -27,20 +28,27 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     # a read-only command looks at each file once: its key and its run judge the same disk
     with cache.one_look():
         try:
-            key = cache.output_key(argv)
+            kept = cache.kept_root(argv)
+            # A running server is asked first, with this package's code digest alone: it keys
+            # the command itself (looking at the knowledge base's files and the question's)
+            # and answers a kept output as this process would, so the client does not walk
+            # the knowledge base too. Anything else keys the command here.
+            code = cache.code_digest(cache.digests(kept[0])) if kept is not None else None
+            hit = ask_server(kept[1] / "serve.sock", code, argv) if kept is not None else None
+            if hit is not None:
+                return _write(hit)
+            key = cache.output_key(argv, code=code) if kept is not None else None
         except OSError as e:
             cache.note(f"no output cache: {e}")
             key = None
         if key is not None:
-            hit = cache.recall(key) or ask_server(key, argv)
+            hit = cache.recall(key)
             if hit is None:
                 answer_path(argv)
                 from .main import run_captured
                 hit = run_captured(argv)
                 cache.remember(key, hit)
-            sys.stdout.write(hit["stdout"])
-            sys.stderr.write(hit["stderr"])
-            return int(hit["code"])
+            return _write(hit)
     answer_path(argv)
     from .main import main as run
     return run(argv)
@@ -70,11 +78,16 @@ def answer_path(argv: Sequence[str]) -> None:
             gc.enable()
 
 
-def ask_server(key: cache.OutputKey, argv: Sequence[str]) -> Optional[dict]:
-    """The output of the command from a `rulesdsl serve` for this knowledge base, or None when
-    there is none, it runs other code or refuses, or anything goes wrong on the way (the
-    command then runs here)."""
-    path = key.path.parent.parent / "serve.sock"
+def _write(output: dict) -> int:
+    sys.stdout.write(output["stdout"])
+    sys.stderr.write(output["stderr"])
+    return int(output["code"])
+
+
+def ask_server(path: Path, code: str, argv: Sequence[str]) -> Optional[dict]:
+    """The output of the command from the `rulesdsl serve` listening at `path` (this knowledge
+    base's), or None when there is none, it runs other code than `code` or refuses, or
+    anything goes wrong on the way (the command then runs here)."""
     if not os.path.exists(path):
         return None
     # the C module: `socket` wraps it in enums and selectors, a tenth of the served client's start
@@ -82,7 +95,7 @@ def ask_server(key: cache.OutputKey, argv: Sequence[str]) -> Optional[dict]:
     if not hasattr(_socket, "AF_UNIX"):
         return None
     request = {"argv": list(argv), "cwd": os.getcwd(),
-               "env": {k: os.environ[k] for k in wire.ENV if k in os.environ}, "code": key.code}
+               "env": {k: os.environ[k] for k in wire.ENV if k in os.environ}, "code": code}
     try:
         s = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
         try:
