@@ -154,6 +154,34 @@ def ask(tmp_path, run_cli, monkeypatch):
     return run
 
 
+@pytest.fixture
+def new_question_probe(tmp_path):
+    """Ask the README's judge's question as a new file (outside the knowledge base, its parse
+    caches filled by a first question) in a fresh process, through the command line's own entry,
+    and return what `report` (Python lines run after it, `answer` holding its output) prints."""
+    import subprocess
+    import sys
+
+    def probe(name: str, report: str) -> str:
+        judge = (REPO / "examples/judge-question.rules").read_text(encoding="utf-8")
+        warm, question = tmp_path / "warm.rules", tmp_path / f"{name}.rules"
+        warm.write_text(judge.replace("grm/judge/stack", "grm/judge/warm"), encoding="utf-8")
+        question.write_text(judge.replace("grm/judge/stack", f"grm/judge/{name}"), encoding="utf-8")
+        env = dict(os.environ)
+        env.pop("RULESDSL_PYDANTIC", None)
+        # the first fills the parse caches (a cold parse imports lark); the second is a new question
+        subprocess.run([sys.executable, "-m", "rulesdsl", "ask", str(warm)], cwd=REPO, env=env,
+                       capture_output=True, check=True)
+        code = ("import sys, io\n"
+                "from rulesdsl.cli.fastpath import main\n"
+                "out, sys.stdout = sys.stdout, io.StringIO()\n"
+                f"main(['ask', {str(question)!r}])\n"
+                "answer, sys.stdout = sys.stdout.getvalue(), out\n" + report)
+        r = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, check=True)
+        return r.stdout + r.stderr
+    return probe
+
+
 @pytest.fixture(scope="session")
 def chromium():
     """Debian's chromium through Playwright, one for the whole run (the wiki's browser tests)."""

@@ -5,36 +5,17 @@ command's module (`show`: --as-of is read by cli/main.py)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def test_a_new_question_compiles_no_pattern_and_imports_no_command_it_does_not_meet(tmp_path):
-    judge = (ROOT / "examples/judge-question.rules").read_text(encoding="utf-8")
-    warm, question = tmp_path / "warm.rules", tmp_path / "q.rules"
-    warm.write_text(judge.replace("grm/judge/stack", "grm/judge/warm"), encoding="utf-8")
-    question.write_text(judge.replace("grm/judge/stack", "grm/judge/nopattern"), encoding="utf-8")
-    env = dict(os.environ)
-    env.pop("RULESDSL_PYDANTIC", None)
-    subprocess.run([sys.executable, "-m", "rulesdsl", "ask", str(warm)], cwd=ROOT, env=env, capture_output=True, check=True)
+def test_a_new_question_compiles_no_pattern_and_imports_no_command_it_does_not_meet(new_question_probe):
     # module patterns of checks, readings and formats the judge's question never meets
     idle = ["rulesdsl.kb.lint:_RULE_REF", "rulesdsl.kb.lint:_QUOTED", "rulesdsl.engine.sentences:_CAN",
             "rulesdsl.engine.chance:_NUMBERED", "rulesdsl.lang.dates:_JA", "rulesdsl.lang.builder:_ESCAPES",
             "rulesdsl.kb.sources:OMISSION"]
-    probe = ("import sys, io\n"
-             "from rulesdsl.cli.fastpath import main\n"
-             "out, sys.stdout = sys.stdout, io.StringIO()\n"
-             f"main(['ask', {str(question)!r}])\n"
-             "answer, sys.stdout = sys.stdout.getvalue(), out\n"
-             f"idle = {idle!r}\n"
-             "made = [n for n in idle if 'match' in vars(getattr(sys.modules[n.split(':')[0]], n.split(':')[1]))]\n"
-             "print(answer.startswith('答え: '), 'string' in sys.modules, 'rulesdsl.cli.show' in sys.modules, made)\n")
-    r = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
-    assert r.stdout.split() == ["True", "False", "False", "[]"], r.stdout + r.stderr
+    said = new_question_probe("nopattern", (
+        f"idle = {idle!r}\n"
+        "made = [n for n in idle if 'match' in vars(getattr(sys.modules[n.split(':')[0]], n.split(':')[1]))]\n"
+        "print(answer.startswith('答え: '), 'string' in sys.modules, 'rulesdsl.cli.show' in sys.modules, made)\n"))
+    assert said.split() == ["True", "False", "False", "[]"], said
 
 
 def test_the_help_lists_every_command_in_its_order_whatever_imported_them():

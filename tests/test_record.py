@@ -5,17 +5,11 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import os
 import pickle
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from rulesdsl.base.record import FrozenRecordError, Record, field, replace
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclasses.dataclass
@@ -131,20 +125,7 @@ def test_repr_of_a_record_inside_itself():
     assert repr(r) == "RPlain(x=1, y='a!', z=[...])"
 
 
-def test_a_new_question_imports_no_dataclasses(tmp_path):
-    judge = (ROOT / "examples/judge-question.rules").read_text(encoding="utf-8")
-    warm, question = tmp_path / "warm.rules", tmp_path / "q.rules"
-    warm.write_text(judge.replace("grm/judge/stack", "grm/judge/warm"), encoding="utf-8")
-    question.write_text(judge.replace("grm/judge/stack", "grm/judge/norecord"), encoding="utf-8")
-    env = dict(os.environ)
-    env.pop("RULESDSL_PYDANTIC", None)
-    # the first fills the parse caches (a cold parse imports lark); the second is a new question
-    subprocess.run([sys.executable, "-m", "rulesdsl", "ask", str(warm)], cwd=ROOT, env=env, capture_output=True, check=True)
-    probe = ("import sys, io\n"
-             "from rulesdsl.cli.fastpath import main\n"
-             "out, sys.stdout = sys.stdout, io.StringIO()\n"
-             f"main(['ask', {str(question)!r}])\n"
-             "answer, sys.stdout = sys.stdout.getvalue(), out\n"
-             "print(answer.startswith('答え: '), sorted({'dataclasses', 'inspect', 'ast', 'dis', 'tokenize'} & set(sys.modules)))\n")
-    r = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
-    assert r.stdout.split() == ["True", "[]"], r.stdout + r.stderr
+def test_a_new_question_imports_no_dataclasses(new_question_probe):
+    said = new_question_probe("norecord", "print(answer.startswith('答え: '), "
+                              "sorted({'dataclasses', 'inspect', 'ast', 'dis', 'tokenize'} & set(sys.modules)))\n")
+    assert said.split() == ["True", "[]"], said
