@@ -34,7 +34,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             # and answers a kept output as this process would, so the client does not walk
             # the knowledge base too. Anything else keys the command here.
             code = cache.code_digest(cache.digests(kept[0])) if kept is not None else None
-            hit = ask_server(kept[1] / "serve.sock", code, argv) if kept is not None else None
+            hit = ask_server(cache.socket_path(kept[0]), code, argv) if kept is not None else None
             if hit is not None:
                 return _write(hit)
             key = cache.output_key(argv, code=code) if kept is not None else None
