@@ -241,6 +241,51 @@ def test_the_server_stops_when_its_own_code_files_change(cache_base, tmp_path):
     assert "the package's code changed; stopping after 1 answers" in log, log
 
 
+def test_a_busy_server_refuses_at_once(monkeypatch):
+    """The client asks the server before it looks for a kept output: a server running another
+    command refuses rather than keep it waiting (in-process: its one run taken)."""
+    srv = server_module.Server.__new__(server_module.Server)
+    srv.code = code()
+    srv.run_lock = threading.Lock()
+    srv.run = lambda argv: pytest.fail("a busy server ran a command")
+    request = {"argv": ["show", "grm/battle/zero-weight"], "cwd": str(REPO), "env": {}, "code": srv.code}
+    with srv.run_lock:
+        assert srv.answer(request) == {"refused": "busy with another command"}
+
+
+def test_refused_by_a_busy_server_the_client_answers_from_its_kept_output(cache_base, tmp_path):
+    # a stand-in server that is always busy: the client runs the question itself, keeps the
+    # output, and the second time answers from it, exactly as the command line alone
+    sock_path = cache.socket_path(REPO)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(sock_path))
+    listener.listen(8)
+    asked = []
+
+    def busy() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            with conn:
+                asked.append(wire.decode(wire.receive(conn, wire.MAX_REQUEST, 30)))
+                wire.send(conn, {"refused": "busy with another command"}, 30)
+    threading.Thread(target=busy, daemon=True).start()
+    try:
+        question = judge_file(tmp_path, 60)
+        first = cli(cache_base, "ask", question, RULESDSL_VERBOSE="1")
+        again = cli(cache_base, "ask", question, RULESDSL_VERBOSE="1")
+    finally:
+        listener.close()
+        sock_path.unlink()
+    alone = cli(cache_base, "ask", question, RULESDSL_NO_CACHE="1")
+    assert len(asked) == 2 and all(a["argv"] == ["ask", str(question)] for a in asked)
+    assert "the server refused: busy with another command" in first.stderr
+    assert "output of this command line found" in again.stderr
+    assert (first.returncode, first.stdout) == (again.returncode, again.stdout) == (alone.returncode, alone.stdout)
+
+
 def test_a_request_nested_too_deeply_is_answered_with_a_refusal(monkeypatch):
     """In-process: 200,000 brackets deep; the client gets a reply, the server no RecursionError."""
     log = []

@@ -104,7 +104,12 @@ class Server:
             return {"refused": "no command, or an option before it that is not served"}
         if command not in cache.READ_ONLY:
             return {"refused": f"{command} is not served (only {', '.join(cache.READ_ONLY)})"}
-        with self.run_lock:
+        # One command at a time. A client asks the server before it looks for a kept output
+        # (fastpath), so a busy server refuses rather than keep it waiting: the client then
+        # answers from its kept output, or runs the command itself, at once.
+        if not self.run_lock.acquire(blocking=False):
+            return {"refused": "busy with another command"}
+        try:
             saved_env = {k: os.environ.get(k) for k in wire.ENV}
             here = os.getcwd()
             try:
@@ -116,6 +121,8 @@ class Server:
             finally:
                 os.chdir(here)
                 _set_env(saved_env)
+        finally:
+            self.run_lock.release()
 
     def code_changed(self) -> bool:
         """Whether this server's own code files changed since it started (their digest, taken
