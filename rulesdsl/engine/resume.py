@@ -56,39 +56,53 @@ def graph_copier(*kinds: type) -> Callable[[Any], Any]:
     `__dict__`), lists, tuples, sets and dicts of them, weak references to them, and values
     never changed in place."""
     mutable = frozenset(kinds)
-    slots = {k: tuple(getattr(k, "__slots__", ())) for k in kinds}
+    deep = mutable | _SHELLS
+    slots = {k: tuple(n for n in getattr(k, "__slots__", ()) if n != "__weakref__") for k in kinds}
 
     def copy_state(state: Any) -> Any:
-        return _twin(state, {}, mutable, slots)
+        return _twin(state, {}, mutable, deep, slots)
     return copy_state
 
 
-def _twin(v: Any, made: dict[int, Any], mutable: frozenset, slots: dict) -> Any:
-    """`v` copied where the game may change it, shared where it never does (a module-level
-    function: a nested one naming itself would be a reference cycle per copy)."""
+# what may hold a part of the state: looked into; any other value is never changed in place and
+# is shared without a call (most of what a state holds is ints, strings, card declarations)
+_SHELLS = frozenset((list, set, tuple, dict, weakref.ref))
+_ABSENT = object()
+
+
+def _twin(v: Any, made: dict[int, Any], mutable: frozenset, deep: frozenset, slots: dict) -> Any:
+    """`v` (an object of the state or a container: a type in `deep`) copied where the game may
+    change it, shared where it never does (a module-level function: a nested one naming itself
+    would be a reference cycle per copy). Each item is looked into only if it too may hold the
+    state: a call per value would be most of the copy's time."""
     t = type(v)
     if t in mutable:
         found = made.get(id(v))
         if found is None:
             found = made[id(v)] = object.__new__(t)
             for name in slots[t]:
-                if name != "__weakref__" and hasattr(v, name):
-                    setattr(found, name, _twin(getattr(v, name), made, mutable, slots))
-            if hasattr(v, "__dict__"):
+                x = getattr(v, name, _ABSENT)
+                if x is not _ABSENT:
+                    setattr(found, name, _twin(x, made, mutable, deep, slots) if type(x) in deep else x)
+            own = getattr(v, "__dict__", None)
+            if own is not None:
                 # `fresh` names the knowledge base's memo (GameEngine.set_up): shared, never copied
-                found.__dict__.update({k: x if k == "fresh" else _twin(x, made, mutable, slots)
-                                       for k, x in v.__dict__.items()})
+                found.__dict__.update({k: _twin(x, made, mutable, deep, slots)
+                                       if type(x) in deep and k != "fresh" else x
+                                       for k, x in own.items()})
         return found
-    if t is list or t is set:
-        return t(_twin(x, made, mutable, slots) for x in v)
-    if t is tuple:      # a tuple of values is itself a value: rebuilt only where it holds state
-        items = [_twin(x, made, mutable, slots) for x in v]
-        return v if all(a is b for a, b in zip(items, v)) else tuple(items)
+    if t is list:
+        return [_twin(x, made, mutable, deep, slots) if type(x) in deep else x for x in v]
     if t is dict:
-        return {k: _twin(x, made, mutable, slots) for k, x in v.items()}
+        return {k: _twin(x, made, mutable, deep, slots) if type(x) in deep else x for k, x in v.items()}
+    if t is set:
+        return {_twin(x, made, mutable, deep, slots) if type(x) in deep else x for x in v}
+    if t is tuple:      # a tuple of values is itself a value: rebuilt only where it holds state
+        items = [_twin(x, made, mutable, deep, slots) if type(x) in deep else x for x in v]
+        return v if all(a is b for a, b in zip(items, v)) else tuple(items)
     if t is weakref.ref:    # a weak reference to an object of the state: to its copy
         target = v()
-        return weakref.ref(_twin(target, made, mutable, slots)) if type(target) in mutable else v
+        return weakref.ref(_twin(target, made, mutable, deep, slots)) if type(target) in mutable else v
     return v        # a value never changed in place: shared
 
 
