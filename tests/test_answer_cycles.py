@@ -57,3 +57,41 @@ def test_the_answer_under_the_default_reading_says_what_the_answer_says(kb):
         assert twin.to_json()["status_words"] == a.to_json()["status_words"]
         checked += 1
     assert checked >= 5
+
+
+def test_the_collector_is_paused_while_a_question_is_answered_and_runs_again_after(kb, monkeypatch):
+    info = kb.scenarios["thgm/qa/decide-bat-and-reroll"]
+    engine = engine_for(info.game)
+    seen = []
+    act = type(engine).act
+
+    def watched(self, ctx, st, call):
+        seen.append(gc.isenabled())
+        return act(self, ctx, st, call)
+    monkeypatch.setattr(type(engine), "act", watched)
+    assert gc.isenabled()
+    a = answer(kb, info)
+    assert a.ok and seen and not any(seen)      # every action of every run and reading: paused
+    assert gc.isenabled()                       # and running again after
+
+
+def test_a_collector_paused_by_the_caller_stays_paused_and_a_refusal_resumes_it(kb, monkeypatch):
+    from rulesdsl.engine.runner import collector_paused
+    info = kb.scenarios["thgm/qa/decide-bat-and-reroll"]
+    with collector_paused():
+        answer(kb, info)
+        assert not gc.isenabled()               # the caller's pause is the caller's to end
+    assert gc.isenabled()
+
+    engine = engine_for(info.game)
+
+    def refuses(self, ctx, info_):
+        raise EngineError("refused for the test", None)
+    monkeypatch.setattr(type(engine), "setup", refuses)
+    try:
+        answer(kb, info)
+    except EngineError:
+        pass
+    else:
+        raise AssertionError("the answer should have been refused")
+    assert gc.isenabled()

@@ -24,9 +24,10 @@ def try_readings(kb: "KnowledgeBase", info: "ScenarioInfo", base: "Answer",
     confirmed. `options` are passed to `runner.answer` (as_of, tournament, bounds, point_cache)."""
     if base.readings is not None and limit == MAX_READINGS:
         return base.readings
-    from .runner import answer
+    from .runner import answer, collector_paused
 
-    base.readings = search(kb, base, lambda r: answer(kb, info, reading=r, **options), limit)
+    with collector_paused():        # as for one answer: the readings' answers live until the search ends
+        base.readings = search(kb, base, lambda r: answer(kb, info, reading=r, **options), limit)
     return base.readings
 
 

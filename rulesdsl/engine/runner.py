@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy as _copy
 import datetime as _dt
+import gc
 from typing import Optional
 
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
@@ -33,7 +34,41 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     reading (and unless `settled` is false) the answer is tried under the other values of the
     points it consulted that are not confirmed, and its status counts only those that decide it
     (engine.deciding); `run_memo` keeps the runs made meanwhile, so that a reading that would repeat
-    one does not run it again. Raises EngineError for a question the engine cannot answer."""
+    one does not run it again. Raises EngineError for a question the engine cannot answer.
+
+    The cyclic garbage collector is paused while a question is answered (`collector_paused`)."""
+    with collector_paused():
+        return _answer(kb, info, as_of, tournament, bounds, point_cache, reading, settled, run_memo)
+
+
+class collector_paused:
+    """Pauses the cyclic garbage collector for what it encloses, and lets it run again after
+    (if it was running: nested, only the outermost resumes it).
+
+    A question's runs build objects that live until it is answered — the runs kept to be reused
+    and resumed from, their traces and choices — and the collector, which counts allocations,
+    walks them all again each time they have grown by a quarter: for a question of thousands of
+    runs (dice enumerated under every reading) more than a third of its time
+    (benchmarks/README.md, «The collector»). Answers make no reference cycles (each question of
+    the corpus leaves nothing for the collector: tests/test_answer_cycles.py), so reference counting
+    frees what a question let go of as before; a cycle an answer did make is collected once the
+    collector runs again."""
+
+    __slots__ = ("was",)
+
+    def __enter__(self) -> None:
+        self.was = gc.isenabled()
+        if self.was:
+            gc.disable()
+
+    def __exit__(self, *exc) -> None:
+        if self.was:
+            gc.enable()
+
+
+def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], tournament: Optional[bool],
+            bounds: Optional[Bounds], point_cache: Optional[dict], reading: Optional[dict[str, str]],
+            settled: bool, run_memo: Optional[RunMemo]) -> Answer:
     sc = info.scenario
     game = info.game
     engine = engine_for(game)

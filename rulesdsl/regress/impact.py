@@ -14,7 +14,7 @@ from ..engine.answer import Answer
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
 from ..engine.deciding import RunMemo, open_points, settle, split_key
-from ..engine.runner import answer
+from ..engine.runner import answer, collector_paused
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 from ..kb.timeline import moved_without
 from .records import Memo, Record, now, record, record_of, ruling_found, still_valid, verdict_of
@@ -255,8 +255,9 @@ def same_without(kb: KnowledgeBase, info: ScenarioInfo, after: Answer, point_cac
         return False            # the record of a refusal is the caller's to make
     if quick.as_of != after.as_of or _said(quick) != _said(after):
         return False
-    settle(kb, quick, _reusing(kb, info, quick, after, point_cache, with_kb, card_points,
-                               count if count is not None else {}, runs, moved))
+    with collector_paused():        # the test's answers live until it ends, as in runner.answer
+        settle(kb, quick, _reusing(kb, info, quick, after, point_cache, with_kb, card_points,
+                                   count if count is not None else {}, runs, moved))
     return quick.status is after.status
 
 
