@@ -68,6 +68,50 @@ def test_percent_rounds_half_up_and_odds_read_as_in_the_answer():
     assert odds_text(Fraction(1)) == "1（100%）"
 
 
+class _Run:
+    """What `chance.branch` reads and writes of a run's context."""
+
+    def __init__(self, script=()) -> None:
+        self.bounds, self.script, self.choices, self.steps = Bounds(), list(script), [], []
+
+    def step(self, text, *cites, kind=None) -> None:
+        self.steps.append(text)
+
+
+def test_runs_meeting_the_same_chance_point_share_its_words_and_each_says_its_own_pick():
+    from rulesdsl.engine.chance import branch
+    d = D.roll((), 3, False)
+    bonus = 1
+    said = []
+    for pick in (0, 1, 0):
+        run = _Run([pick])
+        branch(run, "攻撃力は10以上か", d, lambda v: D.value_of(v) + bonus >= 10,
+               lambda k, c: "10以上" if k else "10未満", memo=("at least", 10 - bonus))
+        said.append((run.choices[0], run.steps[0]))
+    (first, s0), (second, s1), (third, s2) = said
+    assert first.options is second.options is third.options        # made once, kept with the classes
+    exact = brute_force(3, 6, lambda r: top_two(r) + bonus >= 10)
+    assert sorted(first.weights) == sorted(exact.values())
+    assert s0 == s2 != s1 and s0.startswith("攻撃力は10以上か: ") and "確率" in s0
+    assert [c.picked for c, _ in said] == [0, 1, 0]
+
+
+def test_words_that_read_a_changing_object_are_made_again_for_every_run():
+    from rulesdsl.engine.chance import branch
+    d = D.roll((), 2, False)
+    seen = {"n": 0}             # a mutable object the words read: never kept
+
+    def words(k, c):
+        seen["n"] += 1
+        return f"{k}（{seen['n']}回目）"
+    texts = []
+    for _ in range(2):
+        run = _Run()
+        branch(run, "ダブりか", d, D.repeats, words, memo=("repeats",))
+        texts.append(run.choices[0].options)
+    assert texts[0] != texts[1]
+
+
 def test_a_distribution_without_weight_is_refused():
     with pytest.raises(ValueError):
         Distribution([("x", 0)])

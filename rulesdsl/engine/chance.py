@@ -212,12 +212,45 @@ def branch(ctx, label: str, dist: Distribution, key: Callable[[Any], Hashable],
         return classes[0]
     n = len(ctx.choices)
     picked = ctx.script[n] if n < len(ctx.script) else 0
-    from fractions import Fraction
-    weights = tuple(Fraction(d.total, dist.total) for _, d in classes)
-    options = tuple(describe(k, d) for k, d in classes)
+    weights, options, said = _words(dist, classes, label, describe, memo)
     ctx.choices.append(ChancePoint(label, options, weights, picked, loc, by=by))
-    ctx.step(f"{label}: {options[picked]}（確率 {odds_text(weights[picked])}）", *cites, kind="chance")
+    text = said[picked]
+    if text is None:
+        text = said[picked] = f"{label}: {options[picked]}（確率 {odds_text(weights[picked])}）"
+    ctx.step(text, *cites, kind="chance")
     return classes[picked]
+
+
+_WORDS = object()       # names the words of a chance point among a distribution's kept classes
+_PLAIN = (int, str, bool, float, type(None))
+
+
+def _words(dist: Distribution, classes: list, label: str, describe: Callable, memo: Hashable) -> tuple:
+    """A chance point's weights, its options in words and the trace's sentence for each (made
+    when first said). Every run that meets the same question of the same distribution meets the
+    same point — a dice question's runs meet it thousands of times — so where `memo` names the
+    question and `describe` reads nothing but its arguments and plain values it closes over
+    (ints, strings, tuples of them: a bonus, a defense), they are made once and kept with the
+    classes (Distribution.partition); else they are made for this run alone."""
+    key = None
+    code = getattr(describe, "__code__", None)
+    if memo is not None and code is not None and not getattr(describe, "__defaults__", None):
+        cells = tuple(c.cell_contents for c in describe.__closure__ or ())
+        if all(_plain(v) for v in cells):
+            key = (_WORDS, memo, label, code, cells)
+            kept = dist._classes.get(key) if dist._classes is not None else None
+            if kept is not None:
+                return kept
+    from fractions import Fraction
+    made = (tuple(Fraction(d.total, dist.total) for _, d in classes), tuple(describe(k, d) for k, d in classes),
+            [None] * len(classes))
+    if key is not None and dist._classes is not None:
+        dist._classes[key] = made
+    return made
+
+
+def _plain(v: Any) -> bool:
+    return type(v) in _PLAIN or (type(v) is tuple and all(_plain(x) for x in v))
 
 
 def is_chance(point: Any) -> bool:
