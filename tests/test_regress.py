@@ -280,6 +280,31 @@ def test_the_knowledge_base_without_a_revision_stays_without_it_when_seasons_are
             assert kb.under_calendar(reading).timelines.interval_of(ruling.id, rev) is not None, (ruling.id, reading)
 
 
+def test_the_season_readings_without_a_revision_are_the_timelines_rebuilt_without_it():
+    """The side without a revision reads seasons another way from the whole knowledge base's
+    reading of them, without the revision (made once for every revision, not per revision):
+    the same intervals, ruling by ruling, as timelines rebuilt from every ruling."""
+    from rulesdsl.kb.timeline import Timelines
+    from rulesdsl.lang.dates import CALENDARS
+    from rulesdsl.regress.impact import without_revision
+    kb = load(REPO)
+
+    def intervals(t):
+        return {rid: [(iv.revision.date_label, iv.begin, iv.end) for iv in ivs] for rid, ivs in t.intervals.items()}
+    revisions = [(r.id, rev) for r in kb.rulings.values() for rev in r.revisions]
+    assert any(rev.supersedes for _, rev in revisions)
+    assert any(rev.date is not None and getattr(rev.date, "season", None) for _, rev in revisions)
+    for rid, rev in revisions:
+        before = without_revision(kb, rid, rev)
+        for reading in CALENDARS:
+            rebuilt = Timelines(kb.rulings.values(), reading).without(rid, rev)
+            derived = before.under_calendar(reading)
+            assert derived.timelines.removed == (rid, rev)
+            assert intervals(derived.timelines) == intervals(rebuilt), (rid, rev.date_label, reading)
+            again = derived.under_calendar(next(c for c in CALENDARS if c != reading))   # and from there on
+            assert again.timelines.interval_of(rid, rev) is None
+
+
 def test_revision_effects_of_the_bundled_knowledge_base_are_those_of_re_answering_both_sides_every_time():
     """The wiki's history reuses each answer's record and skips a question nothing of which moves
     without the revision: the changes must be exactly those of answering both sides afresh."""

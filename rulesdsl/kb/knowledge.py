@@ -168,6 +168,9 @@ class KnowledgeBase(Record):
     memo: dict[tuple, object] = field(default_factory=dict, repr=False)
     calendar: Optional[str] = None          # how season dates are read (dates.CALENDARS; None: the default)
     _calendars: dict[str, "KnowledgeBase"] = field(default_factory=dict, repr=False)
+    # the knowledge base this one is without a revision of (`timelines.removed`): its season
+    # readings are that one's without the revision too (under_calendar), not timelines made anew
+    _whole: Optional["KnowledgeBase"] = field(default=None, repr=False, compare=False)
 
     # -- lookups ------------------------------------------------------------------------
     def game_of(self, ident: str) -> str:
@@ -211,9 +214,14 @@ class KnowledgeBase(Record):
             return self
         other = self._calendars.get(reading)
         if other is None:
-            timelines = Timelines(self.rulings.values(), reading)
-            if self.timelines.removed is not None:
-                timelines = timelines.without(*self.timelines.removed)
+            if self.timelines.removed is not None and self._whole is not None:
+                # the whole knowledge base's timelines under the reading (made once for all its
+                # revisions), without the one removed: what rebuilding every ruling's would give
+                timelines = self._whole.under_calendar(reading).timelines.without(*self.timelines.removed)
+            else:
+                timelines = Timelines(self.rulings.values(), reading)
+                if self.timelines.removed is not None:
+                    timelines = timelines.without(*self.timelines.removed)
             other = replace(
                 self, timelines=timelines, calendar=reading,
                 _values={}, _active_memo={}, _fuzzy_memo={}, memo={}, _calendars={})

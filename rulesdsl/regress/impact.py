@@ -159,7 +159,8 @@ def without_revision(kb: KnowledgeBase, ruling: str, rev) -> KnowledgeBase:
     changed). Everything but the timelines and the memoised values is shared; its season
     readings (`under_calendar`) are its own, each without the revision too."""
     return replace_fields(kb, timelines=kb.timelines.without(ruling, rev), _values={}, memo={},
-                          _active_memo={}, _fuzzy_memo={}, _calendars={})
+                          _active_memo={}, _fuzzy_memo={}, _calendars={},
+                          _whole=kb if kb.timelines.removed is None else None)
 
 
 def rulings_moved(ruling: str, rev) -> set[str]:
