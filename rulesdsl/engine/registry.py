@@ -109,7 +109,13 @@ class GameEngine:
         if entry is None:       # the first: most set-ups are made once (a question asked once, one run)
             found[1].append([points_seen(ctx), dict(ctx.readings), None, None])
         elif entry[2] is None:  # made again: kept from now on
-            entry[2], entry[3] = copy(state), _written(ctx)
+            kept = copy(state)
+            # kept without the memo it is kept in (a cycle, left for the collector once the
+            # knowledge base is dropped: the history makes one per ruling revision), which
+            # `kept_set_up` gives each copy back
+            kept.fresh = None
+            entry[2], entry[3] = kept, _written(ctx)
+            entry.append(state.fresh[1:])
 
     # -- the set-up, made once --------------------------------------------------------------
     # Every run of a scenario starts from the same set-up (see above): a game that can copy its
@@ -145,7 +151,9 @@ class GameEngine:
         ctx.rulings.update(rulings)
         ctx.point_cites.update({k: set(v) for k, v in point_cites.items()})
         ctx.direct.update(direct)
-        return copy(entry[2])
+        twin = copy(entry[2])
+        twin.fresh = (ctx.kb.memo, *entry[4])     # what `set_up` marked it (the memo it is kept in)
+        return twin
 
     @staticmethod
     def acting(state: Any) -> None:
@@ -211,7 +219,8 @@ def _kept(memo: dict, key: Any, obj: Any, make: Callable[[Any], Any]) -> Any:
 
 
 def _set_up_for(entries: list, reading: dict[str, str]) -> Optional[list]:
-    """The set-up made before (`[points seen, reading made under, state, what it wrote]`) that a
+    """The set-up made before (`[points seen, reading made under, state, what it wrote, how it
+    was marked fresh]`) that a
     set-up under `reading` would repeat: one whose every consulted point the reading leaves at
     the value it saw (engine.deciding's test of a run repeated)."""
     for entry in entries:

@@ -184,7 +184,17 @@ def revision_effects(kb: KnowledgeBase, answers: dict[str, Answer],
     revision and an answer that consulted it (`pairs`), those answered again without the revision
     (`answered`), those of them answered in full (`in_full`: a change, or a refusal), and the
     answers under other readings the tests of what decides took from the build's (`reused`) or
-    made (`readings`)."""
+    made (`readings`).
+
+    The cyclic collector is paused throughout, as while a question is answered
+    (`runner.collector_paused`): the history makes no reference cycles either (each side without a
+    revision is dropped whole: tests/test_answer_cycles.py), and what it keeps grows for minutes
+    at 10,000 cards, which the collector would walk again and again."""
+    with collector_paused():
+        return _revision_effects(kb, answers, stats)
+
+
+def _revision_effects(kb: KnowledgeBase, answers: dict[str, Answer], stats: Optional[dict]) -> dict[str, list[Change]]:
     count = stats if stats is not None else {}
     for k in ("pairs", "answered", "in_full", "reused", "readings"):
         count.setdefault(k, 0)
@@ -259,7 +269,9 @@ def same_without(kb: KnowledgeBase, info: ScenarioInfo, after: Answer, point_cac
     with collector_paused():        # the test's answers live until it ends, as in runner.answer
         settle(kb, quick, _reusing(kb, info, quick, after, point_cache, with_kb, card_points,
                                    count if count is not None else {}, runs, moved))
-    return quick.status is after.status
+    same = quick.status is after.status
+    quick.readings = None       # they list `quick` itself: a cycle the collector would have to find
+    return same
 
 
 def card_settings(kb: KnowledgeBase) -> dict[tuple[str, str], dict[str, set[str]]]:
