@@ -12,23 +12,25 @@ from rulesdsl.engine.registry import engine_for
 from rulesdsl.engine.runner import answer
 
 
+def _answered(kb, info):
+    """The question's answer, or None: the engine cannot answer it."""
+    try:
+        return answer(kb, info)
+    except EngineError:
+        return None
+
+
 def test_no_answer_of_the_corpus_leaves_cyclic_garbage(kb):
     infos = [i for _, i in sorted(kb.scenarios.items()) if engine_for(i.game) is not None]
     for info in infos:          # point caches and memos filled, imports done
-        try:
-            answer(kb, info)
-        except EngineError:
-            pass
+        _answered(kb, info)
     gc.collect()
     leaving = []
     was = gc.isenabled()
     gc.disable()
     try:
         for info in infos:
-            try:
-                answer(kb, info)
-            except EngineError:
-                pass
+            _answered(kb, info)
             found = gc.collect()
             if found:
                 leaving.append(f"{info.id}: {found} objects")
@@ -105,16 +107,12 @@ def test_the_history_of_every_revision_leaves_no_cyclic_garbage(kb):
     from rulesdsl.engine.readings import try_readings
     from rulesdsl.regress.impact import revision_effects
     answers = {}
-    for sid, info in sorted(kb.scenarios.items()):
-        if engine_for(info.game) is None:
-            continue
-        try:
-            a = answer(kb, info)
-        except EngineError:
-            continue
-        if a.unsettled:
-            try_readings(kb, info, a)
-        answers[sid] = a
+    for info in (i for _, i in sorted(kb.scenarios.items()) if engine_for(i.game) is not None):
+        a = _answered(kb, info)
+        if a is not None:
+            if a.unsettled:
+                try_readings(kb, info, a)
+            answers[info.id] = a
     gc.collect()
     was = gc.isenabled()
     gc.disable()
