@@ -48,8 +48,8 @@ class collector_paused:
     A question's runs build objects that live until it is answered — the runs kept to be reused
     and resumed from, their traces and choices — and the collector, which counts allocations,
     walks them all again each time they have grown by a quarter: for a question of thousands of
-    runs (dice enumerated under every reading) more than a third of its time
-    (benchmarks/README.md, «The collector»). Answers make no reference cycles (each question of
+    runs (dice enumerated under every reading) more than half of its time
+    (benchmarks/README.md, «The collector, the dice and the history»). Answers make no reference cycles (each question of
     the corpus leaves nothing for the collector: tests/test_answer_cycles.py), so reference counting
     frees what a question let go of as before; a cycle an answer did make is collected once the
     collector runs again."""
