@@ -101,3 +101,80 @@ def test_the_state_copy_copies_the_games_objects_once_wherever_held_and_shares_t
         assert gc.collect() == 0                        # a copy leaves no cycle behind
     finally:
         gc.enable()
+
+
+def _same_shape(a, b, kinds: tuple, pairs: dict, shells=(list, tuple, set, dict)) -> None:
+    """`b` is `a` copied as `graph_copier(*kinds)` copies: objects of `kinds` and containers holding
+    them new (one copy of each, wherever held: `pairs` maps a's ids to b's objects), every other
+    value the very same object."""
+    if type(a) in kinds:
+        assert type(b) is type(a) and b is not a, "an object of the state is copied"
+        if id(a) in pairs:
+            assert pairs[id(a)] is b, "an object held twice is copied once"
+            return
+        pairs[id(a)] = b
+        names = [n for n in getattr(type(a), "__slots__", ()) if n != "__weakref__"] or list(vars(a))
+        assert names == ([n for n in getattr(type(b), "__slots__", ()) if n != "__weakref__"] or list(vars(b)))
+        for n in names:
+            x, y = getattr(a, n), getattr(b, n)
+            if n == "fresh" or type(x) not in kinds + shells:
+                assert x is y, n                    # a value, or the memo: shared
+            else:
+                _same_shape(x, y, kinds, pairs)
+        return
+    assert type(b) is type(a)
+    assert b is not a or (type(a) is tuple and not any(type(x) in kinds + shells for x in a)), \
+        "a container is copied (a tuple of values is itself a value)"
+    if type(a) is dict:
+        assert list(a) == list(b)
+        for k in a:
+            _same_shape(a[k], b[k], kinds, pairs) if type(a[k]) in kinds + shells else None
+            assert type(a[k]) in kinds + shells or a[k] is b[k]
+    elif type(a) in (list, tuple):
+        assert len(a) == len(b)
+        for x, y in zip(a, b):
+            if type(x) in kinds + shells:
+                _same_shape(x, y, kinds, pairs)
+            else:
+                assert x is y
+    elif type(a) is set:
+        assert a == b
+
+
+def test_thgms_own_copy_copies_exactly_what_the_walk_of_its_state_copies(kb, monkeypatch):
+    """東方グランドメレー writes its copy out field by field (games/thgm/state.py `copy_state`):
+    over the states its runs resume from in the corpus, it makes new what `graph_copy` (the walk
+    of every field and item) makes new, once wherever held, shares what it shares, and a copy
+    changed leaves the original as it was."""
+    from rulesdsl.games.thgm import state as S
+    from rulesdsl.games.thgm.engine import ThgmEngine
+    states = []
+    real = ThgmEngine.copy_state
+
+    def kept(st):
+        states.append(st)
+        return real(st)
+    monkeypatch.setattr(ThgmEngine, "copy_state", staticmethod(kept))
+    monkeypatch.setattr(runner, "MIN_RUNS", 0)
+    monkeypatch.setattr(resume, "_PAYS", 0.0)
+    for sid, info in sorted(kb.scenarios.items()):
+        if info.game == "thgm" and sid != "thgm/qa/decide-bat-and-reroll":
+            try:
+                runner.answer(kb, info, run_memo=RunMemo())
+            except EngineError:
+                pass
+    assert len(states) > 200 and any(st.attack is not None for st in states) \
+        and any(st.last_attack is not None and st.last_attack.fue_reroll for st in states) \
+        and any(st.turn_effects for st in states), len(states)
+    kinds = (S.State, S.Side, S.Attack, S.Char)
+    for st in states:
+        by_hand, walked = S.copy_state(st), S.graph_copy(st)
+        _same_shape(st, walked, kinds, {})      # the reference itself, as this test reads it
+        _same_shape(st, by_hand, kinds, {})
+        injured = [c.injured for side in st.sides.values() for c in side.front.values()]
+        for side in by_hand.sides.values():     # and it is a copy: changed, the original is not
+            for c in side.front.values():
+                c.injured = not c.injured
+            side.score_cards.append(None)
+        assert all(None not in side.score_cards for side in st.sides.values())
+        assert [c.injured for side in st.sides.values() for c in side.front.values()] == injured
