@@ -5,18 +5,31 @@ from __future__ import annotations
 
 import textwrap
 from fractions import Fraction
+from itertools import product
+from typing import Callable, Hashable
 
 import pytest
 from conftest import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesdsl.engine.chance import (Distribution, brute_force, dice, dice_outcomes, odds_text, percent,
+from rulesdsl.engine.chance import (Distribution, dice, dice_outcomes, odds_text, percent,
                                     summarize)
 from rulesdsl.engine.context import Bounds, EngineError
 from rulesdsl.engine.runner import answer
 from rulesdsl.games.thgm import dice as D
 from rulesdsl.kb.build import load
+
+
+def brute_force(n: int, sides: int, f: Callable[[tuple[int, ...]], Hashable]) -> dict[Hashable, Fraction]:
+    """f over every ordered roll of n dice, counted one by one (sides**n rolls): the reference
+    the exact distributions are tested against."""
+    counts: dict = {}
+    for roll in product(range(1, sides + 1), repeat=n):
+        k = f(roll)
+        counts[k] = counts.get(k, 0) + 1
+    total = sides ** n
+    return {k: Fraction(c, total) for k, c in counts.items()}
 
 
 def top_two(roll) -> int:

@@ -98,16 +98,6 @@ class Distribution:
         return out
 
 
-def combine(a: Distribution, b: Distribution, f: Callable[[Any, Any], Hashable]) -> Distribution:
-    """The distribution of f(x, y) for independent x ~ a and y ~ b."""
-    merged: dict = {}
-    for x, wx in a.pairs:
-        for y, wy in b.pairs:
-            k = f(x, y)
-            merged[k] = merged.get(k, 0) + wx * wy
-    return Distribution(merged.items())
-
-
 # ----------------------------------------------------------------------------- dice
 
 def dice_outcomes(n: int, sides: int = 6) -> int:
@@ -148,18 +138,6 @@ def _dice(n: int, sides: int) -> Distribution:
                 run = 1
         pairs.append((faces, w))
     return Distribution(pairs)
-
-
-def brute_force(n: int, sides: int, f: Callable[[tuple[int, ...]], Hashable]) -> dict[Hashable, Fraction]:
-    """f over every ordered roll of n dice, counted one by one (sides**n rolls): the reference
-    the exact distributions are tested against."""
-    counts: dict = {}
-    for roll in product(range(1, sides + 1), repeat=n):
-        k = f(roll)
-        counts[k] = counts.get(k, 0) + 1
-    from fractions import Fraction
-    total = sides ** n
-    return {k: Fraction(c, total) for k, c in counts.items()}
 
 
 # ----------------------------------------------------------------------------- chance points
