@@ -13,7 +13,6 @@ from typing import Any, Iterator, Optional
 
 from ...base.record import Record, field
 from ...engine.chance import Distribution
-from ...engine.resume import graph_copier
 from ...kb.knowledge import CardInfo
 from ...lang.model import Loc
 from ...lang.vocab import UNKNOWN, Call
@@ -222,11 +221,11 @@ class State(Record):
 # A copy of the state to resume a run from (engine.resume): new characters, sides, attacks and
 # containers wherever they are held (an attack's FUE reroll holds the character that gave it);
 # card declarations, calls, locations and dice distributions (a roll is replaced, never
-# altered) are shared. `graph_copy` finds all of that by walking the state (every field, every
-# item); `copy_state` writes it out field by field, at a third of the cost — a dice question
-# copies the state for nearly every run it resumes — and tests/test_resume.py checks, over the
-# states of the corpus's runs, that it copies exactly what `graph_copy` copies.
-graph_copy = graph_copier(State, Side, Attack, Char)
+# altered) are shared. `engine.resume.graph_copier(State, Side, Attack, Char)` would find all of
+# that by walking the state (every field, every item); written out field by field it costs a
+# third — a dice question copies the state for nearly every run it resumes — and
+# tests/test_resume.py checks, over the states of the corpus's runs, that it copies exactly
+# what the walk copies.
 
 
 def copy_state(st: State) -> State:
