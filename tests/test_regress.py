@@ -307,7 +307,8 @@ def test_the_season_readings_without_a_revision_are_the_timelines_rebuilt_withou
 
 def test_revision_effects_of_the_bundled_knowledge_base_are_those_of_re_answering_both_sides_every_time():
     """The wiki's history reuses each answer's record and skips a question nothing of which moves
-    without the revision: the changes must be exactly those of answering both sides afresh."""
+    without the revision: the changes must be exactly those of answering both sides afresh, in one
+    process or shared with a forked copy."""
     from rulesdsl.engine.answer import Answer
     from rulesdsl.engine.context import EngineError
     from rulesdsl.engine.registry import engine_for
@@ -334,10 +335,18 @@ def test_revision_effects_of_the_bundled_knowledge_base_are_those_of_re_answerin
             before, _ = record(kb_without, kb.scenarios[sid])
             if not before.same_answer(after):
                 expected.setdefault(ref, []).append((sid, before.summary(), after.summary(), before.status, after.status))
+    stats_alone: dict = {}
+    alone = revision_effects(kb, answers, stats_alone)
     got = {ref: [(c.scenario, c.before, c.after, c.status_before, c.status_after) for c in cs]
-           for ref, cs in revision_effects(kb, answers).items()}
+           for ref, cs in alone.items()}
     assert got == {ref: sorted(v) for ref, v in expected.items()}
     assert got, "the bundled knowledge base has revisions that change answers"
+    # shared with a forked copy of this process (as the wiki builds it): every change, in the same
+    # order, every field the same, and the same counts
+    stats_shared: dict = {}
+    shared = revision_effects(kb, answers, stats_shared, processes=2)
+    assert list(shared.items()) == list(alone.items())
+    assert stats_shared == stats_alone
 
 
 def test_an_answer_found_the_same_without_the_test_of_what_decides_is_the_same_answer_with_it():

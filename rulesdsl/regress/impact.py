@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..base.record import replace as replace_fields
+from ..base.shared_work import shared_map
 from ..engine.answer import Answer
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
@@ -176,7 +177,7 @@ def consulted_revisions(a: Answer) -> set[str]:
 
 
 def revision_effects(kb: KnowledgeBase, answers: dict[str, Answer],
-                     stats: Optional[dict] = None) -> dict[str, list[Change]]:
+                     stats: Optional[dict] = None, processes: int = 1) -> dict[str, list[Change]]:
     """For every ruling revision an answer consulted (`id@date`), the answers that would be
     different had the revision never been made: the same impact data as `rulesdsl impact`,
     computed by re-answering only the scenarios that consulted it, and those first without the
@@ -184,62 +185,93 @@ def revision_effects(kb: KnowledgeBase, answers: dict[str, Answer],
     revision and an answer that consulted it (`pairs`), those answered again without the revision
     (`answered`), those of them answered in full (`in_full`: a change, or a refusal), and the
     answers under other readings the tests of what decides took from the build's (`reused`) or
-    made (`readings`).
+    made (`readings`). `processes`: 2 shares the revisions with a forked copy of this process
+    (base.shared_work: the same result, in the same order).
 
     The cyclic collector is paused throughout, as while a question is answered
     (`runner.collector_paused`): the history makes no reference cycles either (each side without a
     revision is dropped whole: tests/test_answer_cycles.py), and what it keeps grows for minutes
     at 10,000 cards, which the collector would walk again and again."""
     with collector_paused():
-        return _revision_effects(kb, answers, stats)
+        return _revision_effects(kb, answers, stats, processes)
 
 
-def _revision_effects(kb: KnowledgeBase, answers: dict[str, Answer], stats: Optional[dict]) -> dict[str, list[Change]]:
+def _revision_effects(kb: KnowledgeBase, answers: dict[str, Answer], stats: Optional[dict],
+                      processes: int) -> dict[str, list[Change]]:
     count = stats if stats is not None else {}
-    for k in ("pairs", "answered", "in_full", "reused", "readings"):
+    for k in STATS:
         count.setdefault(k, 0)
     by_revision: dict[str, list[str]] = {}
     for sid, a in answers.items():
         for ref in consulted_revisions(a):
             by_revision.setdefault(ref, []).append(sid)
-    out: dict[str, list[Change]] = {}
+    tasks = sorted(by_revision.items())
     card_points = card_settings(kb)
     afters: dict[str, Record] = {}          # each answer's record, made once (it is the same for every revision)
-    for ref, sids in sorted(by_revision.items()):
-        rid, label = ref.rsplit("@", 1)
-        ruling = kb.rulings.get(rid)
-        rev = next((x for x in ruling.revisions if x.date_label == label), None) if ruling else None
-        if rev is None or not rev.settings:
-            continue  # a reading the interpreter cites directly cannot be taken away
-        before_kb = without_revision(kb, rid, rev)
-        moved = rulings_moved(rid, rev)
-        cache: dict = {}
-        found: dict = {}
-        changes = []
-        for sid in sorted(sids):
-            count["pairs"] += 1
-            info = kb.scenarios[sid]
-            after = afters.get(sid)
-            if after is None:
-                after = afters[sid] = record_of(kb, info, answers[sid])
-            if still_valid(before_kb, info, after, cache=found) is None:
-                continue  # nothing it consulted moves without the revision: the same answer (as the memo has it)
-            count["answered"] += 1
-            if same_without(before_kb, info, answers[sid], cache, kb, card_points, count, moved):
-                continue
-            count["in_full"] += 1
-            before, _ = record(before_kb, info, point_cache=cache)
-            if before.same_answer(after):
-                continue
-            changes.append(Change(
-                scenario=sid, title=info.scenario.title, before=before.summary(), after=after.summary(),
-                ok_before=None if before.error else before.ok, ok_after=None if after.error else after.ok,
-                status_before=before.status, status_after=after.status,
-                because=reasons(before_kb, kb, info, before, after, None),
-                state_before=before.verdict, state_after=after.verdict))
+
+    def work(i: int) -> tuple[list[Change], dict]:
+        ref, sids = tasks[i]
+        counted = dict.fromkeys(STATS, 0)
+        return _one_revision(kb, answers, ref, sids, card_points, afters, counted), counted
+
+    # the revisions consulted by the most answers first: the two processes end close together
+    order = sorted(range(len(tasks)), key=lambda i: -len(tasks[i][1]))
+    done = shared_map(len(tasks), work, _encode_effects, _decode_effects, processes, order)
+    out: dict[str, list[Change]] = {}
+    for (ref, _), (changes, counted) in zip(tasks, done):
+        for k, n in counted.items():
+            count[k] += n
         if changes:
             out[ref] = changes
     return out
+
+
+STATS = ("pairs", "answered", "in_full", "reused", "readings")
+
+
+def _encode_effects(done: tuple[list[Change], dict]) -> list:
+    return [[c.as_dict() for c in done[0]], done[1]]
+
+
+def _decode_effects(data: list) -> tuple[list[Change], dict]:
+    return [Change(**d) for d in data[0]], {k: int(data[1][k]) for k in STATS}
+
+
+def _one_revision(kb: KnowledgeBase, answers: dict[str, Answer], ref: str, sids: list[str], card_points: dict,
+                  afters: dict, count: dict) -> list[Change]:
+    """The answers among `sids` that revision `ref` changed (revision_effects)."""
+    rid, label = ref.rsplit("@", 1)
+    ruling = kb.rulings.get(rid)
+    rev = next((x for x in ruling.revisions if x.date_label == label), None) if ruling else None
+    if rev is None or not rev.settings:
+        return []   # a reading the interpreter cites directly cannot be taken away
+    before_kb = without_revision(kb, rid, rev)
+    moved = rulings_moved(rid, rev)
+    cache: dict = {}
+    found: dict = {}
+    changes = []
+    for sid in sorted(sids):
+        count["pairs"] += 1
+        info = kb.scenarios[sid]
+        after = afters.get(sid)
+        if after is None:
+            after = afters[sid] = record_of(kb, info, answers[sid])
+        if still_valid(before_kb, info, after, cache=found) is None:
+            continue  # nothing it consulted moves without the revision: the same answer (as the memo has it)
+        count["answered"] += 1
+        if same_without(before_kb, info, answers[sid], cache, kb, card_points, count, moved):
+            continue
+        count["in_full"] += 1
+        before, _ = record(before_kb, info, point_cache=cache)
+        if before.same_answer(after):
+            continue
+        changes.append(Change(
+            scenario=sid, title=info.scenario.title, before=before.summary(), after=after.summary(),
+            ok_before=None if before.error else before.ok, ok_after=None if after.error else after.ok,
+            status_before=before.status, status_after=after.status,
+            because=reasons(before_kb, kb, info, before, after, None),
+            state_before=before.verdict, state_after=after.verdict))
+    return changes
 
 
 def same_without(kb: KnowledgeBase, info: ScenarioInfo, after: Answer, point_cache: dict,

@@ -1,0 +1,154 @@
+"""Work shared between this process and a forked copy of it, on a machine with two processors.
+
+`shared_map`: independent tasks, each process taking the next task not yet taken until none is
+left, so that a few long tasks do not leave one process idle while the other works through them.
+`beside`: one piece of work done by a forked copy while this process goes on with another.
+
+The tasks are numbered; their numbers wait in a pipe written before the fork, each number four
+bytes (a read of four bytes from a pipe is atomic: two processes never take the same number).
+The child sends what it made back through a second pipe, as JSON (`encode` makes a result
+JSON-able, `decode` reads it back: nothing pickled travels), and leaves without this process's
+exit handlers. Nothing is lost when the child fails: every task it did not report is done here
+afterwards, so the results are always every task's, in order, exactly as `[work(i) for i in
+range(count)]` gives them (each task must depend only on what was there before the fork).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+from typing import Any, Callable, Optional
+
+MAX_TASKS = 16000        # numbers written before the fork: 64 kB, a pipe's room on Linux
+
+
+def jobs(count: int, minimum: int, env: Optional[str] = None) -> int:
+    """How many processes to share `count` tasks between: two on a machine with two or more
+    processors that can fork, for at least `minimum` tasks, when no other thread runs (a fork
+    copies only the thread that calls it: a lock another holds would stay locked in the child,
+    as under `mkdocs serve`). The environment variable `env`, when set, says how many (1: off)."""
+    if not hasattr(os, "fork"):
+        return 1
+    wanted = os.environ.get(env, "").strip() if env else ""
+    if wanted:
+        return max(1, int(wanted)) if wanted.isdigit() else 1
+    if (os.cpu_count() or 1) < 2 or threading.active_count() > 1:
+        return 1
+    return 2 if count >= minimum else 1
+
+
+def shared_map(count: int, work: Callable[[int], Any], encode: Callable[[Any], Any] = lambda r: r,
+               decode: Callable[[Any], Any] = lambda r: r, processes: int = 2,
+               order: Optional[list[int]] = None) -> list[Any]:
+    """`[work(i) for i in range(count)]`, the tasks taken in `order` (the longest first, for the
+    best balance) by this process and, when `processes` > 1, a forked child."""
+    order = list(range(count)) if order is None else order
+    if processes < 2 or count < 2 or count > MAX_TASKS or not hasattr(os, "fork"):
+        return [work(i) for i in range(count)]
+    queue_r, queue_w = os.pipe()
+    out_r, out_w = os.pipe()
+    numbers = b"".join(i.to_bytes(4, "little") for i in order)
+    os.set_blocking(queue_w, False)
+    try:
+        written = os.write(queue_w, numbers)
+    except OSError:
+        written = 0
+    if written != len(numbers):     # the pipe is smaller than this system's usual
+        for fd in (queue_r, queue_w, out_r, out_w):
+            os.close(fd)
+        return [work(i) for i in range(count)]
+    os.close(queue_w)       # once the numbers are taken, a read finds the end
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(queue_r)
+        os.close(out_r)
+        os.close(out_w)
+        return [work(i) for i in range(count)]
+    if pid == 0:            # the child: its share, then its results, and out without the parent's exit handlers
+        code = 0
+        try:
+            os.close(out_r)
+            made = {}
+            for i in _taken(queue_r):
+                made[i] = encode(work(i))
+            data = json.dumps(made, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            with os.fdopen(out_w, "wb") as f:
+                f.write(data)
+        except BaseException:   # noqa: BLE001 - the parent does what the child did not report
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(out_w)
+    results: dict[int, Any] = {}
+    try:
+        for i in _taken(queue_r):
+            results[i] = work(i)
+    finally:
+        os.close(queue_r)
+        theirs = _read_all(out_r)
+        _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) == 0 and theirs is not None:
+        with contextlib.suppress(ValueError, TypeError, AttributeError, KeyError):
+            got = {int(k): v for k, v in json.loads(theirs).items()}
+            decoded = {i: decode(v) for i, v in got.items() if 0 <= i < count and i not in results}
+            results.update(decoded)
+    return [results[i] if i in results else work(i) for i in range(count)]
+
+
+def beside(work: Callable[[], bytes], processes: int = 2) -> Callable[[], Optional[bytes]]:
+    """Start `work` (which gives bytes) in a forked copy of this process when `processes` > 1;
+    the function returned waits for it and gives its bytes, or None when it failed or was not
+    started — then the caller does the work itself, so nothing is lost. `work` must depend only
+    on what was there before the fork and change nothing this process reads (files aside,
+    which it may write as it would here)."""
+    if processes < 2 or not hasattr(os, "fork"):
+        return lambda: None
+    out_r, out_w = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(out_r)
+        os.close(out_w)
+        return lambda: None
+    if pid == 0:
+        code = 0
+        try:
+            os.close(out_r)
+            data = work()
+            with os.fdopen(out_w, "wb") as f:
+                f.write(len(data).to_bytes(8, "little") + data)
+        except BaseException:   # noqa: BLE001 - the parent does the work itself
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(out_w)
+    waited: list = []
+
+    def result() -> Optional[bytes]:
+        if not waited:
+            data = _read_all(out_r)
+            _, status = os.waitpid(pid, 0)
+            whole = data is not None and len(data) >= 8 and int.from_bytes(data[:8], "little") == len(data) - 8
+            waited.append(data[8:] if whole and os.waitstatus_to_exitcode(status) == 0 else None)
+        return waited[0]
+    return result
+
+
+def _taken(fd: int):
+    """The task numbers this process takes from the queue, one at a time, until none is left."""
+    while True:
+        data = os.read(fd, 4)
+        if len(data) < 4:
+            return
+        yield int.from_bytes(data, "little")
+
+
+def _read_all(fd: int) -> Optional[bytes]:
+    try:
+        with os.fdopen(fd, "rb") as f:
+            return f.read()
+    except OSError:
+        return None

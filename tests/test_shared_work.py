@@ -1,0 +1,89 @@
+"""base.shared_work: tasks shared with a forked copy of this process give exactly what doing
+them all here gives, in order, whatever the child does."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.base.shared_work import jobs, shared_map
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+
+
+def test_shared_tasks_come_back_in_order_each_done_once_and_some_by_the_child(tmp_path: Path):
+    parent = os.getpid()
+
+    def work(i: int) -> list:
+        # each task leaves a mark of the process that did it; the parent's first task waits until
+        # the child has taken one, so both processes certainly work
+        (tmp_path / f"{i}.{os.getpid()}").touch()
+        if os.getpid() == parent and not any(p.suffix != f".{parent}" for p in tmp_path.iterdir()):
+            deadline = time.monotonic() + 60
+            while not any(p.suffix != f".{parent}" for p in tmp_path.iterdir()):
+                assert time.monotonic() < deadline, "the child took no task"
+                time.sleep(0.01)
+        return [i, i * i]
+
+    got = shared_map(40, work, processes=2, order=list(reversed(range(40))))
+    assert got == [[i, i * i] for i in range(40)]
+    marks = sorted(p.name for p in tmp_path.iterdir())
+    assert sorted(int(m.split(".")[0]) for m in marks) == list(range(40))     # every task done once
+    assert {m.split(".")[1] for m in marks} - {str(parent)}, "the child did some of them"
+
+
+def test_what_a_failing_child_did_not_report_is_done_here():
+    parent = os.getpid()
+
+    def work(i: int) -> int:
+        if os.getpid() != parent:
+            raise RuntimeError("the child fails")
+        return i + 1
+
+    assert shared_map(25, work, processes=2) == [i + 1 for i in range(25)]
+
+
+def test_a_result_the_parent_cannot_read_back_is_made_again_here():
+    parent = os.getpid()
+    made_here = []
+
+    def work(i: int) -> str:
+        if os.getpid() == parent:
+            made_here.append(i)
+        return f"r{i}"
+
+    # the child's results decode to something the parent refuses: every task is done here
+    got = shared_map(12, work, encode=lambda r: r, decode=lambda r: int(r), processes=2)
+    assert got == [f"r{i}" for i in range(12)]
+    assert sorted(made_here) == list(range(12))
+
+
+def test_encoded_results_are_decoded():
+    got = shared_map(10, lambda i: (i, str(i)), encode=list, decode=tuple, processes=2)
+    assert got == [(i, str(i)) for i in range(10)]
+
+
+def test_one_process_when_asked_or_when_another_thread_runs(monkeypatch):
+    monkeypatch.delenv("RULESDSL_TEST_JOBS", raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert jobs(5000, 100, "RULESDSL_TEST_JOBS") == 2
+    assert jobs(50, 100, "RULESDSL_TEST_JOBS") == 1
+    monkeypatch.setenv("RULESDSL_TEST_JOBS", "1")
+    assert jobs(5000, 100, "RULESDSL_TEST_JOBS") == 1
+    monkeypatch.setenv("RULESDSL_TEST_JOBS", "2")
+    assert jobs(5, 100, "RULESDSL_TEST_JOBS") == 2
+    monkeypatch.delenv("RULESDSL_TEST_JOBS")
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert jobs(5000, 100, "RULESDSL_TEST_JOBS") == 1     # a fork would copy this thread's locks, not the other
+    finally:
+        stop.set()
+        other.join()
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert jobs(5000, 100, "RULESDSL_TEST_JOBS") == 1
