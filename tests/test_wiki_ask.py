@@ -51,6 +51,8 @@ def ask_site(tmp_path_factory) -> Path:
     assert result.returncode == 0, result.output
     assert "built without 「この質問を変えて聞く」" not in result.output, result.output
     assert (out / ask_bundle.ASSETS / "manifest.json").is_file()
+    if os.cpu_count() and os.cpu_count() > 1:   # every test of the runtime tests the one made beside the answers
+        assert "made beside the answers" in result.output, result.output
     return out
 
 
@@ -235,6 +237,20 @@ def test_a_kept_runtime_file_that_does_not_match_its_pin_is_fetched_again(ask_si
     assert ask_bundle.sha256(kept) == digest
     from rulesdsl.wiki.ask_trim import trimmed_wheel
     assert same_but_bytecode(files[f"wheels/{name}"], trimmed_wheel(name, kept))
+
+
+def test_a_bundle_made_beside_the_answers_comes_back_whole_and_a_cut_one_is_refused():
+    bundle = ask_bundle.Bundle(files={"wheels/a.whl": b"PK\x03\x04" + bytes(range(256)), "games/grm/snapshot.json": b"{}",
+                                      "empty": b""},
+                               manifest={"format": 1, "games": {"grm": {"snapshot": "games/grm/snapshot.json"}}},
+                               texts={"grm/qa/x": "scenario grm/qa/x 「問」 {\n}\n"})
+    data = ask_bundle.encode(bundle)
+    assert ask_bundle.decode(data) == bundle
+    for cut in (data[:-1], data + b"x", data[:8] + data[9:]):
+        with pytest.raises(ValueError):
+            ask_bundle.decode(cut)
+    missing = ask_bundle.Bundle(missing="npm is not installed")
+    assert ask_bundle.decode(ask_bundle.encode(missing)) == missing
 
 
 def test_a_site_built_without_the_runtime_says_so_on_the_console_and_on_its_pages(tmp_path):

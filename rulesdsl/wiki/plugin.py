@@ -32,7 +32,6 @@ import os
 import re
 import shutil
 import tempfile
-import threading
 import time
 import zlib
 from pathlib import Path
@@ -42,11 +41,12 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.toc import get_toc
 
+from ..base.shared_work import beside, jobs
 from .a11y import fix_page
 from .escape import esc, strip_tags
 from .render import Doc
 from .search import DOCS_PER_SHARD, Entry, SearchIndex, write_meta
-from .site import Page, Wiki, WikiError
+from .site import JOBS_ENV, SHARED_FROM, Page, Wiki, WikiError
 
 log = logging.getLogger("mkdocs.plugins.rulesdsl")
 
@@ -121,7 +121,11 @@ class WikiPlugin:
             self.wiki = Wiki(kb, use_directory_urls=config.use_directory_urls, keep_going=keep_going, today=today)
         except WikiError as e:
             raise PluginError(f"rulesdsl wiki: {e}") from None
+        from . import ask_bundle
         loaded = time.perf_counter()
+        # the interpreter for readers' browsers does not depend on the answers: made beside them
+        made_beside = beside(lambda: ask_bundle.encode(ask_bundle.build(self.wiki)),
+                             jobs(len(kb.scenarios), SHARED_FROM, JOBS_ENV))
         failures = self.wiki.compute_answers()
         if failures:
             lines = "\n".join(f"  {f}" for f in failures)
@@ -133,7 +137,7 @@ class WikiPlugin:
                     "--keep-going) builds anyway and marks them on their pages")
             for f in failures:
                 log.warning(f"rulesdsl: {f}")
-        self._ask_bundle()
+        self._ask_bundle(made_beside)
         log.info(f"rulesdsl: knowledge base loaded in {loaded - self.started:.1f} s, "
                  f"{sum(1 for a in self.wiki.answers.values() if a is not None)} answers computed in "
                  f"{time.perf_counter() - loaded:.1f} s")
@@ -163,14 +167,23 @@ class WikiPlugin:
                      doc.sections[0][1] if doc.sections else "",
                      doc.search_entries(url, limit=ITEM_TEXT, single=True, where=where, keys=keys, rank=rank))
 
-    def _ask_bundle(self) -> None:
-        """The interpreter for the readers' browsers (ask_bundle.py), or why the site has none."""
+    def _ask_bundle(self, made_beside) -> None:
+        """The interpreter for the readers' browsers (ask_bundle.py), or why the site has none:
+        as the forked copy made it beside the answers, else made here."""
         from . import ask_bundle
         started = time.perf_counter()
-        bundle = self.wiki.ask = ask_bundle.build(self.wiki)
+        bundle = None
+        data = made_beside()
+        if data is not None:
+            with contextlib.suppress(ValueError, TypeError, KeyError):
+                bundle = ask_bundle.decode(data)
+        how = "made beside the answers, waited for" if bundle is not None else "gathered"
+        if bundle is None:
+            bundle = ask_bundle.build(self.wiki)
+        self.wiki.ask = bundle
         if bundle.available:
             log.info(f"rulesdsl: the interpreter for readers' browsers ({ask_bundle.total_bytes(bundle) / 1e6:.1f} MB, "
-                     f"Pyodide {ask_bundle.PYODIDE_VERSION}) gathered in {time.perf_counter() - started:.1f} s")
+                     f"Pyodide {ask_bundle.PYODIDE_VERSION}) {how} {time.perf_counter() - started:.1f} s")
         else:
             # info, not a warning: a strict build without npm or the network is still a good site
             log.info(f"rulesdsl: the site is built without 「この質問を変えて聞く」 (asking in the reader's browser): "
@@ -366,12 +379,7 @@ class WikiPlugin:
         """Processes that write the item pages: two on a machine with two or more cores, for a
         corpus large enough to pay for a fork, when nothing else runs threads (not under
         `mkdocs serve`). RULESDSL_WIKI_JOBS=1 turns it off."""
-        wanted = os.environ.get("RULESDSL_WIKI_JOBS")
-        if wanted is not None:
-            return max(1, int(wanted)) if hasattr(os, "fork") else 1
-        if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2 or threading.active_count() > 1:
-            return 1
-        return 2 if count >= 2000 else 1
+        return jobs(count, 2000, JOBS_ENV)
 
     def _write_items(self, items: list[Page], site: Path, index: SearchIndex) -> None:
         """Render and write item pages; add them to the search index."""

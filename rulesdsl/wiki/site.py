@@ -58,6 +58,8 @@ class Page:
 
 
 AnswerResult = Union["Answer", Failure, None]
+JOBS_ENV = "RULESDSL_WIKI_JOBS"   # how many processes share the build's long parts (1: one; unset: as base.shared_work.jobs says)
+SHARED_FROM = 200               # questions from which the history and the browser interpreter are made with a forked copy
 REVIEW_STATUSES = (Status.provisional, Status.unofficial, Status.unconfirmed)   # the review list's, in order
 
 
@@ -454,8 +456,10 @@ class Wiki:
             from ..engine.answer import Answer
             from ..regress.impact import revision_effects
             answered = {sid: a for sid, a in self.answers.items() if isinstance(a, Answer)}
+            from ..base.shared_work import jobs
             started, stats = time.perf_counter(), {}
-            self._changed = revision_effects(self.kb, answered, stats)
+            # shared with a forked copy of this process where it pays (base.shared_work)
+            self._changed = revision_effects(self.kb, answered, stats, jobs(len(answered), SHARED_FROM, JOBS_ENV))
             log.info(f"rulesdsl: the answers each ruling revision changed found in {time.perf_counter() - started:.1f} s "
                      f"({stats['pairs']} revisions and answers that consulted them, {stats['answered']} answered "
                      f"again without the revision, {stats['in_full']} of them in full; the tests of what decides "
