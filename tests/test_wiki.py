@@ -375,6 +375,23 @@ def test_glossary_definitions_are_quoted_from_the_sources_or_left_out():
     assert names("表向き (オモテ) / 裏向き (ウラ)") == ["表向き  / 裏向き", "表向き", "裏向き"]
 
 
+def test_a_definition_is_the_first_heading_of_the_term_whose_next_line_says_enough_in_document_order():
+    from types import SimpleNamespace as Doc
+
+    from rulesdsl.kb.sources import normalize_line
+    from rulesdsl.wiki.terms import define
+    docs = {"a.txt": Doc(text="前文\n【体重】\n短い\n\n# 体重\nカードの重さを表す数値である。\n"),
+            "b.txt": Doc(text="体重\nこちらは二つ目の資料の定義である。\n")}
+    found = define("体重", docs)       # the first heading's line is too short: the second one of a.txt
+    assert (found.document, found.line, found.heading, found.text) == ("a.txt", 6, "# 体重", "カードの重さを表す数値である。")
+    assert define("体重", {"b.txt": docs["b.txt"]}).line == 2
+    assert define("重さ", docs) is None
+    # the marks a line is read without, with and without the characters that start them
+    assert normalize_line("・[[体重>x]]は &bold(){重さ}。") == "体重は重さ。"
+    assert normalize_line("&size(20){大きい") == "大きい"
+    assert normalize_line("　1. 普通の　行 ") == "普通の行"
+
+
 def test_changelog_marks_what_differs_between_two_answers_phrase_by_phrase():
     from rulesdsl.wiki.changes import verdict_ja
     from rulesdsl.wiki.phrases import answer_diff, phrase_diff, phrases

@@ -34,8 +34,10 @@ OMISSION = LazyPattern(r"…+|\.\.\.+")
 
 
 def normalize_line(line: str) -> str:
-    line = _LINK.sub(r"\1", line)
-    line = _DECOR.sub("", line)
+    if "[[" in line:    # (the patterns match nothing in a line without their marks: most lines)
+        line = _LINK.sub(r"\1", line)
+    if "}" in line or "&" in line:
+        line = _DECOR.sub("", line)
     line = _MARKER.sub("", line.strip())
     return _SPACE.sub("", line)
 

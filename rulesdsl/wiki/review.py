@@ -33,7 +33,16 @@ class Item(NamedTuple):
 
 def review_items(w: Wiki, ctx: Ctx) -> list[Item]:
     """Every item not settled today, in the order: status, game, kind (rulings, rule points,
-    answers), then as the knowledge base lists them."""
+    answers), then as the knowledge base lists them. Made once per build and page depth (the
+    review page and each of its parts list them all)."""
+    key = ("review_items", ctx.root)
+    found = w.memo.get(key)
+    if found is None:
+        found = w.memo[key] = _review_items(w, ctx)
+    return found
+
+
+def _review_items(w: Wiki, ctx: Ctx) -> list[Item]:
     kb = w.kb
     items: list[Item] = []
     for r in kb.rulings.values():

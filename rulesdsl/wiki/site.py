@@ -78,6 +78,7 @@ class Wiki:
         self.ask: Any = None                 # what the build ships to answer in the browser (ask_bundle.Bundle)
         self._urls: dict[str, str] = {}
         self._current: dict[str, tuple] = {}
+        self.memo: dict = {}                 # what a renderer makes once per build for several pages, by its own key
         self._index()
         self._plan()
 

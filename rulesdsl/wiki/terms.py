@@ -6,6 +6,7 @@ written by the wiki: a term the sources do not define gets no quote (the page sa
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple, Optional
 
 from ..kb.sources import normalize_heading, normalize_line
@@ -37,19 +38,31 @@ def define(term: str, documents: dict) -> Optional[Definition]:
     forms = [f for f in names(term) if f]
     keys = {normalize_heading(f) for f in forms}
     for name, d in documents.items():
-        lines = d.text.splitlines()
-        for i, raw in enumerate(lines):
-            if normalize_heading(raw) in keys:
-                body = next(((j, x) for j, x in enumerate(lines[i + 1:i + 4], i + 2) if x.strip()), None)
-                if body and len(normalize_line(body[1])) >= 8 and normalize_heading(body[1]) not in keys:
-                    return Definition(name, body[0], raw.strip(), _quote(body[1]))
+        lines, headings = _headings(d.text)
+        for i in sorted(i for k in keys for i in headings.get(k, ())):
+            body = next(((j, x) for j, x in enumerate(lines[i + 1:i + 4], i + 2) if x.strip()), None)
+            if body and len(normalize_line(body[1])) >= 8 and normalize_heading(body[1]) not in keys:
+                return Definition(name, body[0], lines[i].strip(), _quote(body[1]))
     for name, d in documents.items():
         for i, raw in enumerate(d.text.splitlines(), 1):
+            if not any(f in raw for f in forms):
+                continue    # (a sentence of the line names a form only if the line does)
             for sentence in _SENTENCE.findall(raw):
                 s = sentence.strip()
                 if s and any(_DEFINES.match(s[m.end():]) for f in forms for m in re.finditer(re.escape(f), s)):
                     return Definition(name, i, None, _quote(s))
     return None
+
+
+@lru_cache(maxsize=64)
+def _headings(text: str) -> tuple[list[str], dict[str, list[int]]]:
+    """A document's lines, and for each line read as a heading (normalize_heading) the lines that
+    read so, in order: made once per document, not once per glossary term."""
+    lines = text.splitlines()
+    found: dict[str, list[int]] = {}
+    for i, raw in enumerate(lines):
+        found.setdefault(normalize_heading.__wrapped__(raw), []).append(i)    # (uncached: read once)
+    return lines, found
 
 
 def _quote(text: str) -> str:
@@ -65,6 +78,8 @@ def first_use(term: str, documents: dict) -> Optional[Definition]:
     forms = [f for f in names(term) if f]
     for name, d in documents.items():
         for i, raw in enumerate(d.text.splitlines(), 1):
+            if not any(f in raw for f in forms):
+                continue
             for sentence in _SENTENCE.findall(raw):
                 if any(f in sentence for f in forms):
                     return Definition(name, i, None, _quote(sentence))
