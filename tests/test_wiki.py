@@ -392,6 +392,22 @@ def test_a_definition_is_the_first_heading_of_the_term_whose_next_line_says_enou
     assert normalize_line("　1. 普通の　行 ") == "普通の行"
 
 
+def test_a_question_highlighted_with_its_last_line_break_is_its_source_block_then_the_break():
+    """The Q&A page's editor highlights the page's own source block and adds the line break
+    (ask_page._editor): a line break is always a token of its own."""
+    from rulesdsl.kb.build import load as load_kb
+    from rulesdsl.wiki.render import dsl_block
+    from rulesdsl.wiki.source import SourceTexts
+    kb = load_kb(REPO)
+    texts = SourceTexts(kb.root)
+    blocks = [texts.block(info.scenario.loc) for info in list(kb.scenarios.values())[::25]]
+    blocks += ['card "A" {\n  text """二行の\n文字列"""\n}  # 終わりのコメント', "expect status unconfirmed"]
+    for text in filter(None, blocks):
+        alone, broken = dsl_block(text), dsl_block(text + "\n")
+        cut = alone.rindex("</code>")
+        assert broken == alone[:cut] + "\n" + alone[cut:], text
+
+
 def test_changelog_marks_what_differs_between_two_answers_phrase_by_phrase():
     from rulesdsl.wiki.changes import verdict_ja
     from rulesdsl.wiki.phrases import answer_diff, phrase_diff, phrases

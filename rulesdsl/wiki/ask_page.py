@@ -46,9 +46,14 @@ def _editor(ctx: Ctx, game: str, text: str, kind: str, extra: str = "") -> str:
     """The editor (the text highlighted as the wiki's code blocks are), 「答える」, the progress
     indicator, the errors and the answer; then the module script that brings it to life."""
     b = _bundle(ctx.w)
-    highlighted = dsl_block(text)
+    # the text without its last line break, highlighted as the page's own source block (its
+    # highlighting is kept: render.dsl_block), then the break: a line break is a token of its own
+    body = text[:-1] if text.endswith("\n") else text
+    highlighted = dsl_block(body)
     start = highlighted.index("<code>") + len("<code>")
     end = highlighted.rindex("</code>")
+    highlighted = highlighted[:end] + text[len(body):] + highlighted[end:]
+    end += len(text) - len(body)
     size = sum(len(d) for n, d in b.files.items() if not n.startswith("games/") or n.startswith(f"games/{game}/"))
     return (
         f'<link rel="stylesheet" href="{esc(_assets(ctx))}rdask.css">\n'

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html as _html
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, Iterable, Optional
 
 from ..lang.model import Status
@@ -126,6 +127,7 @@ def _css_class(ttype) -> str:
     return cls
 
 
+@lru_cache(maxsize=16)     # a Q&A page highlights its question twice: its source block and its editor
 def dsl_block(source: str) -> str:
     """DSL code highlighted as Material for MkDocs shows a ```rules fenced block (the same
     markup and CSS classes as Pygments' HtmlFormatter, written directly: it is in the hot path)."""
