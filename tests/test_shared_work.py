@@ -87,3 +87,43 @@ def test_one_process_when_asked_or_when_another_thread_runs(monkeypatch):
         other.join()
     monkeypatch.setattr(os, "cpu_count", lambda: 1)
     assert jobs(5000, 100, "RULESDSL_TEST_JOBS") == 1
+
+
+def test_the_parents_other_work_is_done_once_here_before_it_takes_a_task():
+    parent = os.getpid()
+    seen: list = []
+
+    def work(i: int) -> int:
+        if os.getpid() == parent:
+            seen.append(("task", i))
+        return -i
+
+    def meanwhile() -> None:
+        assert os.getpid() == parent
+        seen.append("meanwhile")
+
+    for processes in (1, 2):
+        seen.clear()
+        assert shared_map(30, work, processes=processes, meanwhile=meanwhile) == [-i for i in range(30)]
+        assert seen[0] == "meanwhile" and seen.count("meanwhile") == 1
+
+
+def test_when_this_process_fails_the_child_is_stopped_and_the_error_comes_through(tmp_path: Path):
+    parent = os.getpid()
+
+    def work(i: int) -> int:
+        if os.getpid() != parent:
+            (tmp_path / "child-started").touch()
+            while True:             # the child never ends its share: only being stopped ends it
+                time.sleep(0.05)
+        return i
+
+    def meanwhile() -> None:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "child-started").exists():
+            assert time.monotonic() < deadline, "the child took no task"
+            time.sleep(0.01)
+        raise KeyError("the page failed")
+
+    with pytest.raises(KeyError, match="the page failed"):
+        shared_map(4, work, processes=2, meanwhile=meanwhile)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import threading
 from typing import Any, Callable, Optional
 
@@ -41,11 +42,15 @@ def jobs(count: int, minimum: int, env: Optional[str] = None) -> int:
 
 def shared_map(count: int, work: Callable[[int], Any], encode: Callable[[Any], Any] = lambda r: r,
                decode: Callable[[Any], Any] = lambda r: r, processes: int = 2,
-               order: Optional[list[int]] = None) -> list[Any]:
+               order: Optional[list[int]] = None, meanwhile: Optional[Callable[[], None]] = None) -> list[Any]:
     """`[work(i) for i in range(count)]`, the tasks taken in `order` (the longest first, for the
-    best balance) by this process and, when `processes` > 1, a forked child."""
+    best balance) by this process and, when `processes` > 1, a forked child. `meanwhile`: other
+    work of this process's, done first (while the child starts on the tasks); it must not change
+    what the tasks read."""
     order = list(range(count)) if order is None else order
     if processes < 2 or count < 2 or count > MAX_TASKS or not hasattr(os, "fork"):
+        if meanwhile is not None:
+            meanwhile()
         return [work(i) for i in range(count)]
     queue_r, queue_w = os.pipe()
     out_r, out_w = os.pipe()
@@ -58,7 +63,7 @@ def shared_map(count: int, work: Callable[[int], Any], encode: Callable[[Any], A
     if written != len(numbers):     # the pipe is smaller than this system's usual
         for fd in (queue_r, queue_w, out_r, out_w):
             os.close(fd)
-        return [work(i) for i in range(count)]
+        return shared_map(count, work, processes=1, meanwhile=meanwhile)
     os.close(queue_w)       # once the numbers are taken, a read finds the end
     try:
         pid = os.fork()
@@ -66,7 +71,7 @@ def shared_map(count: int, work: Callable[[int], Any], encode: Callable[[Any], A
         os.close(queue_r)
         os.close(out_r)
         os.close(out_w)
-        return [work(i) for i in range(count)]
+        return shared_map(count, work, processes=1, meanwhile=meanwhile)
     if pid == 0:            # the child: its share, then its results, and out without the parent's exit handlers
         code = 0
         try:
@@ -83,11 +88,18 @@ def shared_map(count: int, work: Callable[[int], Any], encode: Callable[[Any], A
             os._exit(code)
     os.close(out_w)
     results: dict[int, Any] = {}
+    done = False
     try:
+        if meanwhile is not None:
+            meanwhile()
         for i in _taken(queue_r):
             results[i] = work(i)
+        done = True
     finally:
         os.close(queue_r)
+        if not done:        # this process failed: what the child makes would not be read
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
         theirs = _read_all(out_r)
         _, status = os.waitpid(pid, 0)
     if os.waitstatus_to_exitcode(status) == 0 and theirs is not None:

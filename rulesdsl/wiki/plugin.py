@@ -97,7 +97,9 @@ class WikiPlugin:
         # No collection first: at 10,000 cards it takes 3 s to find about a thousand unreachable
         # objects, which are cheaper to keep.
         gc.freeze()
-        self._draw_questions()      # (after the freeze: the collector would scan the knowledge base for every page)
+        # (after the freeze: the collector would scan the knowledge base for every page) the Q&A
+        # pages, while a forked copy starts on the history of every revision (Wiki.find_changes)
+        self.wiki.find_changes(meanwhile=self._draw_questions)
         config.nav = self.nav(config.nav)
         return config
 

@@ -14,7 +14,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Union
 
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
@@ -453,18 +453,33 @@ class Wiki:
     @property
     def changed_answers(self) -> dict:
         """For each ruling revision (`id@date`), the answers it changed (rulesdsl.regress.records)."""
-        if self._changed is None:
-            from ..engine.answer import Answer
-            from ..regress.impact import revision_effects
-            answered = {sid: a for sid, a in self.answers.items() if isinstance(a, Answer)}
-            from ..base.shared_work import jobs
-            started, stats = time.perf_counter(), {}
-            # shared with a forked copy of this process where it pays (base.shared_work)
-            self._changed = revision_effects(self.kb, answered, stats, jobs(len(answered), SHARED_FROM, JOBS_ENV))
-            log.info(f"rulesdsl: the answers each ruling revision changed found in {time.perf_counter() - started:.1f} s "
-                     f"({stats['pairs']} revisions and answers that consulted them, {stats['answered']} answered "
-                     f"again without the revision, {stats['in_full']} of them in full; the tests of what decides "
-                     f"took {stats['reused']} answers under other readings from the build's and made {stats['readings']})")
+        return self.find_changes()
+
+    def find_changes(self, meanwhile: Optional[Callable[[], None]] = None) -> dict:
+        """`changed_answers`, found once; shared with a forked copy of this process where it pays
+        (base.shared_work), which starts on it while this process does `meanwhile` (work that
+        leaves the answers' verdicts and statuses as they are: the Q&A pages)."""
+        if self._changed is not None:
+            if meanwhile is not None:
+                meanwhile()
+            return self._changed
+        from ..base.shared_work import jobs
+        from ..engine.answer import Answer
+        from ..regress.impact import revision_effects
+        answered = {sid: a for sid, a in self.answers.items() if isinstance(a, Answer)}
+        started, stats, aside = time.perf_counter(), {}, [0.0]
+
+        def timed() -> None:
+            began = time.perf_counter()
+            meanwhile()
+            aside[0] = time.perf_counter() - began
+        self._changed = revision_effects(self.kb, answered, stats, jobs(len(answered), SHARED_FROM, JOBS_ENV),
+                                         timed if meanwhile is not None else None)
+        besides = f", {aside[0]:.1f} s of it the other work done beside it" if meanwhile is not None else ""
+        log.info(f"rulesdsl: the answers each ruling revision changed found in {time.perf_counter() - started:.1f} s{besides} "
+                 f"({stats['pairs']} revisions and answers that consulted them, {stats['answered']} answered "
+                 f"again without the revision, {stats['in_full']} of them in full; the tests of what decides "
+                 f"took {stats['reused']} answers under other readings from the build's and made {stats['readings']})")
         return self._changed
 
 
