@@ -19,7 +19,6 @@ import contextlib
 import json
 import os
 import signal
-import threading
 from typing import Any, Callable, Optional
 
 MAX_TASKS = 16000        # numbers written before the fork: 64 kB, a pipe's room on Linux
@@ -35,6 +34,7 @@ def jobs(count: int, minimum: int, env: Optional[str] = None) -> int:
     wanted = os.environ.get(env, "").strip() if env else ""
     if wanted:
         return max(1, int(wanted)) if wanted.isdigit() else 1
+    import threading
     if (os.cpu_count() or 1) < 2 or threading.active_count() > 1:
         return 1
     return 2 if count >= minimum else 1
@@ -53,25 +53,18 @@ def shared_map(count: int, work: Callable[[int], Any], encode: Callable[[Any], A
             meanwhile()
         return [work(i) for i in range(count)]
     queue_r, queue_w = os.pipe()
-    out_r, out_w = os.pipe()
     numbers = b"".join(i.to_bytes(4, "little") for i in order)
     os.set_blocking(queue_w, False)
     try:
         written = os.write(queue_w, numbers)
     except OSError:
         written = 0
-    if written != len(numbers):     # the pipe is smaller than this system's usual
-        for fd in (queue_r, queue_w, out_r, out_w):
-            os.close(fd)
-        return shared_map(count, work, processes=1, meanwhile=meanwhile)
     os.close(queue_w)       # once the numbers are taken, a read finds the end
-    try:
-        pid = os.fork()
-    except OSError:
+    forked = fork_with_pipe() if written == len(numbers) else None     # (else the pipe is smaller than usual)
+    if forked is None:
         os.close(queue_r)
-        os.close(out_r)
-        os.close(out_w)
         return shared_map(count, work, processes=1, meanwhile=meanwhile)
+    pid, out_r, out_w = forked
     if pid == 0:            # the child: its share, then its results, and out without the parent's exit handlers
         code = 0
         try:
@@ -116,15 +109,10 @@ def beside(work: Callable[[], bytes], processes: int = 2) -> Callable[[], Option
     started — then the caller does the work itself, so nothing is lost. `work` must depend only
     on what was there before the fork and change nothing this process reads (files aside,
     which it may write as it would here)."""
-    if processes < 2 or not hasattr(os, "fork"):
+    forked = fork_with_pipe() if processes > 1 and hasattr(os, "fork") else None
+    if forked is None:
         return lambda: None
-    out_r, out_w = os.pipe()
-    try:
-        pid = os.fork()
-    except OSError:
-        os.close(out_r)
-        os.close(out_w)
-        return lambda: None
+    pid, out_r, out_w = forked
     if pid == 0:
         code = 0
         try:
@@ -147,6 +135,22 @@ def beside(work: Callable[[], bytes], processes: int = 2) -> Callable[[], Option
             waited.append(data[8:] if whole and os.waitstatus_to_exitcode(status) == 0 else None)
         return waited[0]
     return result
+
+
+def fork_with_pipe() -> Optional[tuple[int, int, int]]:
+    """A pipe, then a fork: (the child's pid — 0 in the child —, the pipe's read end, its write
+    end), each process to close the end it does not use; None (nothing left open) when either
+    cannot be made."""
+    try:
+        r, w = os.pipe()
+    except OSError:
+        return None
+    try:
+        return os.fork(), r, w
+    except OSError:
+        os.close(r)
+        os.close(w)
+        return None
 
 
 def _taken(fd: int):

@@ -473,14 +473,12 @@ def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Pla
         theirs_items = [it for it in items if it[4] >= half]
     else:
         mine_items, theirs_items = items[0::2], items[1::2]
+    from ..base.shared_work import fork_with_pipe
     wait_for_writers()
-    r, w = os.pipe()
-    try:
-        pid = os.fork()
-    except OSError:
-        os.close(r)
-        os.close(w)
+    forked = fork_with_pipe()
+    if forked is None:
         return _serial(items, plan)
+    pid, r, w = forked
     if pid == 0:  # the child: parse its share, write its parts, leave without the parent's exit handlers
         os.close(r)
         try:
