@@ -127,3 +127,25 @@ def test_when_this_process_fails_the_child_is_stopped_and_the_error_comes_throug
 
     with pytest.raises(KeyError, match="the page failed"):
         shared_map(4, work, processes=2, meanwhile=meanwhile)
+
+
+def test_work_beside_gives_its_bytes_or_none_and_can_be_stopped(tmp_path: Path):
+    from rulesdsl.base.shared_work import beside
+    assert beside(lambda: b"made" * 50000).result() == b"made" * 50000     # more than a pipe holds
+    assert beside(lambda: b"x", processes=1).result() is None                # not started: the caller does it
+
+    def fails() -> bytes:
+        raise RuntimeError("no")
+    assert beside(fails).result() is None
+
+    def forever() -> bytes:
+        (tmp_path / "started").touch()
+        while True:
+            time.sleep(0.05)
+    running = beside(forever)
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "started").exists():
+        assert time.monotonic() < deadline, "the work did not start"
+        time.sleep(0.01)
+    running.cancel()                       # returns once the copy is gone (waited for: no zombie)
+    assert running.result() is None

@@ -103,15 +103,13 @@ def shared_map(count: int, work: Callable[[int], Any], encode: Callable[[Any], A
     return [results[i] if i in results else work(i) for i in range(count)]
 
 
-def beside(work: Callable[[], bytes], processes: int = 2) -> Callable[[], Optional[bytes]]:
-    """Start `work` (which gives bytes) in a forked copy of this process when `processes` > 1;
-    the function returned waits for it and gives its bytes, or None when it failed or was not
-    started — then the caller does the work itself, so nothing is lost. `work` must depend only
-    on what was there before the fork and change nothing this process reads (files aside,
-    which it may write as it would here)."""
+def beside(work: Callable[[], bytes], processes: int = 2) -> "Beside":
+    """Start `work` (which gives bytes) in a forked copy of this process when `processes` > 1.
+    `work` must depend only on what was there before the fork and change nothing this process
+    reads (files aside, which it may write as it would here)."""
     forked = fork_with_pipe() if processes > 1 and hasattr(os, "fork") else None
     if forked is None:
-        return lambda: None
+        return Beside(None, None)
     pid, out_r, out_w = forked
     if pid == 0:
         code = 0
@@ -125,16 +123,35 @@ def beside(work: Callable[[], bytes], processes: int = 2) -> Callable[[], Option
         finally:
             os._exit(code)
     os.close(out_w)
-    waited: list = []
+    return Beside(pid, out_r)
 
-    def result() -> Optional[bytes]:
-        if not waited:
-            data = _read_all(out_r)
-            _, status = os.waitpid(pid, 0)
+
+class Beside:
+    """Work `beside` started: `result()` waits for it and gives its bytes, or None when it failed
+    or was not started — then the caller does the work itself, so nothing is lost; `cancel()`
+    stops it (the caller failed: nobody will read what it makes)."""
+
+    def __init__(self, pid: Optional[int], fd: Optional[int]) -> None:
+        self._pid, self._fd = pid, fd
+        self._data: Optional[bytes] = None
+
+    def result(self) -> Optional[bytes]:
+        if self._pid is not None:
+            data = _read_all(self._fd)
+            _, status = os.waitpid(self._pid, 0)
+            self._pid = None
             whole = data is not None and len(data) >= 8 and int.from_bytes(data[:8], "little") == len(data) - 8
-            waited.append(data[8:] if whole and os.waitstatus_to_exitcode(status) == 0 else None)
-        return waited[0]
-    return result
+            self._data = data[8:] if whole and os.waitstatus_to_exitcode(status) == 0 else None
+        return self._data
+
+    def cancel(self) -> None:
+        if self._pid is not None:
+            with contextlib.suppress(OSError):
+                os.kill(self._pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            os.waitpid(self._pid, 0)
+            self._pid = None
 
 
 def fork_with_pipe() -> Optional[tuple[int, int, int]]:

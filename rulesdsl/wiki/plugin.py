@@ -128,10 +128,15 @@ class WikiPlugin:
         # the interpreter for readers' browsers does not depend on the answers: made beside them
         made_beside = beside(lambda: ask_bundle.encode(ask_bundle.build(self.wiki)),
                              jobs(len(kb.scenarios), SHARED_FROM, JOBS_ENV))
-        failures = self.wiki.compute_answers()
+        try:
+            failures = self.wiki.compute_answers()
+        except BaseException:
+            made_beside.cancel()
+            raise
         if failures:
             lines = "\n".join(f"  {f}" for f in failures)
             if not keep_going:
+                made_beside.cancel()
                 raise PluginError(
                     f"rulesdsl wiki: {len(failures)} scenario(s) do not come out as expected, so the wiki "
                     f"is not built (answers are computed, never typed):\n{lines}\n"
@@ -175,7 +180,7 @@ class WikiPlugin:
         from . import ask_bundle
         started = time.perf_counter()
         bundle = None
-        data = made_beside()
+        data = made_beside.result()
         if data is not None:
             with contextlib.suppress(ValueError, TypeError, KeyError):
                 bundle = ask_bundle.decode(data)
