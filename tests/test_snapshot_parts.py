@@ -136,6 +136,25 @@ def test_writing_a_snapshot_leaves_nothing_it_walked_for_the_cyclic_collector():
     assert left < 100, f"{left} objects of the walk left for the collector"
 
 
+def test_read_back_frozen_nodes_share_their_fields_given_and_a_copy_changes_only_its_own():
+    docs = [parser.parse_text(p.read_text(encoding="utf-8"), str(p))
+            for p in sorted((REPO / "rulings").rglob("*.rules"))[:30]]
+    back = snapshot.loads(snapshot.dumps([tuple(docs)]))[0]
+    assert list(back) == docs
+    revisions = [rev for d in back for decl in d.decls if isinstance(decl, Ruling) for rev in decl.revisions]
+    by_given: dict = {}
+    for rev in revisions:
+        by_given.setdefault(frozenset(rev.model_fields_set), set()).add(id(rev.model_fields_set))
+    assert len(revisions) > len(by_given) and all(len(ids) == 1 for ids in by_given.values())   # one set each
+    first, other = revisions[0], next(r for r in revisions[1:] if r.model_fields_set is revisions[0].model_fields_set)
+    before = set(other.model_fields_set)
+    changed = first.model_copy(update={"reason": "別の理由"})
+    assert changed.reason == "別の理由" and "reason" in changed.model_fields_set
+    assert other.model_fields_set == before and first.model_fields_set == before     # the shared set untouched
+    with pytest.raises(Exception):
+        first.reason = "書き換え"          # frozen: nothing sets a field in place
+
+
 def test_nodes_built_without_model_construct_are_what_model_construct_builds():
     for cls, given in ((Card, dict(game="g", code="X", loc=("f", 1, 1), notes=("n",))),
                        (Revision, dict(date=None, status=None, loc=("f", 2, 3))),

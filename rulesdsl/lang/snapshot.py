@@ -502,7 +502,13 @@ def _decode(data: dict) -> list:
             dicts = map(dict, map(zip, repeat(names, count), zip(*columns)))
             given = {m: frozenset(f for j, f in enumerate(names) if m >> j & 1) for m in set(masks)}
             _all(map(_set, new, repeat("__dict__", count), dicts))
-            _all(map(_set, new, repeat("__pydantic_fields_set__", count), map(set, map(given.__getitem__, masks))))
+            if (getattr(cls, "model_config", None) or {}).get("frozen"):
+                # one set per class and mask, shared: a frozen model's fields are never set, and
+                # a copy (model_copy) copies the set before it adds to it (pydantic's and Plain's)
+                shared = {m: set(f) for m, f in given.items()}
+                _all(map(_set, new, repeat("__pydantic_fields_set__", count), map(shared.__getitem__, masks)))
+            else:
+                _all(map(_set, new, repeat("__pydantic_fields_set__", count), map(set, map(given.__getitem__, masks))))
             _all(map(_set, new, repeat("__pydantic_extra__", count), repeat(None, count)))
             _all(map(_set, new, repeat("__pydantic_private__", count), repeat(None, count)))
             objs.extend(new)
