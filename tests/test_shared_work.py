@@ -70,6 +70,8 @@ def test_encoded_results_are_decoded():
 def test_one_process_when_asked_or_when_another_thread_runs(monkeypatch):
     monkeypatch.delenv("RULESDSL_TEST_JOBS", raising=False)
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    counted = threading.active_count
+    monkeypatch.setattr(threading, "active_count", lambda: 1)    # whatever threads the test run has left
     assert jobs(5000, 100, "RULESDSL_TEST_JOBS") == 2
     assert jobs(50, 100, "RULESDSL_TEST_JOBS") == 1
     monkeypatch.setenv("RULESDSL_TEST_JOBS", "1")
@@ -77,6 +79,7 @@ def test_one_process_when_asked_or_when_another_thread_runs(monkeypatch):
     monkeypatch.setenv("RULESDSL_TEST_JOBS", "2")
     assert jobs(5, 100, "RULESDSL_TEST_JOBS") == 2
     monkeypatch.delenv("RULESDSL_TEST_JOBS")
+    monkeypatch.setattr(threading, "active_count", counted)
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
     other.start()
@@ -85,6 +88,7 @@ def test_one_process_when_asked_or_when_another_thread_runs(monkeypatch):
     finally:
         stop.set()
         other.join()
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
     monkeypatch.setattr(os, "cpu_count", lambda: 1)
     assert jobs(5000, 100, "RULESDSL_TEST_JOBS") == 1
 
