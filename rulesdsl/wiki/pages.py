@@ -26,7 +26,7 @@ from .review import review_page, review_part
 from .render import GAP_JA, UNKNOWN_TAG, Doc, badge, code, tag
 from .ruling_pages import ruling_page, rulings_index
 from .site import Failure, Page, Wiki, line_anchor, point_anchor
-from .terms import define, first_use, overview
+from .terms import define, first_use, heading_index, overview
 
 # ----------------------------------------------------------------------------- home
 
@@ -287,9 +287,10 @@ def glossary_page(w: Wiki, doc: Doc, game: str) -> None:
           "資料での最初の用例を添えています。DSL・コードでの名前も示します。")
     if not info.terms:
         doc.p("このゲームは用語を宣言していません。")
+    index = heading_index(info.documents)
     for ja, name, note in info.terms:
         doc.h2(ja)
-        found = define(ja, info.documents)
+        found = define(ja, info.documents, index)
         if found:
             doc.add(f'<blockquote class="rd-quote rd-quote-def"><p>{linked_text(ctx, game, found.text)}</p>'
                     f"<footer>{source_line(ctx, game, found)}</footer></blockquote>\n")

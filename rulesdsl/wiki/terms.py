@@ -6,7 +6,6 @@ written by the wiki: a term the sources do not define gets no quote (the page sa
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import NamedTuple, Optional
 
 from ..kb.sources import normalize_heading, normalize_line
@@ -33,12 +32,14 @@ def names(term: str) -> list[str]:
     return list(dict.fromkeys([whole, *parts]))
 
 
-def define(term: str, documents: dict) -> Optional[Definition]:
-    """The passage that defines `term` in `documents` ({file name: SourceDocument})."""
+def define(term: str, documents: dict, index: Optional[dict] = None) -> Optional[Definition]:
+    """The passage that defines `term` in `documents` ({file name: SourceDocument}); `index`:
+    their `heading_index`, for a caller that looks up many terms."""
     forms = [f for f in names(term) if f]
     keys = {normalize_heading(f) for f in forms}
+    index = heading_index(documents) if index is None else index
     for name, d in documents.items():
-        lines, headings = _headings(d.text)
+        lines, headings = index[name]
         for i in sorted(i for k in keys for i in headings.get(k, ())):
             body = next(((j, x) for j, x in enumerate(lines[i + 1:i + 4], i + 2) if x.strip()), None)
             if body and len(normalize_line(body[1])) >= 8 and normalize_heading(body[1]) not in keys:
@@ -54,15 +55,17 @@ def define(term: str, documents: dict) -> Optional[Definition]:
     return None
 
 
-@lru_cache(maxsize=64)
-def _headings(text: str) -> tuple[list[str], dict[str, list[int]]]:
-    """A document's lines, and for each line read as a heading (normalize_heading) the lines that
-    read so, in order: made once per document, not once per glossary term."""
-    lines = text.splitlines()
-    found: dict[str, list[int]] = {}
-    for i, raw in enumerate(lines):
-        found.setdefault(normalize_heading.__wrapped__(raw), []).append(i)    # (uncached: read once)
-    return lines, found
+def heading_index(documents: dict) -> dict[str, tuple[list[str], dict[str, list[int]]]]:
+    """Each document's lines, and for each line read as a heading (normalize_heading) the lines
+    that read so, in order: made once for a glossary's terms, not once per term."""
+    out = {}
+    for name, d in documents.items():
+        lines = d.text.splitlines()
+        found: dict[str, list[int]] = {}
+        for i, raw in enumerate(lines):
+            found.setdefault(normalize_heading.__wrapped__(raw), []).append(i)    # (uncached: read once)
+        out[name] = (lines, found)
+    return out
 
 
 def _quote(text: str) -> str:
@@ -92,8 +95,9 @@ OVERVIEW_HEADINGS = ("ゲームの概要", "概要", "ゲームの目的", "ゲ�
 def overview(documents: dict) -> Optional[Definition]:
     """What the sources say the game is: the paragraph under an overview or victory heading, else
     the document's opening sentences when they are prose."""
+    index = heading_index(documents)
     for heading in OVERVIEW_HEADINGS:
-        found = define(heading, documents)
+        found = define(heading, documents, index)
         if found and found.heading:
             return found
     for name, d in documents.items():
