@@ -118,8 +118,7 @@ def test_when_this_process_fails_the_child_is_stopped_and_the_error_comes_throug
     def work(i: int) -> int:
         if os.getpid() != parent:
             (tmp_path / "child-started").touch()
-            while True:             # the child never ends its share: only being stopped ends it
-                time.sleep(0.05)
+            _until_stopped(tmp_path)    # only being stopped ends it (a copy left running ends after a while)
         return i
 
     def meanwhile() -> None:
@@ -131,6 +130,7 @@ def test_when_this_process_fails_the_child_is_stopped_and_the_error_comes_throug
 
     with pytest.raises(KeyError, match="the page failed"):
         shared_map(4, work, processes=2, meanwhile=meanwhile)
+    assert not (tmp_path / "ran-out").exists(), "the child was not stopped"
 
 
 def test_work_beside_gives_its_bytes_or_none_and_can_be_stopped(tmp_path: Path):
@@ -144,8 +144,8 @@ def test_work_beside_gives_its_bytes_or_none_and_can_be_stopped(tmp_path: Path):
 
     def forever() -> bytes:
         (tmp_path / "started").touch()
-        while True:
-            time.sleep(0.05)
+        _until_stopped(tmp_path)
+        return b"ran out"
     running = beside(forever)
     deadline = time.monotonic() + 60
     while not (tmp_path / "started").exists():
@@ -153,3 +153,13 @@ def test_work_beside_gives_its_bytes_or_none_and_can_be_stopped(tmp_path: Path):
         time.sleep(0.01)
     running.cancel()                       # returns once the copy is gone (waited for: no zombie)
     assert running.result() is None
+    assert not (tmp_path / "ran-out").exists(), "the copy was not stopped"
+
+
+def _until_stopped(folder: Path) -> None:
+    """Work that only a stop ends: had nothing stopped it, it gives up after two minutes and
+    leaves a mark (so a copy left running fails the test instead of hanging it)."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        time.sleep(0.05)
+    (folder / "ran-out").touch()

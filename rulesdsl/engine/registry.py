@@ -220,9 +220,8 @@ def _kept(memo: dict, key: Any, obj: Any, make: Callable[[Any], Any]) -> Any:
 
 def _set_up_for(entries: list, reading: dict[str, str]) -> Optional[list]:
     """The set-up made before (`[points seen, reading made under, state, what it wrote, how it
-    was marked fresh]`) that a
-    set-up under `reading` would repeat: one whose every consulted point the reading leaves at
-    the value it saw (engine.deciding's test of a run repeated)."""
+    was marked fresh]`) that a set-up under `reading` would repeat: one whose every consulted
+    point the reading leaves at the value it saw (engine.deciding's test of a run repeated)."""
     for entry in entries:
         if repeats(entry[0], entry[1], reading):
             return entry
