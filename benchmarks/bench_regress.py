@@ -33,6 +33,7 @@ sys.path.insert(0, str(REPO))
 
 from rulesdsl.kb import loader  # noqa: E402
 from rulesdsl.kb.build import load  # noqa: E402
+from rulesdsl.lang.model import Status  # noqa: E402
 from rulesdsl.regress.impact import impact  # noqa: E402
 from rulesdsl.regress.periods import timeline  # noqa: E402
 from rulesdsl.regress.records import Memo, answer_all, record
@@ -58,7 +59,6 @@ def build_corpus(out: Path, scenarios: int) -> int:
             when = day + dt.timedelta(days=(n * 7) % 365)
             b2 = re.sub(r"^scenario (\S+)", lambda m: f"scenario {m.group(1)}-copy{n}", b, count=1, flags=re.M)
             b2 = re.sub(r"as of \S+", f"as of {when.isoformat()}", b2, count=1)
-            b2 = re.sub(r" from \S+( until \S+)?$", "", b2, flags=re.M)  # periods are pinned to the originals
             copies.append(b2)
             n += 1
     folder = out / "rulings/grm/qa-copies"
@@ -91,7 +91,7 @@ def settle_days(root: Path, copies: list[str]) -> list[str]:
             continue
         best = None
         for p in timeline(kb, info):
-            if not p.record.ok:
+            if not p.record.ok or not status_holds(info, p.record.status):
                 continue
             lo = p.start or dt.date(1900, 1, 1)
             hi = (p.end - dt.timedelta(days=1)) if p.end else dt.date(2999, 12, 31)
@@ -103,6 +103,19 @@ def settle_days(root: Path, copies: list[str]) -> list[str]:
             raise SystemExit(f"bench_regress: {sid} passes on no day; the benchmark needs every copy to pass")
         out.append(re.sub(r"as of \S+", f"as of {best[1].isoformat()}", b, count=1))
     return out
+
+
+def status_holds(info, status: str) -> bool:
+    """Whether the copy's `expect status` lines without a period hold for an answer of `status`
+    (`runner.status_expectation`'s test). They are checked on the scenario's own day only, so a
+    period of the timeline (answered on other days) is `ok` whatever its status; once the copy is
+    asked on a day of that period, that day is its own and the lines are checked there."""
+    found = Status(status)
+    for e in info.scenario.status_expects:
+        if e.valid_from is None and e.valid_until is None and \
+                not (found.rank <= e.status.rank if e.at_least else found is e.status):
+            return False
+    return True
 
 
 def main() -> None:
