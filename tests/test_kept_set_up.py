@@ -90,3 +90,42 @@ def test_what_only_the_royal_set_up_writes_no_action_changes(kb):
             pass
     for key, state in kept:
         assert {name: getattr(state, name) for name in State.SET_UP_ONLY} == before[id(state)], key
+
+
+def test_a_refusal_that_changed_nothing_goes_on_from_the_state_as_it_is(kb, monkeypatch):
+    """A royal activation refused by its check, with nothing settled before it in the action
+    and nothing chosen (IllegalAction.untouched): the run goes on from the state as it is, with
+    no replay to the state before the action and no copy of it — and every royal answer is the
+    one the replay gives."""
+    from rulesdsl.engine.context import IllegalAction
+    from rulesdsl.games.royal import chain
+
+    infos = sorted((s for s in kb.scenarios.values() if s.game == "royal" and s.expects), key=lambda s: s.id)
+    engine = engine_for("royal")
+    copies = []
+    real_copy = type(engine).copy_state.__get__(engine)
+    monkeypatch.setattr(engine, "copy_state", lambda st: copies.append(1) or real_copy(st))
+    ten = kb.scenarios["royal/qa/chain-ten-links"]
+    kb.memo.clear()
+    answer(kb, ten)                     # the set-up kept: the next answer copies it once per run
+    copies.clear()
+    answer(kb, ten)         # its test of what decides refuses responses under some readings (32 refusals)
+    gone_on = len(copies)
+    said = {info.id: _said(kb, info) for info in infos}
+
+    class Replayed(IllegalAction):      # a refusal that never says it changed nothing
+        untouched = property(lambda self: False, lambda self, value: None)
+
+    real_refused = chain.refused
+    monkeypatch.setattr(chain, "refused", lambda refuse: Replayed(*_args(real_refused(refuse))))
+    kb.memo.clear()
+    answer(kb, ten)
+    copies.clear()
+    answer(kb, ten)
+    assert len(copies) >= gone_on + 30, (gone_on, len(copies))      # each refusal replayed, and a copy made of the state before it
+    for info in infos:
+        assert _said(kb, info) == said[info.id], info.id
+
+
+def _args(e):
+    return (e.message, e.cite, e.loc, e.cites[1:] if e.cite is not None else e.cites)

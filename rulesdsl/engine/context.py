@@ -30,7 +30,12 @@ class EngineError(Exception):
 
 class IllegalAction(Exception):
     """A scenario action the rules forbid; ends the branch with `illegal` as its outcome.
-    `also`: further citations the decision rests on (a rule point's reading, a second rule)."""
+    `also`: further citations the decision rests on (a rule point's reading, a second rule).
+    `untouched`: set by a game that refused before the action changed anything of the state; where
+    the action made no choice either, a run that goes on after the refusal goes on from the state as
+    it is, instead of replaying the run to the state before the action (runner.rebuild)."""
+
+    untouched = False
 
     def __init__(self, message: str, cite: Optional[Cite] = None, loc: Optional[Loc] = None,
                  also: Sequence[Cite] = ()):
@@ -199,44 +204,57 @@ class Context:
         """A rule point's value as of the run's date, and the citation of what set it. A
         game-wide point asked while an action naming a card runs takes a setting made for that
         card, when one is in force (a proposed ruling about one card)."""
-        if card is None and self.subjects:
-            card = self._card_setting(name)
-        key = (name, card, self.day)
-        found = self._cache.get(key)
+        # one lookup per call in the common case: the point as asked (the card named, the action's
+        # subjects, the day) mapped to its value, citation, key, the citation's key and the card
+        # whose setting applies (the knowledge base never changes under a cache; one cache may
+        # serve every game's scenarios, so the game is part of every key)
+        ask = ("point", self.game, name, card, self.subjects, self.day)
+        found = self._cache.get(ask)
         if found is None:
-            # the value, its citation and its key, built once per point and day: a run consults
-            # the same points again and again, and so does every run of a scenario
-            found = self._cache[key] = self._resolve(name, card, self.kb.value(self.game, name, card=card, as_of=self.day))
-        resolved, cite, pkey = found
+            found = self._cache[ask] = self._asked(name, card)
+        resolved, cite, pkey, ckey, card = found
         if self.readings:   # answering under another value of the point (a reading, or a test of what decides)
             wanted = self.readings.get(pkey)
             if wanted is not None and wanted != resolved.value:
-                rkey = (name, card, self.day, wanted)
+                rkey = ("reading", self.game, name, card, self.day, wanted)
                 found = self._cache.get(rkey)
                 if found is None:
                     found = self._cache[rkey] = self._resolve(
                         name, card, resolved.model_copy(update={"value": wanted, "fuzzy": None}))
-                resolved, cite, pkey = found
+                resolved, cite, pkey, ckey, card = found
         self.points[(name, card)] = resolved
         if resolved.section and not resolved.ruling:
             self.sections.add(resolved.section)
-        via = self.point_cites.get(cite.key())
+        via = self.point_cites.get(ckey)
         if via is None:
-            self.point_cites[cite.key()] = {pkey}
+            self.point_cites[ckey] = {pkey}
         else:
             via.add(pkey)
         return resolved.value, cite
 
+    def _asked(self, name: str, card: Optional[str]) -> tuple:
+        """What `point` answers for a point as asked: the card whose setting applies (the one
+        named, or a subject's own setting), then the value as of the day, built once per point,
+        card and day: a run consults the same points again and again, and so does every run."""
+        if card is None and self.subjects:
+            card = self._card_setting(name)
+        key = ("value", self.game, name, card, self.day)
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = self._resolve(name, card, self.kb.value(self.game, name, card=card, as_of=self.day))
+        return found
+
     @staticmethod
-    def _resolve(name: str, card: Optional[str], resolved: Resolved) -> tuple[Resolved, Cite, str]:
-        """A point's value with the citation of what set it and its key (「card(X).point」)."""
+    def _resolve(name: str, card: Optional[str], resolved: Resolved) -> tuple[Resolved, Cite, str, tuple, Optional[str]]:
+        """A point's value with the citation of what set it, its key (「card(X).point」), the
+        citation's key and the card it was set for."""
         if resolved.ruling:
             cite = Cite("ruling", f"{resolved.ruling}@{resolved.revision}", resolved.status,
                         resolved.source, resolved.fuzzy)
         else:
             cite = Cite("section", resolved.section or name, resolved.status, resolved.source,
                         resolved.reason if resolved.status is Status.unconfirmed else resolved.fuzzy)
-        return resolved, cite, f"card({card}).{name}" if card else name
+        return resolved, cite, f"card({card}).{name}" if card else name, cite.key(), card
 
     def _card_setting(self, name: str) -> Optional[str]:
         for code in self.subjects:

@@ -155,7 +155,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
                 call = calls[k]
                 if resumes is not None and not refused and (start is None or k > first) and resumes.worth():
                     resumes.keep(k, ctx, state, done, before, reading or {})
-                mark = len(ctx.choices)
+                mark, asked = len(ctx.choices), len(ctx.assigned)
                 ctx.subjects = engine.subjects(state, call)
                 try:
                     engine.act(ctx, state, call)
@@ -166,6 +166,8 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
                     refused.append(e.with_traceback(None))   # kept: not its frames (a cycle through this one)
                     ctx.steps.append(Step(f"ルール上できない: {e.message}（この操作は行われず、その前の状態からゲームを続ける）",
                                           e.cites, "illegal"))
+                    if e.untouched and len(ctx.assigned) == asked:
+                        continue    # refused before it changed anything, and nothing was chosen: the state is the one before it
                     del ctx.choices[mark:]
                     state, scratch = rebuild([c.picked for c in ctx.choices], done, since)
                     ctx.fixed = scratch.fixed

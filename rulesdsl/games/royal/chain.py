@@ -235,10 +235,16 @@ def refused(refuse: list[Refusal]) -> IllegalAction:
 # ----------------------------------------------------------------------------- activating
 
 def activate(ctx: Context, st: State, player: str, card: Card, ability: str, how: str,
-             refs: list[CardRef], unit: Optional[Card] = None) -> Link:
+             refs: list[CardRef], unit: Optional[Card] = None, untouched: bool = False) -> Link:
+    """Put the activation on the chain, or refuse it. `untouched`: nothing of the state has
+    changed in the action so far (the action is this activation), so a refusal says so
+    (IllegalAction.untouched): `check` changes nothing but an unspecified point's reading, taken
+    once per run."""
     answered, speed, refuse, cites = check(ctx, st, player, card, ability, how, unit, refs)
     if refuse:
-        raise refused(refuse)
+        e = refused(refuse)
+        e.untouched = untouched
+        raise e
     text_card = unit or card
     if unit is None and card.texts_used and ability not in card.texts_used and card.kind in TEXTS:
         noun, rules = TEXTS[card.kind]

@@ -228,13 +228,12 @@ class RoyalEngine(GameEngine):
         if name == "_settle":
             flow.settle(ctx, st)
             return
-        if name not in RESPONSES and name not in ("block", "no_block"):
-            flow.settle(ctx, st)
-        elif name not in ("block", "no_block") and st.step == "block":
-            flow.settle(ctx, st)
-        elif name in ("cast", "stand", "remove_unit") and st.chain and st.chain[-1].player == p["player"] \
-                and not p["ability"].startswith("trigger"):
-            # not an answer to anything of the opponent's: the open chain is answered or resolves first
+        # not an answer to anything of the opponent's: the open chain is answered or resolves first
+        settles = (name not in RESPONSES and name not in ("block", "no_block")) or \
+            (name not in ("block", "no_block") and st.step == "block") or \
+            (name in ("cast", "stand", "remove_unit") and st.chain and st.chain[-1].player == p["player"]
+             and not p["ability"].startswith("trigger"))
+        if settles:
             flow.settle(ctx, st)
         player = p.get("player")
         if name in IN_A_PHASE and (st.active is None or st.phase is None):
@@ -257,7 +256,8 @@ class RoyalEngine(GameEngine):
         elif name in ("cast", "stand"):
             victory.not_over(ctx, st)
             card = self.need(st, player, p["card"], name, call)
-            chain.activate(ctx, st, player, card, p["ability"], name, list(p.get("targets", ())))
+            chain.activate(ctx, st, player, card, p["ability"], name, list(p.get("targets", ())),
+                           untouched=not settles)
         elif name == "remove_unit":
             victory.not_over(ctx, st)
             guard = self.need(st, player, p["card"], name, call)
@@ -268,7 +268,7 @@ class RoyalEngine(GameEngine):
             if p["ability"] not in ("magic_effect", "trigger_effect"):
                 raise IllegalAction(f"ユニットを取り除いてスタンドできるのはイグイップカードに記されたマジック・トリガーエフェクトである"
                                     f"（{ABILITY_JA[p['ability']]}ではない）", ctx.section("royal/terms/unit"))
-            chain.activate(ctx, st, player, guard, p["ability"], "stand", [], unit=unit)
+            chain.activate(ctx, st, player, guard, p["ability"], "stand", [], unit=unit, untouched=not settles)
         elif name == "pass":
             chain.pass_(ctx, st, player)
         elif name == "set":
