@@ -99,6 +99,33 @@ def test_a_collector_paused_by_the_caller_stays_paused_and_a_refusal_resumes_it(
     assert gc.isenabled()
 
 
+def test_the_collector_stays_paused_between_the_answers_of_a_regression_run(kb, monkeypatch, run_cli):
+    """`answer_all` and `rulesdsl test` keep the collector paused from the first answer to the
+    last (resumed between two, it walks each answer's objects still alive, and now and then every
+    record kept so far), and let it run again after."""
+    from rulesdsl.regress import records
+    infos = [kb.scenarios[s] for s in ("thgm/qa/decide-bat-and-reroll", "royal/qa/chain-ten-links")]
+    seen = []
+    record = records.record
+
+    def watched(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return record(*args, **kwargs)
+    monkeypatch.setattr(records, "record", watched)
+    got = records.answer_all(kb, infos)
+    assert len(got) == 2 and all(r.ok for r in got.values())
+    assert seen == [False, False]               # between the answers too, not only within each
+    assert gc.isenabled()
+
+    from rulesdsl.cli import regression
+    seen.clear()
+    monkeypatch.setattr(regression, "record", watched)
+    code, out, err = run_cli("test", "rulings/royal/qa/chains.rules")
+    assert code == 0, out + err
+    assert len(seen) > 2 and not any(seen)
+    assert gc.isenabled()
+
+
 def test_the_history_of_every_revision_leaves_no_cyclic_garbage(kb):
     """What each ruling revision changed (the wiki's history, regress.impact) answers every
     question again without the revision, in a knowledge base made for it and dropped after: a set-up

@@ -21,7 +21,7 @@ from typing import Iterable, NamedTuple, Optional
 from ..engine.answer import Answer
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
-from ..engine.runner import answer
+from ..engine.runner import answer, collector_paused
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 
 MEMO_VERSION = "2"
@@ -247,15 +247,19 @@ def answer_all(kb: KnowledgeBase, infos: Iterable[ScenarioInfo], memo: Optional[
     out: dict[str, Record] = {}
     cache: dict = {}
     infos = [i for i in infos if engine_for(i.game) is not None]
-    for n, info in enumerate(infos, 1):
-        rec = memo.get(kb, info) if memo else None
-        if rec is None:
-            rec, _ = record(kb, info, point_cache=cache)
-            if memo:
-                memo.put(rec)
-        out[info.id] = rec
-        if progress:
-            progress(n, len(infos))
+    # paused over every answer, not only within each (runner.collector_paused): resumed between
+    # two, it would walk each answer's objects still alive, and now and then every record and
+    # cache kept so far (a third of the time at 10,000 questions)
+    with collector_paused():
+        for n, info in enumerate(infos, 1):
+            rec = memo.get(kb, info) if memo else None
+            if rec is None:
+                rec, _ = record(kb, info, point_cache=cache)
+                if memo:
+                    memo.put(rec)
+            out[info.id] = rec
+            if progress:
+                progress(n, len(infos))
     return out
 
 
