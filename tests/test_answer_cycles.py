@@ -126,6 +126,27 @@ def test_the_collector_stays_paused_between_the_answers_of_a_regression_run(kb, 
     assert gc.isenabled()
 
 
+def test_the_memo_of_answers_is_read_and_impact_answers_with_the_collector_paused(kb, monkeypatch, tmp_path):
+    """Decoding the memo of answers and every answer of `impact` run with the collector paused
+    (beside a loaded knowledge base it walked everything alive again and again: at 10,000 records
+    reading the memo took 0.9 s instead of 0.2 s); it runs again after."""
+    from rulesdsl.base import cache
+    from rulesdsl.regress import impact, records
+    info = kb.scenarios["thgm/qa/decide-bat-and-reroll"]
+    memo = records.Memo(tmp_path / "memo.json")
+    memo.put(records.record(kb, info)[0])
+    memo.save()
+    seen = []
+    read_json = cache.read_json
+    monkeypatch.setattr(cache, "read_json", lambda *a, **k: seen.append(gc.isenabled()) or read_json(*a, **k))
+    again = records.Memo(tmp_path / "memo.json")
+    assert seen == [False] and list(again.records) == [info.id] and gc.isenabled()
+    record = impact.record
+    monkeypatch.setattr(impact, "record", lambda *a, **k: seen.append(gc.isenabled()) or record(*a, **k))
+    impact.impact(kb, kb, None, use_memo=False, only={info.id})
+    assert seen == [False, False, False] and gc.isenabled()
+
+
 def test_the_history_of_every_revision_leaves_no_cyclic_garbage(kb):
     """What each ruling revision changed (the wiki's history, regress.impact) answers every
     question again without the revision, in a knowledge base made for it and dropped after: a set-up

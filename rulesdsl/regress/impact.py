@@ -62,7 +62,14 @@ def impact(old: KnowledgeBase, new: KnowledgeBase, memo: Optional[Memo] = None, 
            only: Optional[set[str]] = None, day: Optional[_dt.date] = None, keep: str = "old") -> Impact:
     """Which scenario verdicts differ between two states of the knowledge base, and why.
     With the memo, a scenario is re-run only where a recorded dependency moved; the memo keeps
-    the records of the `keep` side (the state the next question will most likely start from)."""
+    the records of the `keep` side (the state the next question will most likely start from).
+    The collector is paused from the first answer to the last, as in `records.answer_all`."""
+    with collector_paused():
+        return _impact(old, new, memo, use_memo, only, day, keep)
+
+
+def _impact(old: KnowledgeBase, new: KnowledgeBase, memo: Optional[Memo], use_memo: bool,
+            only: Optional[set[str]], day: Optional[_dt.date], keep: str) -> Impact:
     result = Impact()
     ids = sorted(set(old.scenarios) | set(new.scenarios))
     old_cache: dict = {}
@@ -87,13 +94,13 @@ def impact(old: KnowledgeBase, new: KnowledgeBase, memo: Optional[Memo] = None, 
         if rec_old is not None and still_valid(new, n, rec_old, day, new_found) is None:
             continue  # same dependencies, same values: the same answer on both sides
         result.rerun += 1
-        fresh_old = rec_old is None
+        fresh_old, a_old, a_new = rec_old is None, None, None
         if fresh_old:
-            rec_old, _ = record(old, o, day, old_cache)
+            rec_old, a_old = record(old, o, day, old_cache)
         rec_new = memo.get(new, n, day, new_found) if (memo and use_memo) else None
         fresh_new = rec_new is None
         if fresh_new:
-            rec_new, _ = record(new, n, day, new_cache)
+            rec_new, a_new = record(new, n, day, new_cache)
         if memo is not None and day is None and (fresh_old if keep == "old" else fresh_new):
             memo.put(rec_old if keep == "old" else rec_new)   # a record read from the memo is there already
         if rec_old.same_answer(rec_new):
@@ -104,18 +111,21 @@ def impact(old: KnowledgeBase, new: KnowledgeBase, memo: Optional[Memo] = None, 
             status_before=rec_old.status, status_after=rec_new.status,
             because=reasons(old, new, n, rec_old, rec_new, day),
             state_before=rec_old.verdict, state_after=rec_new.verdict,
-            readings_before=readings_agree(old, o, day), readings_after=readings_agree(new, n, day)))
+            readings_before=readings_agree(old, o, day, a_old), readings_after=readings_agree(new, n, day, a_new)))
     if memo is not None:
         memo.save()
     return result
 
 
-def readings_agree(kb: KnowledgeBase, info: ScenarioInfo, day: Optional[_dt.date]) -> Optional[bool]:
+def readings_agree(kb: KnowledgeBase, info: ScenarioInfo, day: Optional[_dt.date],
+                   a: Optional[Answer] = None) -> Optional[bool]:
     """Whether every reading of the unsettled points the answer rests on gives the same answer
-    (None: it rests on none, or the scenario cannot be answered)."""
+    (None: it rests on none, or the scenario cannot be answered). `a`: the answer on `day`, where
+    it was just made (a record read from the memo has none)."""
     from ..engine.readings import try_readings
     try:
-        a = answer(kb, info, as_of=day)
+        if a is None:
+            a = answer(kb, info, as_of=day)
         r = try_readings(kb, info, a, as_of=day)
     except EngineError:
         return None
