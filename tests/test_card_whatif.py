@@ -93,3 +93,31 @@ def test_grm_a_zero_weight_ruling_for_one_card_stops_only_that_cards_battle(tmp_
     assert not after.ok and after.points["card(零).battle.zero_weight"]["value"] == "no_battle"
     other = answer(kb, kb.scenarios["grm/qa/stack-flips-top-only"])   # another card: the game-wide value
     assert "card(零).battle.zero_weight" not in other.points
+
+
+@pytest.mark.parametrize("game, sid, card, point, value, source", CASES, ids=[c[0] for c in CASES])
+def test_a_point_cache_shared_by_every_question_takes_each_ones_card_setting(tmp_path, game, sid, card, point,
+                                                                             value, source):
+    """The wiki and `rulesdsl test` pass one point cache to every question: each question of the
+    game, asked on one day after the others, consults its points as with a cache of its own — the
+    setting for one card where an action names that card, the game's value where none does."""
+    from rulesdsl.engine.context import EngineError
+    f = tmp_path / "whatif.rules"
+    f.write_text(textwrap.dedent(WHATIF.format(game=game, source=source, card=card, point=point, value=value)),
+                 encoding="utf-8")
+    kb = load(REPO, extra=[f], use_cache=False)
+    day = kb.scenarios[sid].scenario.as_of.start()      # one day for all: the same keys
+    cache: dict = {}
+    infos = sorted((s for s in kb.scenarios.values() if s.game == game and s.expects), key=lambda s: (s.id != sid, s.id))
+    compared = 0
+    for info in infos:
+        try:
+            shared = answer(kb, info, as_of=day, point_cache=cache)
+        except EngineError:
+            continue
+        alone = answer(kb, info, as_of=day)
+        assert (shared.points, [b.outcome for b in shared.branches]) == \
+            (alone.points, [b.outcome for b in alone.branches]), info.id
+        compared += 1
+    assert compared > 50
+    assert answer(kb, kb.scenarios[sid], point_cache=cache).points[f"card({card}).{point}"]["value"] == value

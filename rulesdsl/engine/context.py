@@ -137,6 +137,12 @@ class Context:
         # the cards the action being answered names (played, cast, declared…): a rule point set
         # for one of them (`set card("…").point = value`) applies to it while the action runs
         self.subjects: tuple[str, ...] = ()
+        # the (game, point)s some ruling sets for one card: only for them do the subjects matter
+        carded = kb.memo.get("engine.carded")
+        if carded is None:
+            carded = kb.memo["engine.carded"] = frozenset(
+                (g, name) for g, name, code in kb.settings_by_card if code is not None)
+        self._carded = carded
 
     # -- the trace ----------------------------------------------------------------------
     def step(self, text: str, *cites: Cite, kind: str = "rule") -> None:
@@ -205,13 +211,15 @@ class Context:
         game-wide point asked while an action naming a card runs takes a setting made for that
         card, when one is in force (a proposed ruling about one card)."""
         # one lookup per call in the common case: the point as asked (the card named, the action's
-        # subjects, the day) mapped to its value, citation, key, the citation's key and the card
-        # whose setting applies (the knowledge base never changes under a cache; one cache may
-        # serve every game's scenarios, so the game is part of every key)
-        ask = ("point", self.game, name, card, self.subjects, self.day)
+        # subjects where a ruling sets the point for one card, the day) mapped to its value,
+        # citation, key, the citation's key and the card whose setting applies (the knowledge base
+        # never changes under a cache; one cache may serve every game's scenarios, so the game is
+        # part of every key)
+        subjects = self.subjects if card is None and self.subjects and (self.game, name) in self._carded else ()
+        ask = ("point", self.game, name, card, subjects, self.day)
         found = self._cache.get(ask)
         if found is None:
-            found = self._cache[ask] = self._asked(name, card)
+            found = self._cache[ask] = self._asked(name, card, subjects)
         resolved, cite, pkey, ckey, card = found
         if self.readings:   # answering under another value of the point (a reading, or a test of what decides)
             wanted = self.readings.get(pkey)
@@ -232,12 +240,12 @@ class Context:
             via.add(pkey)
         return resolved.value, cite
 
-    def _asked(self, name: str, card: Optional[str]) -> tuple:
+    def _asked(self, name: str, card: Optional[str], subjects: tuple[str, ...]) -> tuple:
         """What `point` answers for a point as asked: the card whose setting applies (the one
         named, or a subject's own setting), then the value as of the day, built once per point,
         card and day: a run consults the same points again and again, and so does every run."""
-        if card is None and self.subjects:
-            card = self._card_setting(name)
+        if card is None and subjects:
+            card = self._card_setting(name, subjects)
         key = ("value", self.game, name, card, self.day)
         found = self._cache.get(key)
         if found is None:
@@ -256,8 +264,8 @@ class Context:
                         resolved.reason if resolved.status is Status.unconfirmed else resolved.fuzzy)
         return resolved, cite, f"card({card}).{name}" if card else name, cite.key(), card
 
-    def _card_setting(self, name: str) -> Optional[str]:
-        for code in self.subjects:
+    def _card_setting(self, name: str, subjects: tuple[str, ...]) -> Optional[str]:
+        for code in subjects:
             if (self.game, name, code) not in self.kb.settings_by_card:
                 continue
             specific = self.kb.value(self.game, name, card=code, as_of=self.day)
