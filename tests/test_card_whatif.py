@@ -108,7 +108,8 @@ def test_a_point_cache_shared_by_every_question_takes_each_ones_card_setting(tmp
     kb = load(REPO, extra=[f], use_cache=False)
     day = kb.scenarios[sid].scenario.as_of.start()      # one day for all: the same keys
     cache: dict = {}
-    infos = sorted((s for s in kb.scenarios.values() if s.game == game and s.expects), key=lambda s: (s.id != sid, s.id))
+    infos = sorted((s for s in kb.scenarios.values() if s.game == game and s.expects),
+                   key=lambda s: (s.id != sid, s.id))
     compared = 0
     for info in infos:
         try:

@@ -122,7 +122,8 @@ def test_a_refusal_that_changed_nothing_goes_on_from_the_state_as_it_is(kb, monk
     answer(kb, ten)
     copies.clear()
     answer(kb, ten)
-    assert len(copies) >= gone_on + 30, (gone_on, len(copies))      # each refusal replayed, and a copy made of the state before it
+    # each refusal replayed, and a copy made of the state before it
+    assert len(copies) >= gone_on + 30, (gone_on, len(copies))
     for info in infos:
         assert _said(kb, info) == said[info.id], info.id
 

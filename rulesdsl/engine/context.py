@@ -215,7 +215,8 @@ class Context:
         # citation, key, the citation's key and the card whose setting applies (the knowledge base
         # never changes under a cache; one cache may serve every game's scenarios, so the game is
         # part of every key)
-        subjects = self.subjects if card is None and self.subjects and (self.game, name) in self._carded else ()
+        subjects = self.subjects if card is None and self.subjects and (self.game, name) in self._carded \
+            else ()
         ask = ("point", self.game, name, card, subjects, self.day)
         found = self._cache.get(ask)
         if found is None:
@@ -249,11 +250,13 @@ class Context:
         key = ("value", self.game, name, card, self.day)
         found = self._cache.get(key)
         if found is None:
-            found = self._cache[key] = self._resolve(name, card, self.kb.value(self.game, name, card=card, as_of=self.day))
+            found = self._cache[key] = self._resolve(
+                name, card, self.kb.value(self.game, name, card=card, as_of=self.day))
         return found
 
     @staticmethod
-    def _resolve(name: str, card: Optional[str], resolved: Resolved) -> tuple[Resolved, Cite, str, tuple, Optional[str]]:
+    def _resolve(name: str, card: Optional[str],
+                 resolved: Resolved) -> tuple[Resolved, Cite, str, tuple, Optional[str]]:
         """A point's value with the citation of what set it, its key (「card(X).point」), the
         citation's key and the card it was set for."""
         if resolved.ruling:

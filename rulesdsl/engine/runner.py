@@ -167,7 +167,9 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
                     ctx.steps.append(Step(f"ルール上できない: {e.message}（この操作は行われず、その前の状態からゲームを続ける）",
                                           e.cites, "illegal"))
                     if e.untouched and len(ctx.assigned) == asked:
-                        continue    # refused before it changed anything, and nothing was chosen: the state is the one before it
+                        # refused before it changed anything, and nothing was chosen: the state is
+                        # the one before it
+                        continue
                     del ctx.choices[mark:]
                     state, scratch = rebuild([c.picked for c in ctx.choices], done, since)
                     ctx.fixed = scratch.fixed

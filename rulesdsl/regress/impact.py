@@ -111,7 +111,8 @@ def _impact(old: KnowledgeBase, new: KnowledgeBase, memo: Optional[Memo], use_me
             status_before=rec_old.status, status_after=rec_new.status,
             because=reasons(old, new, n, rec_old, rec_new, day),
             state_before=rec_old.verdict, state_after=rec_new.verdict,
-            readings_before=readings_agree(old, o, day, a_old), readings_after=readings_agree(new, n, day, a_new)))
+            readings_before=readings_agree(old, o, day, a_old),
+            readings_after=readings_agree(new, n, day, a_new)))
     if memo is not None:
         memo.save()
     return result
