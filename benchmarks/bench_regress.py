@@ -34,6 +34,7 @@ sys.path.insert(0, str(REPO))
 from rulesdsl.kb import loader  # noqa: E402
 from rulesdsl.kb.build import load  # noqa: E402
 from rulesdsl.lang.model import Status  # noqa: E402
+from rulesdsl.engine.runner import status_matches  # noqa: E402
 from rulesdsl.regress.impact import impact  # noqa: E402
 from rulesdsl.regress.periods import timeline  # noqa: E402
 from rulesdsl.regress.records import Memo, answer_all, record
@@ -106,16 +107,13 @@ def settle_days(root: Path, copies: list[str]) -> list[str]:
 
 
 def status_holds(info, status: str) -> bool:
-    """Whether the copy's `expect status` lines without a period hold for an answer of `status`
-    (`runner.status_expectation`'s test). They are checked on the scenario's own day only, so a
-    period of the timeline (answered on other days) is `ok` whatever its status; once the copy is
-    asked on a day of that period, that day is its own and the lines are checked there."""
+    """Whether the copy's `expect status` lines without a period hold for an answer of `status`.
+    They are checked on the scenario's own day only, so a period of the timeline (answered on other
+    days) is `ok` whatever its status; once the copy is asked on a day of that period, that day is
+    its own and the lines are checked there."""
     found = Status(status)
-    for e in info.scenario.status_expects:
-        if e.valid_from is None and e.valid_until is None and \
-                not (found.rank <= e.status.rank if e.at_least else found is e.status):
-            return False
-    return True
+    return all(status_matches(e, found) for e in info.scenario.status_expects
+               if e.valid_from is None and e.valid_until is None)
 
 
 def main() -> None:

@@ -91,9 +91,7 @@ def run_test(args, out: Output) -> int:
     cache: dict = {}
     memo = _memo(kb, not args.no_cache)
     refused_files = refused(kb)
-    # the collector paused over every answer, not only within each (runner.collector_paused): resumed
-    # between two, it would walk each answer's objects still alive and, every tenth time, every record
-    # and cache kept so far (at 10,000 questions a third of the time)
+    # the collector paused over every answer, as in records.answer_all
     with collector_paused():
         for n, info in enumerate(infos, 1):
             progress(n, len(infos))

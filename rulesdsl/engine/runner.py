@@ -408,6 +408,11 @@ def describe(kb: KnowledgeBase, engine, call) -> str:
     return found[1]
 
 
+def status_matches(e, status: Status) -> bool:
+    """Whether an answer of `status` satisfies `expect status [at_least] S`."""
+    return status.rank <= e.status.rank if e.at_least else status is e.status
+
+
 def status_expectation(e, a: Answer, asked: Optional[_dt.date] = None) -> ExpectationResult:
     """`expect status [at_least] S`: the answer's status (after the test of what decides it) is S,
     or S or stronger. A status is the status of the answer on a day: without `from`/`until` it
@@ -419,7 +424,7 @@ def status_expectation(e, a: Answer, asked: Optional[_dt.date] = None) -> Expect
     else:
         applies = (e.valid_from is None or e.valid_from.start() <= day) and \
                   (e.valid_until is None or day <= e.valid_until.end())
-    ok = a.status.rank <= e.status.rank if e.at_least else a.status is e.status
+    ok = status_matches(e, a.status)
     word = STATUS_WORDS[e.status] + ("以上" if e.at_least else "")
     return ExpectationResult(text=f"答えの状態は{word}", modality="always", ok=ok, applies=applies,
                              holds_in=int(ok), branches=1, found=[] if ok else [f"状態は{STATUS_WORDS[a.status]}"],
