@@ -227,8 +227,8 @@ def test_the_childs_documents_come_from_the_parts_it_wrote_or_are_parsed_again(b
     checked = run_cli("--root", bundled, "check", "--json")[:2]
     assert sorted(here) == own_half(bundled)
     paths = loader.shard_paths(loader.snapshot_path(bundled))
-    half = loader.SHARDS // 2
-    assert set(paths[half:]) <= set(read) and not set(paths[1:half]) & set(read)    # the child's, not its own
+    own = loader.OWN_PARTS
+    assert set(paths[own:]) <= set(read) and not set(paths[1:own]) & set(read)    # the child's, not its own
     monkeypatch.setattr(loader, "read_snapshot", real)
     cold = answers(run_cli, bundled)
     assert cold[0] == checked
@@ -261,18 +261,18 @@ def parsed_here(monkeypatch) -> list:
 
 def own_half(root) -> list:
     names = [loader.display_path(p, root) for p in loader.rules_files(root)]
-    return sorted(n for n in names if loader.shard_of(n, loader.SHARDS) < loader.SHARDS // 2)
+    return sorted(n for n in names if loader.shard_of(n, loader.SHARDS) < loader.OWN_PARTS)
 
 
 def test_a_part_the_child_cannot_write_is_sent_to_the_parent_instead(bundled, run_cli, monkeypatch):
-    parent = os.getpid()
     real = cache.write_entry
     here = parsed_here(monkeypatch)
+    childs = {str(p) for p in loader.shard_paths(loader.snapshot_path(bundled))[loader.OWN_PARTS:]}
     monkeypatch.setattr(cache, "write_entry",
-                        lambda path, *a: os.getpid() == parent and real(path, *a))   # the child's fail
+                        lambda path, *a: str(path) not in childs and real(path, *a))   # the child's fail
     checked = run_cli("--root", bundled, "check", "--json")[:2]
     paths = loader.shard_paths(loader.snapshot_path(bundled))
-    assert [p.exists() for p in paths] == [True] * (loader.SHARDS // 2) + [False] * (loader.SHARDS // 2)
+    assert [p.exists() for p in paths] == [True] * loader.OWN_PARTS + [False] * (loader.SHARDS - loader.OWN_PARTS)
     assert sorted(here) == own_half(bundled)        # the child's documents came through the pipe
     monkeypatch.setattr(cache, "write_entry", real)
     assert checked == answers(run_cli, bundled, "--no-cache")[0] and checked[0] == 0
@@ -289,3 +289,26 @@ def test_a_snapshot_that_puts_a_location_in_another_field_than_the_class_declare
     row[3] = claimed
     with pytest.raises(snapshot.SnapshotError, match="other fields"):
         snapshot.loads(json.dumps(data).encode())
+
+
+def test_the_parents_own_parts_are_written_by_a_copy_of_it_that_the_command_waits_for(bundled, run_cli, monkeypatch):
+    """This process leaves its parts to a copy of itself forked once its files are parsed (it
+    takes in the child's documents, builds and checks meanwhile); a command returns only once
+    that copy has written them: nothing it started is left running."""
+    parent, real = os.getpid(), cache.write_entry
+    log = bundled.parent / "writers.log"
+
+    def noted(path, *a):
+        with open(log, "a", encoding="utf-8") as f:       # appended from whichever process writes
+            f.write(f"{os.getpid() == parent} {path}\n")
+        return real(path, *a)
+    monkeypatch.setattr(cache, "write_entry", noted)
+    checked = run_cli("--root", bundled, "check", "--json")[:2]
+    assert loader._writers == []
+    paths = loader.shard_paths(loader.snapshot_path(bundled))
+    ours = {str(p) for p in paths} | {str(loader.outline_path(p)) for p in paths}
+    written = [line.split(" ", 1) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert {path for _, path in written} >= ours                    # every part and its outline …
+    assert all(here == "False" for here, path in written if path in ours)       # … none by this process
+    monkeypatch.setattr(cache, "write_entry", real)
+    assert checked == answers(run_cli, bundled, "--no-cache")[0] and checked[0] == 0

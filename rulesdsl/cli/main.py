@@ -168,6 +168,8 @@ def main(argv: Optional[Sequence[str]] = None, allowed: Optional[Iterable[str]] 
     finally:
         loader.FREEZE_AFTER_LOAD = False
         cache.set_verbose(verbose)
+        if not loader.RESIDENT:     # a command ends with nothing it started still running
+            loader.wait_for_writers()
 
 
 def parse_as_of(text: Optional[str]) -> Optional[PartialDate]:
