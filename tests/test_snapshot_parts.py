@@ -272,7 +272,8 @@ def test_a_part_the_child_cannot_write_is_sent_to_the_parent_instead(bundled, ru
                         lambda path, *a: str(path) not in childs and real(path, *a))   # the child's fail
     checked = run_cli("--root", bundled, "check", "--json")[:2]
     paths = loader.shard_paths(loader.snapshot_path(bundled))
-    assert [p.exists() for p in paths] == [True] * loader.OWN_PARTS + [False] * (loader.SHARDS - loader.OWN_PARTS)
+    own = loader.OWN_PARTS
+    assert [p.exists() for p in paths] == [True] * own + [False] * (loader.SHARDS - own)
     assert sorted(here) == own_half(bundled)        # the child's documents came through the pipe
     monkeypatch.setattr(cache, "write_entry", real)
     assert checked == answers(run_cli, bundled, "--no-cache")[0] and checked[0] == 0
@@ -291,7 +292,8 @@ def test_a_snapshot_that_puts_a_location_in_another_field_than_the_class_declare
         snapshot.loads(json.dumps(data).encode())
 
 
-def test_the_parents_own_parts_are_written_by_a_copy_of_it_that_the_command_waits_for(bundled, run_cli, monkeypatch):
+def test_the_parents_own_parts_are_written_by_a_copy_of_it_that_the_command_waits_for(bundled, run_cli,
+                                                                                     monkeypatch):
     """This process leaves its parts to a copy of itself forked once its files are parsed (it
     takes in the child's documents, builds and checks meanwhile); a command returns only once
     that copy has written them: nothing it started is left running."""

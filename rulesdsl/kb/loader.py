@@ -238,8 +238,8 @@ def _read_kept(snap: Optional[Path], salt: str, bodies: Optional[Callable[[Scena
 
 
 # The parse snapshot of a large knowledge base is kept in SHARDS parts, each file's document in
-# the part its name falls in: each of the two processes that parse a cold knowledge base writes
-# its own parts (no process walks the whole knowledge base to write it), and a run that parsed a
+# the part its name falls in: a cold knowledge base's parts are written by the process that parsed
+# their files or a copy of it (none walks the whole knowledge base to write it); a run that parsed a
 # few changed files rewrites only their parts. A part holds documents keyed by name and content,
 # so parts written at different times never disagree: a stale one only holds unused entries.
 SHARDS = 16
