@@ -314,3 +314,11 @@ def test_the_parents_own_parts_are_written_by_a_copy_of_it_that_the_command_wait
     assert all(here == "False" for here, path in written if path in ours)       # … none by this process
     monkeypatch.setattr(cache, "write_entry", real)
     assert checked == answers(run_cli, bundled, "--no-cache")[0] and checked[0] == 0
+
+
+def test_the_parents_own_parts_are_written_here_when_no_copy_can_be_forked(bundled, run_cli, monkeypatch):
+    from rulesdsl.base import shared_work
+    monkeypatch.setattr(shared_work, "beside", lambda work, processes=2: shared_work.Beside(None, None))
+    checked = run_cli("--root", bundled, "check", "--json")[:2]
+    assert len(parts(bundled)) == loader.SHARDS
+    assert checked == answers(run_cli, bundled, "--no-cache")[0] and checked[0] == 0

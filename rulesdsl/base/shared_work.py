@@ -133,6 +133,7 @@ class Beside:
 
     def __init__(self, pid: Optional[int], fd: Optional[int]) -> None:
         self._pid, self._fd = pid, fd
+        self.forked = pid is not None       # False: nothing was started, the caller does the work
         self._data: Optional[bytes] = None
 
     def result(self) -> Optional[bytes]:

@@ -491,6 +491,8 @@ def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Pla
     if plan is not None:        # its parts written beside this process, while it loads and checks
         fresh = {it[3]: doc for it, (doc, _) in zip(mine_items, mine) if doc is not None}
         _writers.append(beside(lambda: (plan.write(range(own), fresh), b"")[1]))
+        if not _writers[-1].forked:     # no copy could be forked: written here
+            plan.write(range(own), fresh)
         atexit.unregister(wait_for_writers)     # a library user's process waits for it too
         atexit.register(wait_for_writers)
     with os.fdopen(r, "rb") as f:
@@ -508,8 +510,7 @@ def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Pla
     return [by_slot[it[0]] for it in items]
 
 
-# The parts whose files this process parses (the child parses and encodes the rest), for balance:
-# at 5,000 cards a part's parse takes ~0.43 s of CPU, its encoding ~0.25 s, reading it back ~0.09 s.
+# The parts whose files this process parses, the child the rest (balance: benchmarks/README.md).
 OWN_PARTS = 10
 
 
