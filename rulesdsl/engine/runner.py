@@ -228,13 +228,12 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
             any(e.probability for e, _ in info.expects):
         odds = summarize(branches, len(info.expects))
     expectations = []
-    for i, (e, call) in enumerate(info.expects):
+    for i, (e, modality, text, statement, loc, bound) in enumerate(_expects(kb, engine, info)):
         applies = (e.valid_from is None or e.valid_from.start() <= day) and \
                   (e.valid_until is None or day <= e.valid_until.end())
         results = [b.results[i] for b in branches]
         checked = [r for r in results if r is not None]
         holds = [r[0] for r in checked]
-        modality = e.modality or "always"
         if checked:
             ok = {"always": all(holds), "possible": any(holds), "never": not any(holds)}[modality]
         else:
@@ -242,21 +241,14 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         ok = ok and len(checked) == len(results)
         found = sorted({r[1] for r in checked if r[0] != (modality != "never")})
         per_plan = None if odds is None else [(p.label, p.holds[i]) for p in odds.plans]
-        if e.probability is not None and per_plan is not None:
+        if bound is not None and per_plan is not None:
             per_plan = _under_policy(e, i, branches, odds, per_plan)
-        statement = text = describe(kb, engine, call)
-        if e.probability is not None:
-            policy = f"{e.probability.best_for}の最善の決め方で" if e.probability.best_for else \
-                ("「" + "」「".join(e.probability.plan) + "」と決めて" if e.probability.plan else "")
-            text += f"（{policy}その確率 {e.probability.op} {e.probability.value}）"
-            if len(checked) == len(results):
-                ok, found = probability_expectation(e, modality, per_plan or [])
+        if bound is not None and len(checked) == len(results):
+            ok, found = probability_expectation(e, modality, per_plan or [])
         expectations.append(ExpectationResult(
             text=text, modality=modality, ok=ok, applies=applies,
-            holds_in=sum(holds), branches=len(branches), found=found, loc=str(e.loc),
-            evaluated=len(checked),
-            probability=f"{e.probability.op} {e.probability.value}" if e.probability else None,
-            statement=statement if e.probability else None,
+            holds_in=sum(holds), branches=len(branches), found=found, loc=loc,
+            evaluated=len(checked), probability=bound, statement=statement,
             odds=None if per_plan is None else [{"plan": label, "probability": str(p)} for label, p in per_plan]))
 
     cites: dict[tuple, Cite] = {}
@@ -406,6 +398,29 @@ def describe(kb: KnowledgeBase, engine, call) -> str:
     if found is None or found[0] is not call:   # the call is kept with its words: its id stays its own
         found = kb.memo[key] = (call, engine.describe(kb, call))
     return found[1]
+
+
+def _expects(kb: KnowledgeBase, engine, info: ScenarioInfo) -> list[tuple]:
+    """What an answer says of each expectation whatever its runs found, worked out once per
+    question (the answer and every reading it is tried under): the expectation, its modality,
+    its words (with a probability's bound), the words without the bound (a probability
+    expectation's only), where it is written, and the bound (`>= 1/2`)."""
+    key = ("engine.expects", id(info))
+    found = kb.memo.get(key)
+    if found is not None and found[0] is info:    # the question is kept with its entry
+        return found[1]
+    out = []
+    for e, call in info.expects:
+        text = statement = describe(kb, engine, call)
+        prob = e.probability
+        if prob is not None:
+            policy = f"{prob.best_for}の最善の決め方で" if prob.best_for else \
+                ("「" + "」「".join(prob.plan) + "」と決めて" if prob.plan else "")
+            text += f"（{policy}その確率 {prob.op} {prob.value}）"
+        out.append((e, e.modality or "always", text, statement if prob is not None else None, str(e.loc),
+                    f"{prob.op} {prob.value}" if prob is not None else None))
+    kb.memo[key] = (info, out)
+    return out
 
 
 def status_matches(e, status: Status) -> bool:

@@ -51,6 +51,7 @@ def expectation_sentence(e: "ExpectationResult", text: Optional[str] = None) -> 
 
 _CAN = LazyPattern(r"(できる|できます|可能)(か|ですか)[。？?]?\s*$")
 _CELL = re.compile(r"(?<![A-Za-z0-9.])([A-Ia-i][1-9])(?![A-Za-z0-9])")
+_CAPITAL_CELL = re.compile(r"(?<![A-Za-z0-9.])[A-I][1-9](?![A-Za-z0-9])")    # a cell the question writes B2
 
 
 def _asks_can(question: str) -> bool:
@@ -64,7 +65,7 @@ def cell_spelling(question: Optional[str]) -> Callable[[str], str]:
     them in capitals (B2), every cell in the text is written so (not the interpreter's b1, b2);
     else the text is left as it is. For the answer's sentences and for every text shown with the
     question — the checks, the trace, the set-up, the answers over time."""
-    if not any(c != c.lower() for c in _CELL.findall(question or "")):
+    if not _CAPITAL_CELL.search(question or ""):
         return lambda text: text
     return lambda text: _CELL.sub(lambda m: m.group(1).upper(), text) if text else text
 
@@ -121,11 +122,12 @@ def answer_sentences(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", own
             and agrees(info.scenario.answer, a):   # an answer that contradicts the engine is not read out
         add(_end(info.scenario.answer))
     else:
-        for e in applicable:
+        for i, e in enumerate(a.expectations):
+            if not (e.applies and e.evaluated):
+                continue
             if a.illegal and (e.text.endswith("ルール上できない")
                               or (not e.ok and any(why in f for f in e.found))):
                 continue        # the first sentence already says so, with the rule
-            i = a.expectations.index(e)
             words = None if e.probability else _expectation_words(kb, a, info, i)
             add(chance_expectation(a.odds, i, e.statement or e.text, e.probability, e.ok)
                 or expectation_sentence(e, words))
