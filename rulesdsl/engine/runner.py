@@ -17,7 +17,7 @@ from .answer import Answer, Branch, ExpectationResult
 from .chance import ChanceLimit, best_play, is_chance, odds_text, summarize
 from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, StepLimit, explore
 from .deciding import SEASON_POINT, RunMemo, settle
-from .registry import GameEngine, engine_for
+from .registry import engine_for
 from .resume import MIN_RUNS, Resumes, copier
 from .sentences import answer_sentences
 from .trace import Cite, Step
@@ -89,7 +89,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
     # and its status are shown (engine.deciding, the readings list): no board, but the final one
     # where the game words an expectation from it (a GRM face expectation: 「a1のカードは」)
     boards = not reading
-    final_board = boards or type(engine).expectation_words is not GameEngine.expectation_words
+    final_board = boards or any(engine.words_from_boards(call) for _, call in info.expects)
 
     # the actions to perform, the same under every reading of the test of what decides
     calls = memo.calls if memo is not None and memo.calls is not None else list(engine.actions(info))

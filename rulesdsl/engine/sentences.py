@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, Optional
 from ..base.patterns import LazyPattern
 from .chance import chance_sentences, is_chance
 from .chance import expectation_sentence as chance_expectation
-from .registry import GameEngine, engine_for
+from .registry import engine_for
 from .verdicts import agrees
 
 if TYPE_CHECKING:
@@ -54,6 +54,7 @@ _CELL = re.compile(r"(?<![A-Za-z0-9.])([A-Ia-i][1-9])(?![A-Za-z0-9])")
 _CAPITAL_CELL = re.compile(r"(?<![A-Za-z0-9.])[A-I][1-9](?![A-Za-z0-9])")    # a cell the question writes B2
 
 
+@lru_cache(maxsize=1024)     # asked for every answer of a question (each reading tried): once
 def _asks_can(question: str) -> bool:
     """「…プレイできるか。」: a question answered できる or できない."""
     return bool(question and _CAN.search(question.strip()))
@@ -79,9 +80,8 @@ def _expectation_words(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", i
     """The game's wording of expectation `i` for the boards the run ended on (「a1のカードは裏向き」
     of a cell that holds one card, where the expectation's template speaks of a stack's top)."""
     engine = engine_for(info.game)
-    if engine is None or i >= len(info.expects) or \
-            type(engine).expectation_words is GameEngine.expectation_words:
-        return None     # the game words no expectation from the boards: none is drawn for it
+    if engine is None or i >= len(info.expects) or not engine.words_from_boards(info.expects[i][1]):
+        return None     # the game words no such expectation from the boards: none is drawn for it
     boards = [b.after for b in a.branches if getattr(b, "after", None) is not None]
     return engine.expectation_words(kb, info.expects[i][1], boards) if boards else None
 
