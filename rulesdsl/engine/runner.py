@@ -570,20 +570,21 @@ def cite_title(kb: KnowledgeBase, cite: Cite) -> Optional[str]:
 
 def _authority(kb: KnowledgeBase, game: str, cites) -> list[str]:
     """What the documents an answer's citations come from are (「ファンwikiのまとめ。公式ルールではない」)."""
-    docs = kb.games[game].documents
-    memo = kb.memo
+    said_of = kb.memo.get(("engine.authority", game))
+    if said_of is None:     # per source, the same for every answer on this knowledge base
+        said_of = kb.memo[("engine.authority", game)] = {}
     out: list[str] = []
     for c in cites:
-        if not c.source:
+        source = c.source
+        if not source:
             continue
-        key = ("engine.authority", game, c.source)
-        if key in memo:
-            said = memo[key]
-        else:       # the same for every answer on this knowledge base
-            doc = docs.get(c.source.split("§", 1)[0].strip())
-            said = memo[key] = doc.authority if doc is not None else None
+        said = said_of.get(source, _UNREAD)
+        if said is _UNREAD:
+            doc = kb.games[game].documents.get(source.split("§", 1)[0].strip())
+            said = said_of[source] = doc.authority if doc is not None else None
         if said is not None and said not in out:
             out.append(said)
     return out
 
 
+_UNREAD = object()      # a source whose document's authority is not looked up yet
