@@ -69,7 +69,7 @@ _STATUS_JA = {Status.confirmed: "確定", Status.provisional: "暫定裁定", St
 
 def weakest(statuses) -> Status:
     """The weakest of the given statuses (confirmed when there are none)."""
-    return max(statuses, key=_STATUS_RANK.__getitem__, default=Status.confirmed)   # the rank, without the property
+    return max(statuses, key=_STATUS_RANK.__getitem__, default=Status.confirmed)   # not the property: faster
 
 
 # ------------------------------------------------------------------------- generic clauses
