@@ -137,6 +137,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         illegal = None
         refused: list[IllegalAction] = []
         since = None        # the state at the last refusal, to replay the next from (rebuild)
+        before = None       # the board before the actions, once drawn
         try:
             start = resumes.find(script, reading or {}, kb, boards) if resumes is not None else None
             if start is None:
@@ -184,7 +185,6 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         except IllegalAction as e:
             illegal = e.with_traceback(None)
             ctx.steps.append(Step(f"ルール上できない: {e.message}", e.cites, "illegal"))
-            before = locals().get("before")
         except StepLimit:
             tail = "\n".join(f"  {s.text}" for s in ctx.steps[-5:])
             raise EngineError(f"stopped after {len(ctx.steps)} steps ({ctx.depth} effects deep): the effects seem to loop; "
@@ -324,7 +324,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
                    "title": cite_title(kb, cite) if cite else None}
     a = Answer(
         scenario=sc.id, title=sc.title, question=sc.question, game=game, as_of=day, mode=mode,
-        branches=branches, expectations=expectations, status=weakest(set(statuses)), cautions=cautions,
+        branches=branches, expectations=expectations, status=weakest(statuses), cautions=cautions,
         fuzzy=sorted(fuzzy_notes), points=dict(sorted(points.items())), sections=sorted(sections),
         cards=sorted(cards), rulings=sorted(rulings), choosers=_choosers(kb, contexts), illegal=illegal,
         unsettled=dict(sorted(unsettled.items())), reading=dict(reading or {}),
