@@ -488,3 +488,17 @@ def test_the_headline_carries_the_sources_own_status_word_not_a_gap_stacked_on_i
     assert second.startswith("根拠: ※暫定ルール・非公式（出典: ファンwikiのまとめ。公式ルールではない）"), second
     assert "※未確定" not in second
     assert "資料の欠落: grm/gap/trigger-order-unofficial" in out
+
+
+def test_every_grm_expectation_worded_from_the_boards_is_one_the_game_says_it_may_word_so(kb):
+    """The sentences draw a final board only for an expectation the game says it may word from
+    the boards (`words_from_boards`): every expectation of the corpus that the game does word from
+    boards of one card per cell (where it words them) is one of those, and the others are not."""
+    from rulesdsl.engine.registry import engine_for
+    engine = engine_for("grm")
+    card = {"name": "x", "code": "x", "owner": "P1", "face": "up", "hypothetical": True}
+    calls = [call for info in kb.scenarios.values() if info.game == "grm" for _, call in info.expects]
+    boards = [{"cells": {call.params["cell"]: [card] for call in calls if "cell" in call.params}}]
+    worded = {call.name for call in calls if engine.expectation_words(kb, call, boards) is not None}
+    assert worded == {"face"}
+    assert all(engine.words_from_boards(call) == (call.name in worded) for call in calls)

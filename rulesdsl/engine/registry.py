@@ -189,6 +189,11 @@ class GameEngine:
         branches ended on, where they differ from the template's (`describe`); None: the template's."""
         return None
 
+    def words_from_boards(self, call: "Call") -> bool:
+        """Whether `expectation_words` may word this expectation from the boards at all: where it
+        cannot, no board is drawn for it (a board after the actions is drawn when first read)."""
+        return type(self).expectation_words is not GameEngine.expectation_words
+
     def answer_sentences(self, answer: Any) -> Optional[list[str]]:
         """The answer's opening sentences, if this game words them itself (the core writes them
         from the expectations, the illegal action, the choosers and the odds otherwise)."""

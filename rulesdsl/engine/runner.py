@@ -17,7 +17,7 @@ from .answer import Answer, Branch, ExpectationResult
 from .chance import ChanceLimit, best_play, is_chance, odds_text, summarize
 from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, StepLimit, explore
 from .deciding import SEASON_POINT, RunMemo, settle
-from .registry import GameEngine, engine_for
+from .registry import engine_for
 from .resume import MIN_RUNS, Resumes, copier
 from .sentences import answer_sentences
 from .trace import Cite, Step
@@ -89,7 +89,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
     # and its status are shown (engine.deciding, the readings list): no board, but the final one
     # where the game words an expectation from it (a GRM face expectation: 「a1のカードは」)
     boards = not reading
-    final_board = boards or type(engine).expectation_words is not GameEngine.expectation_words
+    final_board = boards or any(engine.words_from_boards(call) for _, call in info.expects)
 
     # the actions to perform, the same under every reading of the test of what decides
     calls = memo.calls if memo is not None and memo.calls is not None else list(engine.actions(info))
@@ -137,6 +137,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         illegal = None
         refused: list[IllegalAction] = []
         since = None        # the state at the last refusal, to replay the next from (rebuild)
+        before = None       # the board before the actions, once drawn
         try:
             start = resumes.find(script, reading or {}, kb, boards) if resumes is not None else None
             if start is None:
@@ -184,7 +185,6 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         except IllegalAction as e:
             illegal = e.with_traceback(None)
             ctx.steps.append(Step(f"ルール上できない: {e.message}", e.cites, "illegal"))
-            before = locals().get("before")
         except StepLimit:
             tail = "\n".join(f"  {s.text}" for s in ctx.steps[-5:])
             raise EngineError(f"stopped after {len(ctx.steps)} steps ({ctx.depth} effects deep): the effects seem to loop; "
@@ -228,13 +228,12 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
             any(e.probability for e, _ in info.expects):
         odds = summarize(branches, len(info.expects))
     expectations = []
-    for i, (e, call) in enumerate(info.expects):
+    for i, (e, modality, text, statement, loc, bound) in enumerate(_expects(kb, engine, info)):
         applies = (e.valid_from is None or e.valid_from.start() <= day) and \
                   (e.valid_until is None or day <= e.valid_until.end())
         results = [b.results[i] for b in branches]
         checked = [r for r in results if r is not None]
         holds = [r[0] for r in checked]
-        modality = e.modality or "always"
         if checked:
             ok = {"always": all(holds), "possible": any(holds), "never": not any(holds)}[modality]
         else:
@@ -242,21 +241,14 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         ok = ok and len(checked) == len(results)
         found = sorted({r[1] for r in checked if r[0] != (modality != "never")})
         per_plan = None if odds is None else [(p.label, p.holds[i]) for p in odds.plans]
-        if e.probability is not None and per_plan is not None:
+        if bound is not None and per_plan is not None:
             per_plan = _under_policy(e, i, branches, odds, per_plan)
-        statement = text = describe(kb, engine, call)
-        if e.probability is not None:
-            policy = f"{e.probability.best_for}の最善の決め方で" if e.probability.best_for else \
-                ("「" + "」「".join(e.probability.plan) + "」と決めて" if e.probability.plan else "")
-            text += f"（{policy}その確率 {e.probability.op} {e.probability.value}）"
-            if len(checked) == len(results):
-                ok, found = probability_expectation(e, modality, per_plan or [])
+        if bound is not None and len(checked) == len(results):
+            ok, found = probability_expectation(e, modality, per_plan or [])
         expectations.append(ExpectationResult(
             text=text, modality=modality, ok=ok, applies=applies,
-            holds_in=sum(holds), branches=len(branches), found=found, loc=str(e.loc),
-            evaluated=len(checked),
-            probability=f"{e.probability.op} {e.probability.value}" if e.probability else None,
-            statement=statement if e.probability else None,
+            holds_in=sum(holds), branches=len(branches), found=found, loc=loc,
+            evaluated=len(checked), probability=bound, statement=statement,
             odds=None if per_plan is None else [{"plan": label, "probability": str(p)} for label, p in per_plan]))
 
     cites: dict[tuple, Cite] = {}
@@ -332,7 +324,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
                    "title": cite_title(kb, cite) if cite else None}
     a = Answer(
         scenario=sc.id, title=sc.title, question=sc.question, game=game, as_of=day, mode=mode,
-        branches=branches, expectations=expectations, status=weakest(set(statuses)), cautions=cautions,
+        branches=branches, expectations=expectations, status=weakest(statuses), cautions=cautions,
         fuzzy=sorted(fuzzy_notes), points=dict(sorted(points.items())), sections=sorted(sections),
         cards=sorted(cards), rulings=sorted(rulings), choosers=_choosers(kb, contexts), illegal=illegal,
         unsettled=dict(sorted(unsettled.items())), reading=dict(reading or {}),
@@ -406,6 +398,29 @@ def describe(kb: KnowledgeBase, engine, call) -> str:
     if found is None or found[0] is not call:   # the call is kept with its words: its id stays its own
         found = kb.memo[key] = (call, engine.describe(kb, call))
     return found[1]
+
+
+def _expects(kb: KnowledgeBase, engine, info: ScenarioInfo) -> list[tuple]:
+    """What an answer says of each expectation whatever its runs found, worked out once per
+    question (the answer and every reading it is tried under): the expectation, its modality,
+    its words (with a probability's bound), the words without the bound (a probability
+    expectation's only), where it is written, and the bound (`>= 1/2`)."""
+    key = ("engine.expects", id(info))
+    found = kb.memo.get(key)
+    if found is not None and found[0] is info:    # the question is kept with its entry
+        return found[1]
+    out = []
+    for e, call in info.expects:
+        text = statement = describe(kb, engine, call)
+        prob = e.probability
+        if prob is not None:
+            policy = f"{prob.best_for}の最善の決め方で" if prob.best_for else \
+                ("「" + "」「".join(prob.plan) + "」と決めて" if prob.plan else "")
+            text += f"（{policy}その確率 {prob.op} {prob.value}）"
+        out.append((e, e.modality or "always", text, statement if prob is not None else None, str(e.loc),
+                    f"{prob.op} {prob.value}" if prob is not None else None))
+    kb.memo[key] = (info, out)
+    return out
 
 
 def status_matches(e, status: Status) -> bool:
@@ -555,20 +570,21 @@ def cite_title(kb: KnowledgeBase, cite: Cite) -> Optional[str]:
 
 def _authority(kb: KnowledgeBase, game: str, cites) -> list[str]:
     """What the documents an answer's citations come from are (「ファンwikiのまとめ。公式ルールではない」)."""
-    docs = kb.games[game].documents
-    memo = kb.memo
+    said_of = kb.memo.get(("engine.authority", game))
+    if said_of is None:     # per source, the same for every answer on this knowledge base
+        said_of = kb.memo[("engine.authority", game)] = {}
     out: list[str] = []
     for c in cites:
-        if not c.source:
+        source = c.source
+        if not source:
             continue
-        key = ("engine.authority", game, c.source)
-        if key in memo:
-            said = memo[key]
-        else:       # the same for every answer on this knowledge base
-            doc = docs.get(c.source.split("§", 1)[0].strip())
-            said = memo[key] = doc.authority if doc is not None else None
+        said = said_of.get(source, _UNREAD)
+        if said is _UNREAD:
+            doc = kb.games[game].documents.get(source.split("§", 1)[0].strip())
+            said = said_of[source] = doc.authority if doc is not None else None
         if said is not None and said not in out:
             out.append(said)
     return out
 
 
+_UNREAD = object()      # a source whose document's authority is not looked up yet

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, Optional
 from ..base.patterns import LazyPattern
 from .chance import chance_sentences, is_chance
 from .chance import expectation_sentence as chance_expectation
-from .registry import GameEngine, engine_for
+from .registry import engine_for
 from .verdicts import agrees
 
 if TYPE_CHECKING:
@@ -51,8 +51,10 @@ def expectation_sentence(e: "ExpectationResult", text: Optional[str] = None) -> 
 
 _CAN = LazyPattern(r"(できる|できます|可能)(か|ですか)[。？?]?\s*$")
 _CELL = re.compile(r"(?<![A-Za-z0-9.])([A-Ia-i][1-9])(?![A-Za-z0-9])")
+_CAPITAL_CELL = re.compile(r"(?<![A-Za-z0-9.])[A-I][1-9](?![A-Za-z0-9])")    # a cell the question writes B2
 
 
+@lru_cache(maxsize=1024)     # asked for every answer of a question (each reading tried): once
 def _asks_can(question: str) -> bool:
     """「…プレイできるか。」: a question answered できる or できない."""
     return bool(question and _CAN.search(question.strip()))
@@ -64,7 +66,7 @@ def cell_spelling(question: Optional[str]) -> Callable[[str], str]:
     them in capitals (B2), every cell in the text is written so (not the interpreter's b1, b2);
     else the text is left as it is. For the answer's sentences and for every text shown with the
     question — the checks, the trace, the set-up, the answers over time."""
-    if not any(c != c.lower() for c in _CELL.findall(question or "")):
+    if not _CAPITAL_CELL.search(question or ""):
         return lambda text: text
     return lambda text: _CELL.sub(lambda m: m.group(1).upper(), text) if text else text
 
@@ -78,9 +80,8 @@ def _expectation_words(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", i
     """The game's wording of expectation `i` for the boards the run ended on (「a1のカードは裏向き」
     of a cell that holds one card, where the expectation's template speaks of a stack's top)."""
     engine = engine_for(info.game)
-    if engine is None or i >= len(info.expects) or \
-            type(engine).expectation_words is GameEngine.expectation_words:
-        return None     # the game words no expectation from the boards: none is drawn for it
+    if engine is None or i >= len(info.expects) or not engine.words_from_boards(info.expects[i][1]):
+        return None     # the game words no such expectation from the boards: none is drawn for it
     boards = [b.after for b in a.branches if getattr(b, "after", None) is not None]
     return engine.expectation_words(kb, info.expects[i][1], boards) if boards else None
 
@@ -121,11 +122,12 @@ def answer_sentences(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", own
             and agrees(info.scenario.answer, a):   # an answer that contradicts the engine is not read out
         add(_end(info.scenario.answer))
     else:
-        for e in applicable:
+        for i, e in enumerate(a.expectations):
+            if not (e.applies and e.evaluated):
+                continue
             if a.illegal and (e.text.endswith("ルール上できない")
                               or (not e.ok and any(why in f for f in e.found))):
                 continue        # the first sentence already says so, with the rule
-            i = a.expectations.index(e)
             words = None if e.probability else _expectation_words(kb, a, info, i)
             add(chance_expectation(a.odds, i, e.statement or e.text, e.probability, e.ok)
                 or expectation_sentence(e, words))

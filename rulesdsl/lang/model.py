@@ -54,7 +54,7 @@ class Status(str, Enum):
     @property
     def rank(self) -> int:
         """Higher is weaker; `weakest()` takes the maximum."""
-        return _STATUS_RANK[self]
+        return _RANK_OF_VALUE[self._value_]     # by the value: an Enum member hashes in Python code
 
     @property
     def ja(self) -> str:
@@ -67,9 +67,18 @@ _STATUS_JA = {Status.confirmed: "確定", Status.provisional: "暫定裁定", St
               Status.unconfirmed: "※未確定", Status.retracted: "撤回"}
 
 
+_RANK_OF_VALUE = {s.value: rank for s, rank in _STATUS_RANK.items()}
+_WEAKEST_FIRST = sorted(_STATUS_RANK, key=_STATUS_RANK.__getitem__, reverse=True)
+
+
 def weakest(statuses) -> Status:
-    """The weakest of the given statuses (confirmed when there are none)."""
-    return max(statuses, key=lambda s: s.rank, default=Status.confirmed)
+    """The weakest of the given statuses (confirmed when there are none). Looked for weakest
+    first in a list, which compares without hashing (an Enum member hashes in Python code)."""
+    seen = statuses if isinstance(statuses, (list, tuple)) else list(statuses)
+    for status in _WEAKEST_FIRST:
+        if status in seen:
+            return status
+    return Status.confirmed
 
 
 # ------------------------------------------------------------------------- generic clauses

@@ -259,6 +259,9 @@ class GrmEngine(GameEngine):
             return f"{call.params['cell']}のカードは{_face(call.params['face'])}"
         return None
 
+    def words_from_boards(self, call: Call) -> bool:
+        return call.name == "face"      # the only expectation worded from the boards (above)
+
     def render_board(self, board: dict[str, Any]) -> str:
         from .board import render
         return render(board)
