@@ -214,10 +214,23 @@ class Bundle:
     files: dict[str, bytes] = field(default_factory=dict)    # path under ASSETS -> bytes
     manifest: dict = field(default_factory=dict)
     texts: dict[str, str] = field(default_factory=dict)      # scenario id -> its DSL text
+    written: bool = False       # the files are in the site, their bytes let go of (`write`)
 
     @property
     def available(self) -> bool:
         return self.missing is None
+
+    def sizes(self) -> dict[str, int]:
+        """Each file's size in bytes (what the pages tell a reader they download), the same
+        before and after `write` let go of the bytes (the manifest lists every file's)."""
+        if self.written:
+            return {n: m["bytes"] for n, m in self.manifest["files"].items()}
+        return {n: len(d) for n, d in self.files.items()}
+
+    def total_bytes(self, game: Optional[str] = None) -> int:
+        """The bytes a reader downloads to ask about one game (all games' when `game` is None)."""
+        return sum(size for n, size in self.sizes().items()
+                   if not n.startswith("games/") or game is None or n.startswith(f"games/{game}/"))
 
 
 def gather() -> dict[str, bytes]:
@@ -339,8 +352,10 @@ def decode(data: bytes) -> Bundle:
 
 
 def write(bundle: Bundle, site: Path) -> None:
-    """Write the bundle's files into the built site (only ever into its own folder there)."""
-    if not bundle.available:
+    """Write the bundle's files into the built site (only ever into its own folder there), then
+    let go of their bytes (~50 MB: the build writes them as soon as mkdocs has emptied the site
+    folder, instead of holding them while every page is made); a second call writes nothing."""
+    if not bundle.available or bundle.written:
         return
     top = Path(site) / ASSETS
     if top.exists() and not top.is_dir():
@@ -350,10 +365,4 @@ def write(bundle: Bundle, site: Path) -> None:
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(data)
     (top / "manifest.json").write_text(json.dumps(bundle.manifest, ensure_ascii=False, indent=1), encoding="utf-8")
-
-
-def total_bytes(bundle: Bundle, game: Optional[str] = None) -> int:
-    """The bytes a reader downloads to ask about one game (all games' when `game` is None)."""
-    return sum(len(d) for n, d in bundle.files.items()
-               if not n.startswith("games/") or game is None or n.startswith(f"games/{game}/"))
-
+    bundle.files, bundle.written = {}, True

@@ -54,7 +54,7 @@ def _editor(ctx: Ctx, game: str, text: str, kind: str, extra: str = "") -> str:
     end = highlighted.rindex("</code>")
     highlighted = highlighted[:end] + text[len(body):] + highlighted[end:]
     end += len(text) - len(body)
-    size = sum(len(d) for n, d in b.files.items() if not n.startswith("games/") or n.startswith(f"games/{game}/"))
+    size = b.total_bytes(game)
     return (
         f'<link rel="stylesheet" href="{esc(_assets(ctx))}rdask.css">\n'
         f'<div class="rd-ask" data-rd-ask="{esc(kind)}" data-game="{esc(game)}" data-root="{esc(ctx.root)}" '

@@ -189,7 +189,7 @@ class WikiPlugin:
             bundle = ask_bundle.build(self.wiki)
         self.wiki.ask = bundle
         if bundle.available:
-            log.info(f"rulesdsl: the interpreter for readers' browsers ({ask_bundle.total_bytes(bundle) / 1e6:.1f} MB, "
+            log.info(f"rulesdsl: the interpreter for readers' browsers ({bundle.total_bytes() / 1e6:.1f} MB, "
                      f"Pyodide {ask_bundle.PYODIDE_VERSION}) {how} {time.perf_counter() - started:.1f} s")
         else:
             # info, not a warning: a strict build without npm or the network is still a good site
@@ -237,6 +237,10 @@ class WikiPlugin:
     def on_files(self, files: Files, config) -> Files:
         w = self.wiki
         assert w is not None
+        # mkdocs has emptied the site folder (unless --dirty): the interpreter for readers'
+        # browsers goes there now, and its bytes are let go of instead of held while every page is made
+        from .ask_bundle import write as write_ask
+        write_ask(w.ask, Path(config.site_dir))
         in_nav = {"changelog_year": InclusionLevel.NOT_IN_NAV, "chapter": InclusionLevel.NOT_IN_NAV,
                   "review_part": InclusionLevel.NOT_IN_NAV}
         for page in w.pages:
@@ -364,9 +368,7 @@ class WikiPlugin:
         else:
             self._write_items(items, site, index)
             parts = [index.write(site, 0)]
-        stats = write_meta(site, parts)
-        from .ask_bundle import write as write_ask
-        write_ask(w.ask, site)
+        stats = write_meta(site, parts)      # (the interpreter for browsers: written in on_files)
         w.sources.clear()
         shutil.rmtree(site / SHELL_DIR, ignore_errors=True)
         self._fix_sitemap(site)

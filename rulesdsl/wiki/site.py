@@ -415,6 +415,10 @@ class Wiki:
                 self.answers[sid] = f
                 self.failures.append(f)
                 continue
+            # what no page and not the history reads of the answers under other readings (their
+            # runs' traces, boards and choices: `release_runs`) let go of as soon as they are made,
+            # not held with every other answer's until the Q&A pages are drawn
+            thin_readings(a, {})
             self.answers[sid] = a
             if not a.ok:
                 failed = [e for e in a.expectations if e.applies and not e.ok]
@@ -432,22 +436,12 @@ class Wiki:
         memory."""
         shown = {sid for sids in self.scenarios_for.values() for sid in sids}
         slim: dict[int, tuple] = {}         # a branch shared by answers (the same run) stays shared
-
-        def thin(a: "Answer") -> None:
-            for b in a.branches:
-                if id(b) not in slim:
-                    slim[id(b)] = (b, _outcome_only(b))     # (the branch kept, so that its id is not reused)
-            a.branches = [slim[id(b)][1] for b in a.branches]
-
         for sid, a in self.answers.items():
             if a is None or isinstance(a, Failure):
                 continue
-            if a.readings is not None:
-                for _, x in a.readings.answers:
-                    if x is not a:
-                        thin(x)
+            thin_readings(a, slim)          # (compute_answers already did: nothing left to do)
             if sid in drawn and sid not in shown:
-                thin(a)
+                _thin(a, slim)
         slim.clear()
 
     @property
@@ -481,6 +475,27 @@ class Wiki:
                  f"again without the revision, {stats['in_full']} of them in full; the tests of what decides "
                  f"took {stats['reused']} answers under other readings from the build's and made {stats['readings']})")
         return self._changed
+
+
+def thin_readings(a: "Answer", slim: dict[int, tuple]) -> None:
+    """An answer's answers under other readings as the pages and the history read them: their
+    branches' outcomes, illegal actions and expectations' results, without their choices, traces
+    and boards (`Wiki.release_runs`). `slim`: the branches already thinned, by the id of the branch
+    they replace (a branch shared by answers, the same run, stays shared)."""
+    if a.readings is not None:
+        for _, x in a.readings.answers:
+            if x is not a:
+                _thin(x, slim)
+
+
+def _thin(a: "Answer", slim: dict[int, tuple]) -> None:
+    if all(b.steps == [] and b.before is None and b.after is None and b.choices == [] and b.refused == []
+           for b in a.branches):
+        return                              # thinned already (or never had more than its outcome)
+    for b in a.branches:
+        if id(b) not in slim:
+            slim[id(b)] = (b, _outcome_only(b))     # (the branch kept, so that its id is not reused)
+    a.branches = [slim[id(b)][1] for b in a.branches]
 
 
 def _outcome_only(b):
