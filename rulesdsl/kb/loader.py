@@ -243,6 +243,7 @@ def _read_kept(snap: Optional[Path], salt: str, bodies: Optional[Callable[[Scena
 # few changed files rewrites only their parts. A part holds documents keyed by name and content,
 # so parts written at different times never disagree: a stale one only holds unused entries.
 SHARDS = 16
+OWN_PARTS = 10      # the parts whose files the parent parses, the child the rest (balance: benchmarks/)
 
 
 def shard_count(files: int) -> int:
@@ -490,11 +491,11 @@ def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Pla
     mine = [parse_one(name, data, key) for _, name, data, key, _ in mine_items]
     if plan is not None:        # its parts written beside this process, while it loads and checks
         fresh = {it[3]: doc for it, (doc, _) in zip(mine_items, mine) if doc is not None}
-        _writers.append(beside(lambda: (plan.write(range(own), fresh), b"")[1]))
-        if not _writers[-1].forked:     # no copy could be forked: written here
+        copy = beside(lambda: (plan.write(range(own), fresh), b"")[1])
+        if copy.forked:
+            _writers.append(copy)
+        else:                   # no copy could be forked: written here
             plan.write(range(own), fresh)
-        atexit.unregister(wait_for_writers)     # a library user's process waits for it too
-        atexit.register(wait_for_writers)
     with os.fdopen(r, "rb") as f:
         theirs = _take_in(f, theirs_items, plan)
     with contextlib.suppress(ChildProcessError, InterruptedError):
@@ -508,10 +509,6 @@ def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Pla
     by_slot = {it[0]: res for it, res in zip(mine_items, mine)}
     by_slot.update((it[0], res) for it, res in zip(theirs_items, theirs))
     return [by_slot[it[0]] for it in items]
-
-
-# The parts whose files this process parses, the child the rest (balance: benchmarks/README.md).
-OWN_PARTS = 10
 
 
 def _child_parts(f, items: list, plan: Optional[_Plan], first: int) -> None:
@@ -568,6 +565,9 @@ def wait_for_writers() -> None:
     while _writers:
         with contextlib.suppress(ChildProcessError, OSError):
             _writers.pop().result()
+
+
+atexit.register(wait_for_writers)       # a library user's process waits for them too
 
 
 def _serial(items: list, plan: Optional[_Plan]) -> list[tuple[Optional[Document], list[Diagnostic]]]:
