@@ -291,10 +291,10 @@ def test_every_scenario_of_a_game_with_an_interpreter_gets_a_computed_answer(bun
 
 
 def test_releasing_the_runs_keeps_what_later_pages_and_the_history_read(bundled):
-    """Once the Q&A pages are made, the answers let go of their traces and boards, and of those of
-    their answers under other readings: what the history and the index pages read of them (the
-    record, what they say, their outcomes and status) is the same, and a scenario a ruling page
-    shows with its trace keeps it."""
+    """Once the Q&A pages are made, the answers let go of their traces and boards (those of their
+    answers under other readings went as the answers were computed): what the history and the index
+    pages read of them (the record, what they say, their outcomes and status) is the same, and a
+    scenario a ruling page shows with its trace keeps it."""
     import copy
 
     from rulesdsl.engine.answer import Answer

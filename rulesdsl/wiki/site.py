@@ -418,7 +418,7 @@ class Wiki:
             # what no page and not the history reads of the answers under other readings (their
             # runs' traces, boards and choices: `release_runs`) let go of as soon as they are made,
             # not held with every other answer's until the Q&A pages are drawn
-            thin_readings(a, {})
+            thin_readings(a)
             self.answers[sid] = a
             if not a.ok:
                 failed = [e for e in a.expectations if e.applies and not e.ok]
@@ -430,16 +430,13 @@ class Wiki:
     def release_runs(self, drawn: set[str]) -> None:
         """Drop from the answers what no page still to be made and not the history reads, once
         the Q&A pages of `drawn` are made: their branches' traces, boards and choices (what a ruling
-        page shows of the scenarios it pins is kept), and those of every answer under another
-        reading (a Q&A page shows their sentences and status; the history reads what they say,
-        their outcomes and what they consulted). At 10,000 questions they are most of the answers'
-        memory."""
+        page shows of the scenarios it pins is kept). Those of every answer under another reading
+        were dropped as it was made (`thin_readings`)."""
         shown = {sid for sids in self.scenarios_for.values() for sid in sids}
         slim: dict[int, tuple] = {}         # a branch shared by answers (the same run) stays shared
         for sid, a in self.answers.items():
             if a is None or isinstance(a, Failure):
                 continue
-            thin_readings(a, slim)          # (compute_answers already did: nothing left to do)
             if sid in drawn and sid not in shown:
                 _thin(a, slim)
         slim.clear()
@@ -477,21 +474,21 @@ class Wiki:
         return self._changed
 
 
-def thin_readings(a: "Answer", slim: dict[int, tuple]) -> None:
+def thin_readings(a: "Answer") -> None:
     """An answer's answers under other readings as the pages and the history read them: their
     branches' outcomes, illegal actions and expectations' results, without their choices, traces
-    and boards (`Wiki.release_runs`). `slim`: the branches already thinned, by the id of the branch
-    they replace (a branch shared by answers, the same run, stays shared)."""
+    and boards (a Q&A page shows their sentences and status; the history reads what they say,
+    their outcomes and what they consulted)."""
     if a.readings is not None:
+        slim: dict[int, tuple] = {}     # a branch shared by two readings (the same run) stays shared
         for _, x in a.readings.answers:
             if x is not a:
                 _thin(x, slim)
 
 
 def _thin(a: "Answer", slim: dict[int, tuple]) -> None:
-    if all(b.steps == [] and b.before is None and b.after is None and b.choices == [] and b.refused == []
-           for b in a.branches):
-        return                              # thinned already (or never had more than its outcome)
+    """`a` with its branches reduced to their outcomes; `slim`: the branches already reduced, by
+    the id of the branch they replace."""
     for b in a.branches:
         if id(b) not in slim:
             slim[id(b)] = (b, _outcome_only(b))     # (the branch kept, so that its id is not reused)
