@@ -1,7 +1,8 @@
 """The model's parser on our own LALR driver (rulesdsl/lang/lalr.py) parses as Lark does: every
 .rules file of the repository to the same model, and the fuzz corpus' damaged files to the same
 model, the same builder errors, or a refusal exactly where Lark raises a syntax error (whose
-located message Lark then gives, as before). A new question's parse imports no lark."""
+located message Lark then gives, as before). A new question's parse imports no lark; the tables
+are the same bytes whatever the process's string hashes."""
 
 from __future__ import annotations
 
@@ -128,3 +129,18 @@ def test_a_new_question_s_parse_imports_no_lark(tmp_path):
     outs = [subprocess.run([sys.executable, "-c", script, q], env=env, capture_output=True, text=True,
                            check=True).stdout.strip() for _ in range(2)]
     assert outs == ["True", "False"]          # the first made the driver's tables from Lark's parser
+
+
+def test_the_shipped_tables_are_the_same_bytes_whatever_the_string_hashes(tmp_path):
+    """Lark numbers its states in its sets' order, which follows PYTHONHASHSEED: the tables the
+    wiki ships (and the private cache keeps) are numbered from the start state instead, so two
+    builds from fresh caches write the same parser.json."""
+    script = ("import hashlib, sys\nfrom rulesdsl.lang.parser import shipped_tables\n"
+              "sys.stdout.write(hashlib.sha256(shipped_tables()).hexdigest())\n")
+    digests = set()
+    for seed in ("1", "2", "3"):
+        env = dict(os.environ, RULESDSL_CACHE=str(tmp_path / f"cache-{seed}"), PYTHONHASHSEED=seed)
+        digests.add(subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                                   check=True).stdout)
+    assert len(digests) == 1
+

@@ -114,6 +114,19 @@ def tables_of(lark) -> dict:
     n = len(table.states)
     if sorted(table.states) != list(range(n)):
         raise ValueError("parser states are not numbered 0..n-1")
+    # Lark numbers its states in the order its sets iterate, which follows the process's string
+    # hashes (PYTHONHASHSEED): number them instead in the order a walk from the start meets them,
+    # each state's symbols taken in sorted order, so one grammar always gives the same tables
+    order = [table.start_states[start]]
+    number = {order[0]: 0}
+    for s in order:     # grows as the walk goes
+        for sym in sorted(table.states[s]):
+            action, arg = table.states[s][sym]
+            if action is Shift and arg not in number:
+                number[arg] = len(order)
+                order.append(arg)
+    if len(order) != n:
+        raise ValueError("parser states the start does not reach")
 
     rules: list = []
     index: dict = {}
@@ -129,12 +142,12 @@ def tables_of(lark) -> dict:
         return index[rule]
 
     states = []     # per state "symbol action symbol action …" (decoded on first use): a shift's
-    for s in range(n):  # next state, or ~rule for a reduction
+    for s in order:     # next state, or ~rule for a reduction
         row = []
-        for sym, (action, arg) in table.states[s].items():
+        for sym, (action, arg) in sorted(table.states[s].items()):
             if " " in sym:
                 raise ValueError(f"a symbol with a space: {sym!r}")
-            row += [sym, str(arg if action is Shift else ~rule_no(arg))]
+            row += [sym, str(number[arg] if action is Shift else ~rule_no(arg))]
         states.append(" ".join(row))
 
     lexer = frontend.lexer
@@ -165,7 +178,7 @@ def tables_of(lark) -> dict:
     lexers: list = []
     by_id: dict = {}
     state_lexer = []
-    for s in range(n):
+    for s in order:
         basic = lexer.lexers[s]
         if id(basic) not in by_id:
             scanner = basic.scanner
@@ -173,7 +186,7 @@ def tables_of(lark) -> dict:
             lexers.append({"scan": [[t.name, t.pattern.to_regexp()] for t in scanner.terminals],
                            "unless": unless(basic)})
         state_lexer.append(by_id[id(basic)])
-    return {"format": FORMAT, "start": table.start_states[start], "end": table.end_states[start],
+    return {"format": FORMAT, "start": 0, "end": number[table.end_states[start]],
             "states": states, "rules": rules, "drop": sorted(terminals - kept),
             "lexers": lexers, "state_lexer": state_lexer,
             "newline": sorted(lexer.root_lexer.newline_types), "ignore": sorted(lexer.root_lexer.ignore_types)}
