@@ -185,8 +185,10 @@ class GameEngine:
         return ""
 
     def expectation_words(self, kb: "KnowledgeBase", call: "Call", boards: list) -> Optional[str]:
-        """An expectation in the words its answer sentence needs for the boards (`board`) the
-        branches ended on, where they differ from the template's (`describe`); None: the template's."""
+        """An expectation in the words its answer sentence needs for what the branches ended on,
+        where they differ from the template's (`describe`); None: the template's. Each of `boards`
+        is a board (`board`) or, where none was drawn yet, the state it would be drawn from (a
+        board is a function of the state: the words are the same either way)."""
         return None
 
     def words_from_boards(self, call: "Call") -> bool:
