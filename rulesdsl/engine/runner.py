@@ -231,24 +231,28 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
     for i, (e, modality, text, statement, loc, bound) in enumerate(_expects(kb, engine, info)):
         applies = (e.valid_from is None or e.valid_from.start() <= day) and \
                   (e.valid_until is None or day <= e.valid_until.end())
-        results = [b.results[i] for b in branches]
-        checked = [r for r in results if r is not None]
-        holds = [r[0] for r in checked]
-        if checked:
-            ok = {"always": all(holds), "possible": any(holds), "never": not any(holds)}[modality]
+        want = modality != "never"      # what a run that bears the expectation out finds
+        if len(branches) == 1:          # most questions: one run, its result read directly
+            r = branches[0].results[i]
+            ok, evaluated, holds_in, found = (False, 0, 0, []) if r is None else \
+                (bool(r[0]) if want else not r[0], 1, 0 + r[0], [r[1]] if r[0] != want else [])
         else:
-            ok = False
-        ok = ok and len(checked) == len(results)
-        found = sorted({r[1] for r in checked if r[0] != (modality != "never")})
+            results = [b.results[i] for b in branches]
+            checked = [r for r in results if r is not None]
+            holds = [r[0] for r in checked]
+            ok = bool(checked) and len(checked) == len(results) and \
+                (all(holds) if modality == "always" else any(holds) if modality == "possible" else not any(holds))
+            evaluated, holds_in = len(checked), sum(holds)
+            found = sorted({r[1] for r in checked if r[0] != want})
         per_plan = None if odds is None else [(p.label, p.holds[i]) for p in odds.plans]
         if bound is not None and per_plan is not None:
             per_plan = _under_policy(e, i, branches, odds, per_plan)
-        if bound is not None and len(checked) == len(results):
+        if bound is not None and evaluated == len(branches):
             ok, found = probability_expectation(e, modality, per_plan or [])
         expectations.append(ExpectationResult(
             text=text, modality=modality, ok=ok, applies=applies,
-            holds_in=sum(holds), branches=len(branches), found=found, loc=loc,
-            evaluated=len(checked), probability=bound, statement=statement,
+            holds_in=holds_in, branches=len(branches), found=found, loc=loc,
+            evaluated=evaluated, probability=bound, statement=statement,
             odds=None if per_plan is None else [{"plan": label, "probability": str(p)} for label, p in per_plan]))
 
     cites: dict[tuple, Cite] = {}
@@ -376,6 +380,11 @@ class _RunBranch(Branch):
     @after.setter
     def after(self, value) -> None:
         self._after = value
+
+    @property
+    def final(self):
+        v = self._after     # the state itself while no board is drawn from it: none is drawn for the words
+        return (v.picture if v.state is None else v.state) if v.__class__ is _Pending else v
 
 
 def _unlink_readings(a: Answer) -> None:
