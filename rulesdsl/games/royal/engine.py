@@ -19,6 +19,8 @@ LOOK = {"cast": ("hand", "blank_zone"), "stand": ("guardian_zone", "royal_zone",
         "set": ("hand",), "summon": ("extra_deck",), "clear": ("royal_zone",), "attack": ("guardian_zone",),
         "remove_unit": ("guardian_zone", "skill_zone"), "cost": ("skill_zone",)}
 RESPONSES = ("cast", "stand", "remove_unit", "pass")
+# the deck a card of each kind is built into (a fifth copy, a second royal of one name: check_in_play)
+_DECK_OF = {"skill": "main", "equip": "main", "royal": "extra", "guardian": "extra"}
 IN_A_PHASE = ("cast", "stand", "remove_unit", "pass", "set", "summon", "clear", "attack", "block", "no_block")
 
 
@@ -292,16 +294,20 @@ class RoyalEngine(GameEngine):
         """Cards in play that no legal deck could hold: a fifth copy, a second royal of one name."""
         for p in PLAYERS:
             names: dict[tuple[str, str], list[Card]] = {}
-            zones = st.zones[p]
-            for zone in ZONES:
-                for c in zones[zone]:
-                    if c.info is None:
+            for held in st.zones[p].values():       # every zone, in the order of ZONES
+                for c in held:
+                    info = c.info
+                    if info is None:                # a card the scenario only counts
                         continue
-                    kind = c.info.facts.get("kind")
-                    if kind not in ("skill", "equip", "royal", "guardian"):
+                    deck = _DECK_OF.get(info.facts.get("kind"))
+                    if deck is None:
                         continue
-                    deck = "main" if kind in ("skill", "equip") else "extra"
-                    names.setdefault((deck, c.info.name), []).append(c)
+                    key = (deck, c.name)            # the card's printed name (its info's, kept)
+                    same = names.get(key)
+                    if same is None:
+                        names[key] = [c]
+                    else:
+                        same.append(c)
             for (deck, name), cards in names.items():
                 limit = 4 if deck == "main" else 1
                 if len(cards) > limit:
