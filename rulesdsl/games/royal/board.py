@@ -132,21 +132,27 @@ def render(b: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+_SUMMARY_ZONES = (("skill_zone", "スキル"), ("guardian_zone", "ガーディアン"), ("unit", "ユニット"),
+                  ("blank_zone", "ブランク"), ("lost_zone", "ロスト"))
+
+
 def summary(st: State) -> str:
     """The final state in one line (zones that hold cards), to tell branches apart."""
     parts = []
     for p in PLAYERS:
+        held = st.zones[p]
         bits = [f"ライフ{st.life[p]}"]
-        hand = st.cards(p, "hand")
+        hand = held["hand"]
         if hand:
             named = [c.label for c in hand if c.info]
             bits.append("手札" + ("".join(named) if len(named) == len(hand) else f"{len(hand)}枚"))
-        for zone, label in (("skill_zone", "スキル"), ("guardian_zone", "ガーディアン"), ("unit", "ユニット"),
-                            ("blank_zone", "ブランク"), ("lost_zone", "ロスト")):
-            cards = [c for c in st.cards(p, zone) if c.info]
+        for zone, label in _SUMMARY_ZONES:
+            cards = held[zone]
             if cards:
-                bits.append(label + "".join(c.label for c in cards))
-        up = [c.label for c in st.cards(p, "royal_zone") if c.face == "up"]
+                named = "".join([c.label for c in cards if c.info])
+                if named:
+                    bits.append(label + named)
+        up = [c.label for c in held["royal_zone"] if c.face == "up"]
         if up:
             bits.append("クリアー" + "".join(up))
         parts.append(f"{p}: " + "・".join(bits))

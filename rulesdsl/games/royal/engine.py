@@ -18,6 +18,8 @@ from .state import ABILITY_JA, PHASE_JA, PLAYERS, ZONE_JA, ZONES, Card, State, o
 LOOK = {"cast": ("hand", "blank_zone"), "stand": ("guardian_zone", "royal_zone", "skill_zone"),
         "set": ("hand",), "summon": ("extra_deck",), "clear": ("royal_zone",), "attack": ("guardian_zone",),
         "remove_unit": ("guardian_zone", "skill_zone"), "cost": ("skill_zone",)}
+# the zones searched for an action's card, in order: where the action looks first, then the rest
+_SEARCH = {zones: zones + tuple(z for z in ZONES if z not in zones) for zones in (*LOOK.values(), ())}
 RESPONSES = ("cast", "stand", "remove_unit", "pass")
 # the deck a card of each kind is built into (a fifth copy, a second royal of one name: check_in_play)
 _DECK_OF = {"skill": "main", "equip": "main", "royal": "extra", "guardian": "extra"}
@@ -190,9 +192,13 @@ class RoyalEngine(GameEngine):
                 ctx.step(f"{p}のデッキ（{sizes}）: カラーの条件は満たす", *colours_ok)
 
     def find(self, st: State, player: str, ref: CardRef, zones: tuple[str, ...], skip=()) -> Optional[Card]:
-        for zone in zones + tuple(z for z in ZONES if z not in zones):
-            for c in st.cards(player, zone):
-                if fx.matches(c, ref) and c not in skip:
+        order = _SEARCH.get(zones) or zones + tuple(z for z in ZONES if z not in zones)
+        held = st.zones[player]
+        game, code = ref.key or ("", ref.text)      # fx.matches, read once per search
+        hypothetical = game == ""
+        for zone in order:
+            for c in held[zone]:
+                if c.code == code and c.info is not None and c.hypothetical == hypothetical and c not in skip:
                     return c
         return None
 
@@ -397,7 +403,10 @@ class RoyalEngine(GameEngine):
         return found[0] if found else None
 
     def everywhere(self, st: State, ref: CardRef) -> list[Card]:
-        return [c for c in st.all_cards() if fx.matches(c, ref)]
+        game, code = ref.key or ("", ref.text)      # fx.matches, read once
+        hypothetical = game == ""
+        return [c for held in st.zones.values() for cards in held.values() for c in cards      # State.all_cards' order
+                if c.code == code and c.info is not None and c.hypothetical == hypothetical]
 
     # -- describing the state -----------------------------------------------------------
     def board(self, st: State) -> dict[str, Any]:
