@@ -299,14 +299,14 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         for (name, card), r in ctx.points.items():
             if r.fuzzy:
                 fuzzy_notes.add(r.fuzzy)
-            key = f"card({card}).{name}" if card else name
-            points[key] = {"value": r.value, "status": r.status.value, "from": r.cite,
+            key = f"card({card}).{name}" if card else name     # a status's _value_: `.value` is Enum's Python property
+            points[key] = {"value": r.value, "status": r.status._value_, "from": r.cite,
                            "source": r.source}
             if r.ruling:
                 rulings.add(f"{r.ruling}@{r.revision}")
             if r.unsettled:
                 unsettled[key] = {"point": name, "card": card, "value": r.value, "gap": r.unsettled,
-                                  "readings": list(r.readings), "status": r.status.value}
+                                  "readings": list(r.readings), "status": r.status._value_}
     season = _season_reading(kb, game, day)
     if season is not None:
         unsettled[SEASON_POINT] = season

@@ -70,13 +70,17 @@ def cell_spelling(question: Optional[str]) -> Callable[[str], str]:
     else the text is left as it is. For the answer's sentences and for every text shown with the
     question — the checks, the trace, the set-up, the answers over time."""
     if not _CAPITAL_CELL.search(question or ""):
-        return lambda text: text
+        return _as_written
     return lambda text: _CELL.sub(lambda m: m.group(1).upper(), text) if text else text
+
+
+def _as_written(text: str) -> str:
+    return text
 
 
 def _in_question_terms(sentences: list[str], question: str) -> list[str]:
     spell = cell_spelling(question)
-    return [spell(x) for x in sentences]
+    return sentences if spell is _as_written else [spell(x) for x in sentences]
 
 
 def _expectation_words(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", i: int) -> Optional[str]:
