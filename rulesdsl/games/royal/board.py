@@ -46,9 +46,10 @@ def board(st: State) -> dict[str, Any]:
     for p in PLAYERS:
         zones = st.zones[p]
         for zone, label in _LABELS[p]:
+            held = zones[zone]      # most zones are empty: no comprehension (a call of its own) for them
             face = "down" if zone == "extra_deck" else None
-            cards = [_card(c, _note(c), face) for c in zones[zone]]
-            if zone == "guardian_zone":
+            cards = [_card(c, _note(c), face) for c in held] if held else []
+            if zone == "guardian_zone" and zones["unit"]:
                 cards += [_card(u, "ユニット") for u in zones["unit"]]
             areas.append({"label": label, "cards": cards})
     if st.chain:
@@ -64,12 +65,12 @@ def board(st: State) -> dict[str, Any]:
         info.append([f"{p} ライフポイント", st.life[p]])
     if st.result:
         info.append(["結果", st.result_note])
-    return {
-        "areas": areas,
-        "info": info,
-        "hands": {p: [c.name for c in st.zones[p]["hand"]] for p in PLAYERS},
-        "decks": {p: len(st.zones[p]["main_deck"]) if st.deck_given[p] else None for p in PLAYERS},
-    }
+    hands, decks = {}, {}
+    for p in PLAYERS:
+        zones = st.zones[p]
+        hands[p] = [c.name for c in zones["hand"]]
+        decks[p] = len(zones["main_deck"]) if st.deck_given[p] else None
+    return {"areas": areas, "info": info, "hands": hands, "decks": decks}
 
 
 def _names(cards: list[dict]) -> list[str]:
