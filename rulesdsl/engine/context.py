@@ -196,10 +196,20 @@ class Context:
                     rev.reason)
 
     def card_cite(self, code: str, hypothetical: bool) -> Cite:
-        if hypothetical:
-            return Cite("scenario", f"仮定: {code}", Status.confirmed)
-        self.cards.add(code)
-        return Cite("card", code, Status.confirmed)
+        """A citation of a card's printed text (a scenario's own card: the question's 仮定), made once
+        per code and knowledge base (citations are never changed; the answer reads each once)."""
+        if not hypothetical:
+            self.cards.add(code)
+        made = self.kb.memo.get("engine.card_cites")
+        if made is None:
+            made = self.kb.memo["engine.card_cites"] = {}
+        cite = made.get((code, hypothetical))
+        if cite is None:
+            if len(made) > 20_000:      # a long-running server's judges' own cards: start again
+                made.clear()
+            cite = made[code, hypothetical] = Cite("scenario", f"仮定: {code}", Status.confirmed) if hypothetical \
+                else Cite("card", code, Status.confirmed)
+        return cite
 
     def nested(self) -> "_Nested":
         """`with ctx.nested():` around an effect that another effect set off."""
