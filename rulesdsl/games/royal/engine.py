@@ -52,8 +52,10 @@ class RoyalEngine(GameEngine):
         st = State()
         counts: list[tuple[str, str, int, Call]] = []
         met: list[Call] = []
+        starts = listed = False     # a start_game action; a deck list entry (checked below)
         for call in info.calls:
             if call.kind != "setup":
+                starts = starts or (call.name == "start_game" and call.kind == "action")
                 continue
             p = call.params
             name = call.name
@@ -93,6 +95,7 @@ class RoyalEngine(GameEngine):
                     st.deck_given[p["player"]] = True
                 counts.append((p["player"], "hand" if name == "hand_count" else "main_deck", p["count"], call))
             elif name == "deck_entry":
+                listed = True
                 card_info = self.card_info(ctx, info, p["card"])
                 st.deck_lists[p["player"]][p["deck"]].append((card_info, p["count"], call.loc, True))
             elif name == "mission_met":
@@ -131,8 +134,8 @@ class RoyalEngine(GameEngine):
                 st.phases_seen[st.active] = list(phases[:phases.index(st.phase) + 1])
                 ctx.step(f"{st.active}の{st.turn_no[st.active]}ターン目、{PHASE_JA[st.phase]}の開始時",
                          ctx.section(f"royal/phase/{st.phase}"))
-        st.starts_game = any(c.kind == "action" and c.name == "start_game" for c in info.calls)
-        if any(st.deck_lists[p]["main"] or st.deck_lists[p]["extra"] for p in PLAYERS):
+        st.starts_game = starts
+        if listed:      # some deck list has an entry
             self.check_decks(ctx, st)
         self.set_up(ctx, info, st)
         return st
