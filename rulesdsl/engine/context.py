@@ -102,6 +102,16 @@ class Bounds(Record):
                 raise ValueError(f"{name} must be between 1 and {ceiling:,} (got {value:,})")
 
 
+def carded_points(kb: KnowledgeBase) -> frozenset[tuple[str, str]]:
+    """The (game, point)s some ruling sets for one card (`set card("…").point = value`): only
+    while one of them is asked do the cards an action names matter (`Context.subjects`)."""
+    carded = kb.memo.get("engine.carded")
+    if carded is None:
+        carded = kb.memo["engine.carded"] = frozenset(
+            (g, name) for g, name, code in kb.settings_by_card if code is not None)
+    return carded
+
+
 class Context:
     """The engine's view of the world during one run."""
 
@@ -138,11 +148,7 @@ class Context:
         # for one of them (`set card("…").point = value`) applies to it while the action runs
         self.subjects: tuple[str, ...] = ()
         # the (game, point)s some ruling sets for one card: only for them do the subjects matter
-        carded = kb.memo.get("engine.carded")
-        if carded is None:
-            carded = kb.memo["engine.carded"] = frozenset(
-                (g, name) for g, name, code in kb.settings_by_card if code is not None)
-        self._carded = carded
+        self._carded = carded_points(kb)
 
     # -- the trace ----------------------------------------------------------------------
     def step(self, text: str, *cites: Cite, kind: str = "rule") -> None:

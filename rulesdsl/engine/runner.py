@@ -15,7 +15,7 @@ from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 from ..lang.model import Status, weakest
 from .answer import Answer, Branch, ExpectationResult
 from .chance import ChanceLimit, best_play, is_chance, odds_text, summarize
-from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, StepLimit, explore
+from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, StepLimit, carded_points, explore
 from .deciding import SEASON_POINT, RunMemo, settle
 from .registry import engine_for
 from .resume import MIN_RUNS, Resumes, copier
@@ -101,6 +101,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
     # a refusal the game goes on from, when the scenario asks about the state after it; one that
     # asks only whether the actions are allowed has the (first) refusal as its answer, as at a table
     goes_on = any(call.name not in ("illegal", "legal") for _, call in info.expects)
+    named = any(g == game for g, _ in carded_points(kb))    # else no point asks for the cards an action names
 
     def rebuild(script, done, since=None):
         """The state before a refused action: the set-up and the actions that took effect,
@@ -157,7 +158,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
                 if resumes is not None and not refused and (start is None or k > first) and resumes.worth():
                     resumes.keep(k, ctx, state, done, before, reading or {})
                 mark, asked = len(ctx.choices), len(ctx.assigned)
-                ctx.subjects = engine.subjects(state, call)
+                ctx.subjects = engine.subjects(state, call) if named else ()
                 try:
                     engine.act(ctx, state, call)
                 except IllegalAction as e:
@@ -237,10 +238,9 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
             ok, evaluated, holds_in, found = (False, 0, 0, []) if r is None else \
                 (bool(r[0]) if want else not r[0], 1, 0 + r[0], [r[1]] if r[0] != want else [])
         else:
-            results = [b.results[i] for b in branches]
-            checked = [r for r in results if r is not None]
+            checked = [b.results[i] for b in branches if b.results[i] is not None]
             holds = [r[0] for r in checked]
-            ok = bool(checked) and len(checked) == len(results) and \
+            ok = bool(checked) and len(checked) == len(branches) and \
                 (all(holds) if modality == "always" else any(holds) if modality == "possible" else not any(holds))
             evaluated, holds_in = len(checked), sum(holds)
             found = sorted({r[1] for r in checked if r[0] != want})
@@ -382,8 +382,8 @@ class _RunBranch(Branch):
         self._after = value
 
     @property
-    def final(self):
-        v = self._after     # the state itself while no board is drawn from it: none is drawn for the words
+    def final(self):    # the state itself while no board is drawn from it: none is drawn for the words
+        v = self._after
         return (v.picture if v.state is None else v.state) if v.__class__ is _Pending else v
 
 
