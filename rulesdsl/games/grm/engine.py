@@ -80,7 +80,8 @@ class GrmEngine(GameEngine):
             where = self.block_of(info, code, call.loc)
         card = Card(st.next_uid, card_info.at(ctx.day), owner, "up", hypothetical, where, call.loc)
         st.next_uid += 1
-        if any(e.name == "permanent" for e in card.info.effects):   # continuous.permanents looks at these only
+        effects = card.info.effects     # most cards: none
+        if effects and any(e.name == "permanent" for e in effects):   # continuous.permanents looks at these only
             st.permanent.add(card.uid)
         return card
 
