@@ -112,6 +112,15 @@ def carded_points(kb: KnowledgeBase) -> frozenset[tuple[str, str]]:
     return carded
 
 
+def carded_games(kb: KnowledgeBase) -> frozenset[str]:
+    """The games some ruling sets a point for one card of (`carded_points`): in the others no
+    point ever asks for the cards an action names."""
+    games = kb.memo.get("engine.carded_games")
+    if games is None:
+        games = kb.memo["engine.carded_games"] = frozenset(g for g, _ in carded_points(kb))
+    return games
+
+
 class Context:
     """The engine's view of the world during one run."""
 

@@ -15,7 +15,7 @@ from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 from ..lang.model import Status, weakest
 from .answer import Answer, Branch, ExpectationResult
 from .chance import ChanceLimit, best_play, is_chance, odds_text, summarize
-from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, StepLimit, carded_points, explore
+from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, StepLimit, carded_games, explore
 from .deciding import SEASON_POINT, RunMemo, settle
 from .registry import engine_for
 from .resume import MIN_RUNS, Resumes, copier
@@ -101,7 +101,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
     # a refusal the game goes on from, when the scenario asks about the state after it; one that
     # asks only whether the actions are allowed has the (first) refusal as its answer, as at a table
     goes_on = any(call.name not in ("illegal", "legal") for _, call in info.expects)
-    named = any(g == game for g, _ in carded_points(kb))    # else no point asks for the cards an action names
+    named = game in carded_games(kb)      # else no point asks for the cards an action names
 
     def rebuild(script, done, since=None):
         """The state before a refused action: the set-up and the actions that took effect,
