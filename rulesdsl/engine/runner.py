@@ -367,7 +367,7 @@ class _Pending:
 
 class _RunBranch(Branch):
     """A run's branch, whose board after the actions is drawn when it is first read (the JSON,
-    the page, the terminal, a game's expectation words), not at the end of every run: `rulesdsl
+    the page, the terminal; a game's expectation words read the state itself: `final`), not at the end of every run: `rulesdsl
     test` and the readings' answers never read it. A board is a function of the state alone, and
     the state a run ends on is never changed after the run (a later run starts from a copy or
     from the set-up), so the picture drawn later is the one the run would have drawn."""
