@@ -134,7 +134,7 @@ class Context:
         self.mode = mode
         self.script = list(script)
         self.fixed = {k: [f if isinstance(f, Fixed) else Fixed(str(f)) for f in v]
-                      for k, v in (fixed or {}).items()}
+                      for k, v in fixed.items()} if fixed else {}     # most scenarios fix no choice
         # every choice met, fixed by the scenario or not: who chooses what, under which rule
         self.assigned: list[tuple[Optional[str], str, Optional[Cite]]] = []
         # a reading of unsettled rule points to answer under: "point" or "card(X).point" -> value
