@@ -286,3 +286,24 @@ def test_a_legal_royal_deck_is_valid(tmp_path, run_cli, monkeypatch):
     assert code == 0, err
     assert "valid (55 cards)" in out
     assert "deck.colour_scope = combined" in out
+
+
+def test_a_new_royal_state_holds_every_zone_of_each_player_empty_in_the_order_of_zones():
+    """State() writes its zones out (not by a comprehension): each player's, in ZONES' order, its own lists."""
+    from rulesdsl.games.royal.state import PLAYERS, ZONES, State
+    st = State()
+    assert tuple(st.zones) == PLAYERS
+    for p in PLAYERS:
+        assert tuple(st.zones[p]) == ZONES and not any(st.zones[p].values())
+    assert all(st.zones["P1"][z] is not st.zones["P2"][z] for z in ZONES)
+
+
+def test_no_action_works_out_the_cards_it_names_where_no_ruling_sets_a_point_for_one_card(kb, monkeypatch):
+    """The cards an action names (GameEngine.subjects) matter only to a point some ruling sets for
+    one card; the bundled rulings set none of royal's, so the runner never asks for them there."""
+    from rulesdsl.engine.context import carded_games
+    from rulesdsl.engine.registry import engine_for
+    assert "royal" not in carded_games(kb)
+    monkeypatch.setattr(type(engine_for("royal")), "subjects",
+                        lambda self, st, call: pytest.fail("the cards an action names were worked out"))
+    assert answer(kb, kb.scenarios["royal/qa/chain-ten-links"], settled=False).ok

@@ -41,6 +41,12 @@ class Branch(Record):
         self.refused = [] if refused is None else refused
 
     @property
+    def final(self) -> Any:
+        """What the branch ended on, as a game's expectation words read it: its board after the
+        actions, or (a run's branch whose board is not drawn yet) the state it would be drawn from."""
+        return self.after
+
+    @property
     def path(self) -> str:
         if not self.choices:
             return "（選択なし）"

@@ -102,6 +102,25 @@ class Bounds(Record):
                 raise ValueError(f"{name} must be between 1 and {ceiling:,} (got {value:,})")
 
 
+def carded_points(kb: KnowledgeBase) -> frozenset[tuple[str, str]]:
+    """The (game, point)s some ruling sets for one card (`set card("…").point = value`): only
+    while one of them is asked do the cards an action names matter (`Context.subjects`)."""
+    carded = kb.memo.get("engine.carded")
+    if carded is None:
+        carded = kb.memo["engine.carded"] = frozenset(
+            (g, name) for g, name, code in kb.settings_by_card if code is not None)
+    return carded
+
+
+def carded_games(kb: KnowledgeBase) -> frozenset[str]:
+    """The games some ruling sets a point for one card of (`carded_points`): in the others no
+    point ever asks for the cards an action names."""
+    games = kb.memo.get("engine.carded_games")
+    if games is None:
+        games = kb.memo["engine.carded_games"] = frozenset(g for g, _ in carded_points(kb))
+    return games
+
+
 class Context:
     """The engine's view of the world during one run."""
 
@@ -115,7 +134,7 @@ class Context:
         self.mode = mode
         self.script = list(script)
         self.fixed = {k: [f if isinstance(f, Fixed) else Fixed(str(f)) for f in v]
-                      for k, v in (fixed or {}).items()}
+                      for k, v in fixed.items()} if fixed else {}     # most scenarios fix no choice
         # every choice met, fixed by the scenario or not: who chooses what, under which rule
         self.assigned: list[tuple[Optional[str], str, Optional[Cite]]] = []
         # a reading of unsettled rule points to answer under: "point" or "card(X).point" -> value
@@ -138,11 +157,7 @@ class Context:
         # for one of them (`set card("…").point = value`) applies to it while the action runs
         self.subjects: tuple[str, ...] = ()
         # the (game, point)s some ruling sets for one card: only for them do the subjects matter
-        carded = kb.memo.get("engine.carded")
-        if carded is None:
-            carded = kb.memo["engine.carded"] = frozenset(
-                (g, name) for g, name, code in kb.settings_by_card if code is not None)
-        self._carded = carded
+        self._carded = carded_points(kb)
 
     # -- the trace ----------------------------------------------------------------------
     def step(self, text: str, *cites: Cite, kind: str = "rule") -> None:
@@ -196,10 +211,20 @@ class Context:
                     rev.reason)
 
     def card_cite(self, code: str, hypothetical: bool) -> Cite:
-        if hypothetical:
-            return Cite("scenario", f"仮定: {code}", Status.confirmed)
-        self.cards.add(code)
-        return Cite("card", code, Status.confirmed)
+        """A citation of a card's printed text (a scenario's own card: the question's 仮定), made once
+        per code and knowledge base (citations are never changed; the answer reads each once)."""
+        if not hypothetical:
+            self.cards.add(code)
+        made = self.kb.memo.get("engine.card_cites")
+        if made is None:
+            made = self.kb.memo["engine.card_cites"] = {}
+        cite = made.get((code, hypothetical))
+        if cite is None:
+            if len(made) > 20_000:      # a long-running server's judges' own cards: start again
+                made.clear()
+            cite = made[code, hypothetical] = Cite("scenario", f"仮定: {code}", Status.confirmed) if hypothetical \
+                else Cite("card", code, Status.confirmed)
+        return cite
 
     def nested(self) -> "_Nested":
         """`with ctx.nested():` around an effect that another effect set off."""

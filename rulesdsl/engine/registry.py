@@ -85,9 +85,9 @@ class GameEngine:
     # -- the board before the actions, built once -------------------------------------
     # Every run of a scenario (each branch, each reading tried) starts from the same set-up, so
     # its board before the actions is the same: a game's `setup` ends with `set_up`, its `act`
-    # begins with `acting`, and its `board` asks `board_before` first. The board is kept in the
-    # knowledge base's memo under what a set-up can depend on (the scenario, the day, the mode
-    # and the reading), and only for a set-up that met no choice and no chance. Boards are
+    # begins with `acting`, and its `board` asks `board_before` first. The board is kept (from the
+    # second time it is drawn) in the knowledge base's memo under what a set-up can depend on (the
+    # scenario, the day, the mode and the reading), and only for a set-up that met no choice and no chance. Boards are
     # never changed once built (readers only), so runs share it.
     def set_up(self, ctx: "Context", info: "ScenarioInfo", state: Any) -> None:
         """Mark `state` as fresh from `info`'s set-up (see above); and, the second time the same
@@ -169,10 +169,12 @@ class GameEngine:
         state.fresh = None      # asked once: the runner's next board is the one after the actions
         memo, key, info = fresh
         found = memo.get(key)
-        if found is not None and found[0] is info:
+        if found is not None and found[0] is info and found[1] is not _DRAWN_ONCE:
             return found[1]
         picture = build(state)
-        memo[key] = (info, picture)
+        # kept the second time it is drawn, as a set-up is: a question asked once, with one run, keeps
+        # no board the collector would walk again and again until the question is forgotten
+        memo[key] = (info, picture if found is not None and found[0] is info else _DRAWN_ONCE)
         return picture
 
     def outcome(self, state: Any, illegal: Optional[str]) -> str:
@@ -185,8 +187,10 @@ class GameEngine:
         return ""
 
     def expectation_words(self, kb: "KnowledgeBase", call: "Call", boards: list) -> Optional[str]:
-        """An expectation in the words its answer sentence needs for the boards (`board`) the
-        branches ended on, where they differ from the template's (`describe`); None: the template's."""
+        """An expectation in the words its answer sentence needs for what the branches ended on,
+        where they differ from the template's (`describe`); None: the template's. Each of `boards`
+        is a board (`board`) or, where none was drawn yet, the state it would be drawn from (a
+        board is a function of the state: the words are the same either way)."""
         return None
 
     def words_from_boards(self, call: "Call") -> bool:
@@ -203,6 +207,8 @@ class GameEngine:
         """(problems, notes) for a deck list, or None if this game has no deck rules here."""
         return None
 
+
+_DRAWN_ONCE = object()     # a board before the actions drawn once and not kept (GameEngine.board_before)
 
 # id(call) -> (call, the codes of the cards it names): GameEngine.subjects, asked before every
 # action of every run; the call is kept with its entry, so an id is never taken for another's
@@ -254,9 +260,10 @@ def _card_blocks(info: "ScenarioInfo") -> dict[str, Any]:
 def _named_cards(call: "Call") -> tuple[str, ...]:
     out = []
     for value in call.params.values():
-        for ref in value if isinstance(value, (list, tuple)) else (value,):
-            if isinstance(ref, CardRef):
-                out.append((ref.key or ("", ref.text))[1])
+        if isinstance(value, CardRef):
+            out.append((value.key or ("", value.text))[1])
+        elif isinstance(value, (list, tuple)):
+            out += [(ref.key or ("", ref.text))[1] for ref in value if isinstance(ref, CardRef)]
     return tuple(out)
 
 

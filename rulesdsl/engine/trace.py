@@ -27,7 +27,7 @@ class Cite:
     def key(self) -> tuple:
         k = self._key      # a citation is never changed once made: its key is made once
         if k is None:
-            k = self._key = (self.kind, self.ref, self.status.value)
+            k = self._key = (self.kind, self.ref, self.status._value_)   # not Enum's .value: a Python property
         return k
 
     def label(self) -> str:

@@ -90,9 +90,11 @@ def nullified_words(st: State, card: Card, source) -> str:
 def permanents(st: State, verb_name: str):
     """Every card on the field, or that was and left it, with a permanent effect using
     `verb_name`: (card, the verb's call). What is in force is asked of `lost`."""
-    uids = st.permanent
-    if not uids:        # most games: no card of the game has a permanent effect
-        return
+    # most games: no card of the game has a permanent effect (and then no generator is made)
+    return _permanents(st, verb_name, st.permanent) if st.permanent else ()
+
+
+def _permanents(st: State, verb_name: str, uids: set[int]):
     seen = set()
     # the field's cards, then those that left it (a card on the field that left it and came
     # back is met first on the field): asked at every check of every play, so one pass each,

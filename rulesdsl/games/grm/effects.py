@@ -178,10 +178,13 @@ def ex_limit(ctx: Context, st: State, player: str) -> tuple[Optional[int], list[
                         (*cites, ctx.section("grm/effects/kinds"))))
         else:
             why.append((f"{source.label}の効果により{player}のEXカードの上限は以後{limit}枚", cites))
-    for card in (c for stack in st.cells.values() for c in stack):
-        for e in card.effects("unspecified"):
-            if card.owner == player and any(v.name == "ex_limit" for v in e.body or ()):
-                raise _unspecified(card, e)
+    for stack in st.cells.values():
+        for card in stack:
+            if card.owner != player or not card.info.effects:     # most cards: no effect at all
+                continue
+            for e in card.effects("unspecified"):
+                if any(v.name == "ex_limit" for v in e.body or ()):
+                    raise _unspecified(card, e)
     for card, v in permanents(st, "ex_limit"):
         if card.owner != player:
             continue
@@ -193,7 +196,7 @@ def ex_limit(ctx: Context, st: State, player: str) -> tuple[Optional[int], list[
         why.append((f"{card.label}の永続効果により{player}のEXカードの上限は{v.params['limit']}枚",
                     (ctx.section("grm/ex/limit-change"), ctx.section("grm/effects/kinds"), *card_cites(ctx, card))))
     for card in st.grave[player]:   # a card that lies there from the start (one that left the field is said above)
-        if any(v.name == "ex_limit" for e in card.effects() for v in e.body or ()) \
+        if any(v.name == "ex_limit" for e in card.info.effects or () for v in e.body or ()) \
                 and not any(card is c for c, _ in permanents(st, "ex_limit")):
             why.append((f"墓地の{card.label}はゲームに影響を与えない（EXカードの上限を変えない）",
                         (ctx.section("grm/state/destruction"), *card_cites(ctx, card))))

@@ -80,7 +80,8 @@ class GrmEngine(GameEngine):
             where = self.block_of(info, code, call.loc)
         card = Card(st.next_uid, card_info.at(ctx.day), owner, "up", hypothetical, where, call.loc)
         st.next_uid += 1
-        if any(e.name == "permanent" for e in card.info.effects):   # continuous.permanents looks at these only
+        effects = card.info.effects     # most cards: none
+        if effects and any(e.name == "permanent" for e in effects):   # continuous.permanents looks at these only
             st.permanent.add(card.uid)
         return card
 
@@ -94,7 +95,7 @@ class GrmEngine(GameEngine):
                                   have[-1].placed, "EXマークを持つカードは各プレイヤーにつきフィールドに1枚まで"
                                   "（No.013の効果で3枚、トーナメント特別ルールで撤廃）")
         for _, card in st.field_cards():  # permanent nullifications of cards already in play
-            if card.face == "up":
+            if card.face == "up" and card.uid in st.permanent:    # only a card with a permanent effect has one
                 for scoped in (True, False):
                     fx.permanent_nullify(ctx, st, card, scoped)
         fx.settle(ctx, st)
@@ -255,7 +256,7 @@ class GrmEngine(GameEngine):
 
     def expectation_words(self, kb, call: Call, boards: list) -> Optional[str]:
         """「a1のカードは裏向き」: a cell that holds one card on every board has no top to speak of."""
-        if call.name == "face" and all(len(b["cells"].get(call.params["cell"], ())) == 1 for b in boards):
+        if call.name == "face" and all(_cell_size(b, call.params["cell"]) == 1 for b in boards):
             return f"{call.params['cell']}のカードは{_face(call.params['face'])}"
         return None
 
@@ -284,6 +285,11 @@ def _board(st: State) -> dict[str, Any]:
 def _card(c: Card) -> dict[str, Any]:
     info = c.info
     return {"name": info.name, "code": info.code, "owner": c.owner, "face": c.face, "hypothetical": c.hypothetical}
+
+
+def _cell_size(final: Any, cell: str) -> int:
+    """How many cards `cell` holds in what a run ended on: its state, or the board drawn from it."""
+    return len(final.cells.get(cell, ())) if final.__class__ is State else len(final["cells"].get(cell, ()))
 
 
 def _matches(card: Card, ref: CardRef) -> bool:

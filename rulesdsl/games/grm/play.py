@@ -89,8 +89,16 @@ def can_stack(card: Card) -> bool:
 def ex_cards(ctx: Context, st: State, player: str, quiet: bool = False) -> list[Card]:
     """EX cards the player has on the field, face-up or face-down; a covered one only under
     the reading that counts it (ex.covered_cards)."""
-    have = [c for _, c in st.field_cards() if c.owner == player and c.fact("ex") is True]
-    covered = [c for stack in st.cells.values() for c in stack[:-1] if c.owner == player and c.fact("ex") is True]
+    have: list[Card] = []       # the tops, in cell order
+    covered: list[Card] = []    # the cards under them, in cell order
+    for stack in st.cells.values():     # one pass (asked of every set-up and every EX play)
+        if not stack:
+            continue
+        top = stack[-1]
+        if top.owner == player and top.info.facts.get("ex") is True:     # Card.fact, read directly
+            have.append(top)
+        if len(stack) > 1:
+            covered += [c for c in stack[:-1] if c.owner == player and c.info.facts.get("ex") is True]
     if covered:
         rule, cite = ctx.point("ex.covered_cards")
         names = "・".join(c.label for c in covered)

@@ -46,9 +46,10 @@ def board(st: State) -> dict[str, Any]:
     for p in PLAYERS:
         zones = st.zones[p]
         for zone, label in _LABELS[p]:
+            held = zones[zone]      # most zones are empty: no comprehension (a call of its own) for them
             face = "down" if zone == "extra_deck" else None
-            cards = [_card(c, _note(c), face) for c in zones[zone]]
-            if zone == "guardian_zone":
+            cards = [_card(c, _note(c), face) for c in held] if held else []
+            if zone == "guardian_zone" and zones["unit"]:
                 cards += [_card(u, "ユニット") for u in zones["unit"]]
             areas.append({"label": label, "cards": cards})
     if st.chain:
@@ -64,12 +65,12 @@ def board(st: State) -> dict[str, Any]:
         info.append([f"{p} ライフポイント", st.life[p]])
     if st.result:
         info.append(["結果", st.result_note])
-    return {
-        "areas": areas,
-        "info": info,
-        "hands": {p: [c.name for c in st.zones[p]["hand"]] for p in PLAYERS},
-        "decks": {p: len(st.zones[p]["main_deck"]) if st.deck_given[p] else None for p in PLAYERS},
-    }
+    hands, decks = {}, {}
+    for p in PLAYERS:
+        zones = st.zones[p]
+        hands[p] = [c.name for c in zones["hand"]]
+        decks[p] = len(zones["main_deck"]) if st.deck_given[p] else None
+    return {"areas": areas, "info": info, "hands": hands, "decks": decks}
 
 
 def _names(cards: list[dict]) -> list[str]:
@@ -132,21 +133,27 @@ def render(b: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+_SUMMARY_ZONES = (("skill_zone", "スキル"), ("guardian_zone", "ガーディアン"), ("unit", "ユニット"),
+                  ("blank_zone", "ブランク"), ("lost_zone", "ロスト"))
+
+
 def summary(st: State) -> str:
     """The final state in one line (zones that hold cards), to tell branches apart."""
     parts = []
     for p in PLAYERS:
+        held = st.zones[p]
         bits = [f"ライフ{st.life[p]}"]
-        hand = st.cards(p, "hand")
+        hand = held["hand"]
         if hand:
             named = [c.label for c in hand if c.info]
             bits.append("手札" + ("".join(named) if len(named) == len(hand) else f"{len(hand)}枚"))
-        for zone, label in (("skill_zone", "スキル"), ("guardian_zone", "ガーディアン"), ("unit", "ユニット"),
-                            ("blank_zone", "ブランク"), ("lost_zone", "ロスト")):
-            cards = [c for c in st.cards(p, zone) if c.info]
+        for zone, label in _SUMMARY_ZONES:
+            cards = held[zone]
             if cards:
-                bits.append(label + "".join(c.label for c in cards))
-        up = [c.label for c in st.cards(p, "royal_zone") if c.face == "up"]
+                named = "".join([c.label for c in cards if c.info])
+                if named:
+                    bits.append(label + named)
+        up = [c.label for c in held["royal_zone"] if c.face == "up"]
         if up:
             bits.append("クリアー" + "".join(up))
         parts.append(f"{p}: " + "・".join(bits))

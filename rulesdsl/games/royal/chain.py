@@ -27,6 +27,9 @@ KIND_OF = {"magic_skill": "skill", "trigger_skill": "skill", "soul_skill": "skil
            "trigger_effect": "guardian", "soul_effect": "guardian", "eternal_function": "royal",
            "magic_function": "royal", "trigger_function": "royal"}
 KIND_SPEED = {"skill": 1, "guardian": 2, "royal": 3}
+# where an ability is cast from, and in which phases one of one's own turn is activated (the others: cast, summon)
+HOME = {"magic_skill": "hand", "trigger_skill": "hand", "soul_skill": "blank_zone", "soul_effect": "blank_zone"}
+PHASES_OF = {"magic_skill": ("cast",), "soul_skill": ("soul",), "soul_effect": ("soul",)}
 
 Refusal = tuple   # (message, the rule that forbids it, further rules the refusal rests on…)
 VERB_SECTION = {"cast": "royal/terms/cast", "stand": "royal/terms/stand"}
@@ -103,7 +106,7 @@ def check(ctx: Context, st: State, player: str, card: Card, ability: str, how: s
             refuse.append((f"{card.label}はイグイップカード: キャストするのではなく手札からセットする", ctx.section("royal/cards/equip")))
         elif kind is not None and isinstance(kind, str):
             refuse.append((f"{card.label}は{KIND_JA.get(kind, kind)}であり、{ABILITY_JA[ability]}を持たない", ctx.section("royal/play/cast-vs-stand")))
-    home = {"magic_skill": "hand", "trigger_skill": "hand", "soul_skill": "blank_zone", "soul_effect": "blank_zone"}.get(ability)
+    home = HOME.get(ability)
     if home and card.zone != home:
         where = "手札" if home == "hand" else "ブランクゾーン"
         refuse.append((f"{what}は{where}からキャストする（{card.label}は{ZONE_JA[card.zone]}にある）",
@@ -186,7 +189,7 @@ def check(ctx: Context, st: State, player: str, card: Card, ability: str, how: s
         if not mine:
             refuse.append((f"{ABILITY_JA[ability]}は自分のターンに発動する（いまは{st.active}のターン）", ctx.section(SECTION[ability]),
                            *(ctx.section(r) for r in kind_rule)))
-        allowed_phases = {"magic_skill": ("cast",), "soul_skill": ("soul",), "soul_effect": ("soul",)}.get(ability, ("cast", "summon"))
+        allowed_phases = PHASES_OF.get(ability, ("cast", "summon"))
         if st.phase not in allowed_phases:
             # the phase's own rule: casting from the hand in the cast phase, grave effects in the soul phase
             phase_rule = {"magic_skill": ("royal/phase/cast",), "soul_skill": ("royal/phase/soul",),

@@ -18,7 +18,11 @@ from .state import ABILITY_JA, PHASE_JA, PLAYERS, ZONE_JA, ZONES, Card, State, o
 LOOK = {"cast": ("hand", "blank_zone"), "stand": ("guardian_zone", "royal_zone", "skill_zone"),
         "set": ("hand",), "summon": ("extra_deck",), "clear": ("royal_zone",), "attack": ("guardian_zone",),
         "remove_unit": ("guardian_zone", "skill_zone"), "cost": ("skill_zone",)}
+# the zones searched for an action's card, in order: where the action looks first, then the rest
+_SEARCH = {zones: zones + tuple(z for z in ZONES if z not in zones) for zones in (*LOOK.values(), ())}
 RESPONSES = ("cast", "stand", "remove_unit", "pass")
+# the deck a card of each kind is built into (a fifth copy, a second royal of one name: check_in_play)
+_DECK_OF = {"skill": "main", "equip": "main", "royal": "extra", "guardian": "extra"}
 IN_A_PHASE = ("cast", "stand", "remove_unit", "pass", "set", "summon", "clear", "attack", "block", "no_block")
 
 
@@ -48,8 +52,10 @@ class RoyalEngine(GameEngine):
         st = State()
         counts: list[tuple[str, str, int, Call]] = []
         met: list[Call] = []
+        starts = listed = False     # a start_game action; a deck list entry (checked below)
         for call in info.calls:
             if call.kind != "setup":
+                starts = starts or (call.name == "start_game" and call.kind == "action")
                 continue
             p = call.params
             name = call.name
@@ -89,6 +95,7 @@ class RoyalEngine(GameEngine):
                     st.deck_given[p["player"]] = True
                 counts.append((p["player"], "hand" if name == "hand_count" else "main_deck", p["count"], call))
             elif name == "deck_entry":
+                listed = True
                 card_info = self.card_info(ctx, info, p["card"])
                 st.deck_lists[p["player"]][p["deck"]].append((card_info, p["count"], call.loc, True))
             elif name == "mission_met":
@@ -127,8 +134,8 @@ class RoyalEngine(GameEngine):
                 st.phases_seen[st.active] = list(phases[:phases.index(st.phase) + 1])
                 ctx.step(f"{st.active}の{st.turn_no[st.active]}ターン目、{PHASE_JA[st.phase]}の開始時",
                          ctx.section(f"royal/phase/{st.phase}"))
-        st.starts_game = any(c.kind == "action" and c.name == "start_game" for c in info.calls)
-        if any(st.deck_lists[p]["main"] or st.deck_lists[p]["extra"] for p in PLAYERS):
+        st.starts_game = starts
+        if listed:      # some deck list has an entry
             self.check_decks(ctx, st)
         self.set_up(ctx, info, st)
         return st
@@ -188,9 +195,13 @@ class RoyalEngine(GameEngine):
                 ctx.step(f"{p}のデッキ（{sizes}）: カラーの条件は満たす", *colours_ok)
 
     def find(self, st: State, player: str, ref: CardRef, zones: tuple[str, ...], skip=()) -> Optional[Card]:
-        for zone in zones + tuple(z for z in ZONES if z not in zones):
-            for c in st.cards(player, zone):
-                if fx.matches(c, ref) and c not in skip:
+        order = _SEARCH.get(zones) or zones + tuple(z for z in ZONES if z not in zones)
+        held = st.zones[player]
+        game, code = ref.key or ("", ref.text)      # fx.matches, read once per search
+        hypothetical = game == ""
+        for zone in order:
+            for c in held[zone]:
+                if c.code == code and c.info is not None and c.hypothetical == hypothetical and c not in skip:
                     return c
         return None
 
@@ -292,16 +303,20 @@ class RoyalEngine(GameEngine):
         """Cards in play that no legal deck could hold: a fifth copy, a second royal of one name."""
         for p in PLAYERS:
             names: dict[tuple[str, str], list[Card]] = {}
-            zones = st.zones[p]
-            for zone in ZONES:
-                for c in zones[zone]:
-                    if c.info is None:
+            for held in st.zones[p].values():       # every zone, in the order of ZONES
+                for c in held:
+                    info = c.info
+                    if info is None:                # a card the scenario only counts
                         continue
-                    kind = c.info.facts.get("kind")
-                    if kind not in ("skill", "equip", "royal", "guardian"):
+                    deck = _DECK_OF.get(info.facts.get("kind"))
+                    if deck is None:
                         continue
-                    deck = "main" if kind in ("skill", "equip") else "extra"
-                    names.setdefault((deck, c.info.name), []).append(c)
+                    key = (deck, c.name)            # the card's printed name (its info's, kept)
+                    same = names.get(key)
+                    if same is None:
+                        names[key] = [c]
+                    else:
+                        same.append(c)
             for (deck, name), cards in names.items():
                 limit = 4 if deck == "main" else 1
                 if len(cards) > limit:
@@ -391,7 +406,10 @@ class RoyalEngine(GameEngine):
         return found[0] if found else None
 
     def everywhere(self, st: State, ref: CardRef) -> list[Card]:
-        return [c for c in st.all_cards() if fx.matches(c, ref)]
+        game, code = ref.key or ("", ref.text)      # fx.matches, read once
+        hypothetical = game == ""
+        return [c for held in st.zones.values() for cards in held.values() for c in cards      # State.all_cards' order
+                if c.code == code and c.info is not None and c.hypothetical == hypothetical]
 
     # -- describing the state -----------------------------------------------------------
     def board(self, st: State) -> dict[str, Any]:

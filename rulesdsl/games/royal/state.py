@@ -118,19 +118,27 @@ class Link:
         return f"{self.player}{self.what}"
 
 
+def _zones() -> dict[str, list[Card]]:
+    """A player's zones, empty, in the order of ZONES: written out, as a state is made for every
+    question (a comprehension is a call of its own; tests/test_royal_engine.py pins the order)."""
+    return {"hand": [], "main_deck": [], "extra_deck": [], "skill_zone": [], "royal_zone": [], "guardian_zone": [],
+            "unit": [], "blank_zone": [], "lost_zone": []}
+
+
 class State:
     def __init__(self) -> None:
-        self.zones: dict[str, dict[str, list[Card]]] = {p: {z: [] for z in ZONES} for p in PLAYERS}
-        self.life = {p: LIFE for p in PLAYERS}
-        self.life_given = {p: False for p in PLAYERS}   # the scenario sets the life (else 10, royal/setup/life)
-        self.damage = {p: 0 for p in PLAYERS}
+        one, two = PLAYERS
+        self.zones: dict[str, dict[str, list[Card]]] = {one: _zones(), two: _zones()}
+        self.life = dict.fromkeys(PLAYERS, LIFE)
+        self.life_given = dict.fromkeys(PLAYERS, False)   # the scenario sets the life (else 10, royal/setup/life)
+        self.damage = dict.fromkeys(PLAYERS, 0)
         self.first: Optional[str] = None
         self.active: Optional[str] = None
-        self.turn_no = {p: 0 for p in PLAYERS}
+        self.turn_no = dict.fromkeys(PLAYERS, 0)
         self.phase: Optional[str] = None
         self.procedure_done = False      # the current phase's own procedure (draw, judge, discard) is done
         self.step: Optional[str] = None  # battle step
-        self.phases_seen: dict[str, list[str]] = {p: [] for p in PLAYERS}
+        self.phases_seen: dict[str, list[str]] = {one: [], two: []}
         self.chain: list[Link] = []
         self.passed: set[str] = set()
         self.resolved: list[Card] = []  # cards whose effect was processed, in order
@@ -143,14 +151,14 @@ class State:
         self.mission_met: set[int] = set()
         self.last_set: Optional[Card] = None
         self.deck_lists: dict[str, dict[str, list[tuple[CardInfo, int, Loc, bool]]]] = {
-            p: {"main": [], "extra": []} for p in PLAYERS}
-        self.deck_problems: dict[str, list] = {p: [] for p in PLAYERS}
+            one: {"main": [], "extra": []}, two: {"main": [], "extra": []}}
+        self.deck_problems: dict[str, list] = {one: [], two: []}
         self.starts_game = False
         self.result: Optional[str] = None   # "win", "undecided"
         self.winner: Optional[str] = None
         self.loser: Optional[str] = None
         self.result_note = ""
-        self.deck_given = {p: False for p in PLAYERS}   # the scenario says what the main deck holds
+        self.deck_given = dict.fromkeys(PLAYERS, False)   # the scenario says what the main deck holds
         self.readings: dict[str, str] = {}   # unspecified rule points decided in this run
         self.passive = False                 # take_turn: the players make no optional choices
         self.next_uid = 1
