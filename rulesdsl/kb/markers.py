@@ -128,7 +128,6 @@ def status_words(kb: KnowledgeBase) -> Iterator[Diagnostic]:
             texts = [(q.text, q.loc) for q in rev.quotes]
             if rev.text is not None and rev.text.value:
                 texts.insert(0, (rev.text.value, rev.text.loc))
-            here = _label(rev.status, rev.date)
             marked = False
             for text, loc in texts:
                 found = sentence_markers(doc, text, rev.source.heading)
@@ -138,12 +137,14 @@ def status_words(kb: KnowledgeBase) -> Iterator[Diagnostic]:
                 # a marker without a date (※暫定ルール・非公式, ※未確定) settles the status only
                 if not any(m.status is rev.status and (m.date == rev.date or m.date is None) for m in found):
                     words = " and ".join(m.describe() for m in found)
+                    here = _label(rev.status, rev.date)     # (made only for a finding: most have none)
                     yield _d(loc or rev.loc,
                              f"{ident}@{rev.date_label} is recorded {here}, but the source marks this text {words}",
                              "record the revision with the source's own status and date")
             if not marked and rev.date is not None:
                 section = section_markers(doc, rev.source.heading)
                 if not any(m.date == rev.date and m.status is rev.status for m in section):
+                    here = _label(rev.status, rev.date)
                     yield _d(rev.loc,
                              f"{ident}@{rev.date_label} is recorded {here}, but §{rev.source.heading} dates no text "
                              f"{rev.date}" + (f" (its markers: {', '.join(m.describe() for m in section)})"
