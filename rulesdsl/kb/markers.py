@@ -32,8 +32,8 @@ MARKERS = [
     (re.compile(r"※暫定ルール・非公式"), Status.unofficial),
     (re.compile(r"※未確定(?!と)"), Status.unconfirmed),   # 「※未確定と記載されている」 names the marker
 ]
-# the words each marker must contain: most quoted sentences carry no marker, and a substring
-# test is far cheaper than a scan by the pattern (five per sentence)
+# the words each pattern's marker must contain: a sentence without them is not scanned by the
+# pattern (a substring test is far cheaper than a scan; most sentences carry one or two kinds)
 _NEEDLES = ("確認済み", "暫定裁定", "統一裁定", "※暫定ルール・非公式", "※未確定")
 _TRAILER = re.compile(r"^(?:（[^（）]*）|\([^()]*\)|※\S+)")
 
