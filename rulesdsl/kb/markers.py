@@ -32,6 +32,9 @@ MARKERS = [
     (re.compile(r"※暫定ルール・非公式"), Status.unofficial),
     (re.compile(r"※未確定(?!と)"), Status.unconfirmed),   # 「※未確定と記載されている」 names the marker
 ]
+# the words each pattern's marker must contain: a sentence without them is not scanned by the
+# pattern (a substring test is far cheaper than a scan; most sentences carry one or two kinds)
+_NEEDLES = ("確認済み", "暫定裁定", "統一裁定", "※暫定ルール・非公式", "※未確定")
 _TRAILER = re.compile(r"^(?:（[^（）]*）|\([^()]*\)|※\S+)")
 
 
@@ -47,18 +50,35 @@ class Marker:
 
 def markers_in(text: str) -> list[Marker]:
     out = []
-    for pattern, status in MARKERS:
+    for key, ((pattern, status), needle) in enumerate(zip(MARKERS, _NEEDLES)):
+        if needle not in text:
+            continue
         for m in pattern.finditer(text):
-            date = None
-            if m.groups():
-                year, month, day, season = (m.group(i) for i in (1, 2, 3, 4))
-                try:
-                    date = PartialDate(int(year), season=SEASON_WORDS[season]) if season else \
-                        PartialDate(int(year), int(month) if month else None, int(day) if day else None)
-                except ValueError:
-                    continue    # 「2026年13月」 is no date
-            out.append(Marker(m.group(0), status, date))
+            words = m.group(0)
+            marker = _MADE.get((key, words), _NOT_MADE)
+            if marker is _NOT_MADE:
+                marker = _MADE[key, words] = _marker(m, status)
+            if marker is not None:
+                out.append(marker)
     return out
+
+
+# the marker of each pattern and words found (None: 「2026年13月」 is no date): the same few
+# words are found in thousands of sentences, and a match's groups follow from its words alone
+_MADE: dict[tuple[int, str], Optional[Marker]] = {}
+_NOT_MADE = object()
+
+
+def _marker(m: re.Match, status: Status) -> Optional[Marker]:
+    date = None
+    if m.groups():
+        year, month, day, season = (m.group(i) for i in (1, 2, 3, 4))
+        try:
+            date = PartialDate(int(year), season=SEASON_WORDS[season]) if season else \
+                PartialDate(int(year), int(month) if month else None, int(day) if day else None)
+        except ValueError:
+            return None     # 「2026年13月」 is no date
+    return Marker(m.group(0), status, date)
 
 
 def sentence_markers(doc: SourceDocument, text: str, heading: Optional[str]) -> Optional[list[Marker]]:
@@ -108,7 +128,6 @@ def status_words(kb: KnowledgeBase) -> Iterator[Diagnostic]:
             texts = [(q.text, q.loc) for q in rev.quotes]
             if rev.text is not None and rev.text.value:
                 texts.insert(0, (rev.text.value, rev.text.loc))
-            here = _label(rev.status, rev.date)
             marked = False
             for text, loc in texts:
                 found = sentence_markers(doc, text, rev.source.heading)
@@ -118,12 +137,14 @@ def status_words(kb: KnowledgeBase) -> Iterator[Diagnostic]:
                 # a marker without a date (※暫定ルール・非公式, ※未確定) settles the status only
                 if not any(m.status is rev.status and (m.date == rev.date or m.date is None) for m in found):
                     words = " and ".join(m.describe() for m in found)
+                    here = _label(rev.status, rev.date)     # (made only for a finding: most have none)
                     yield _d(loc or rev.loc,
                              f"{ident}@{rev.date_label} is recorded {here}, but the source marks this text {words}",
                              "record the revision with the source's own status and date")
             if not marked and rev.date is not None:
                 section = section_markers(doc, rev.source.heading)
                 if not any(m.date == rev.date and m.status is rev.status for m in section):
+                    here = _label(rev.status, rev.date)
                     yield _d(rev.loc,
                              f"{ident}@{rev.date_label} is recorded {here}, but §{rev.source.heading} dates no text "
                              f"{rev.date}" + (f" (its markers: {', '.join(m.describe() for m in section)})"

@@ -1,0 +1,82 @@
+"""The checks of `rulesdsl check` counted in machine instructions (valgrind's callgrind), not timed:
+on a machine shared with other work a change of a few per cent of a check's time shows only in a
+count that the load does not touch (see bench_instructions.py, which counts the engines so).
+
+A knowledge base is loaded in a child process run under callgrind with its counting off (from the
+parse snapshot, which a plain load fills first: a cold load under valgrind would take many minutes);
+counting is switched on (`callgrind_control -i on`) around one call of
+`rulesdsl.kb.lint.run_checks`, every check as `check` runs them, the first call (so the citations'
+located quotes are found as a cold check finds them). Printed: the instructions of that call. The
+count is a proxy for time, not a time. Needs valgrind.
+
+    python benchmarks/bench_check_instructions.py CORPUS [--code DIR ...]
+
+Each `--code DIR` (default: this checkout) is counted with its own private cache folder, kept
+between runs of this script in the folder named by RULESDSL_CACHE, if set, else a temporary one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def child(repo: Path, corpus: Path) -> None:
+    """Under callgrind: load the knowledge base, count one call of every check."""
+    sys.path.insert(0, str(repo))
+    from rulesdsl.kb import loader
+    from rulesdsl.kb.build import load
+    from rulesdsl.kb.lint import run_checks
+    loader.FREEZE_AFTER_LOAD = True     # as the command line loads
+    kb = load(corpus)
+    me = str(os.getpid())
+    subprocess.run(["callgrind_control", "-i", "on", me], capture_output=True, check=True)
+    found = run_checks(kb)
+    subprocess.run(["callgrind_control", "-i", "off", me], capture_output=True, check=True)
+    print(len(found))
+
+
+def count(repo: Path, corpus: Path, cache: Path) -> dict:
+    work = Path(tempfile.mkdtemp(prefix="rulesdsl-check-instructions-"))
+    try:
+        env = dict(os.environ, PYTHONPATH=str(repo), RULESDSL_CACHE=str(cache))
+        subprocess.run([sys.executable, "-c", "import sys; from rulesdsl.kb.build import load; load(sys.argv[1])",
+                        str(corpus)], env=env, cwd=work, check=True)
+        # every process the load forks writes its own file (%p): the count is the one that ran the checks
+        cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={work}/out.%p",
+               sys.executable, __file__, str(corpus), "--child", "--code", str(repo)]
+        done = subprocess.run(cmd, env=env, cwd=work, capture_output=True, text=True, check=True)
+        totals = [int(line.split()[1]) for f in work.glob("out.*") for line in f.read_text().splitlines()
+                  if line.startswith("totals:")]
+        return {"findings": int(done.stdout.split()[-1]), "instructions": max(totals)}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("corpus", type=Path)
+    p.add_argument("--code", type=Path, action="append", help="a checkout whose code to count (repeatable)")
+    p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    codes = [c.resolve() for c in args.code or [REPO]]
+    if args.child:
+        child(codes[0], args.corpus.resolve())
+        return
+    if shutil.which("valgrind") is None:
+        sys.exit("bench_check_instructions needs valgrind")
+    base = Path(os.environ.get("RULESDSL_CACHE") or tempfile.mkdtemp(prefix="rulesdsl-cache-"))
+    for i, code in enumerate(codes):
+        row = count(code, args.corpus.resolve(), base / f"code{i}")
+        print(f"{code}: run_checks {row['instructions']:,} instructions, {row['findings']} findings")
+
+
+if __name__ == "__main__":
+    main()
