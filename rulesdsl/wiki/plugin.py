@@ -100,6 +100,9 @@ class WikiPlugin:
         # (after the freeze: the collector would scan the knowledge base for every page) the Q&A
         # pages, while a forked copy starts on the history of every revision (Wiki.find_changes)
         self.wiki.find_changes(meanwhile=self._draw_questions)
+        # what of the answers only the Q&A pages and the history read, let go of: the item and
+        # index pages still to be made take its room
+        self.wiki.settle_answers()
         config.nav = self.nav(config.nav)
         return config
 
@@ -160,7 +163,7 @@ class WikiPlugin:
             if page.kind == "scenario":
                 url = w.url(page.src)
                 self.drawn[page.src] = self._drawing(render(w, page, Wiki.root_of(url)), page, url, pack=True)
-        w.release_runs({page.key for page in w.items if page.src in self.drawn})
+                w.release_runs((page.key,))
         log.info(f"rulesdsl: {len(self.drawn)} Q&A pages made in {time.perf_counter() - started:.1f} s")
 
     def _drawing(self, doc: Doc, page: Page, url: str, pack: bool = False) -> "Drawn":
