@@ -424,6 +424,7 @@ class WikiPlugin:
         if pid == 0:                                    # the child: no logging, no mkdocs, no teardown
             code = 0
             try:
+                self._let_go_of(mine)
                 part = SearchIndex(first)
                 self._write_items(theirs, site, part)
                 with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -437,6 +438,7 @@ class WikiPlugin:
                     pass
             os._exit(code)
         os.close(fd)
+        self._let_go_of(theirs)
         try:
             self._write_items(mine, site, index)
             parts = [index.write(site, 0)]
@@ -454,6 +456,12 @@ class WikiPlugin:
                 with contextlib.suppress(OSError):
                     os.unlink(p)
         return parts
+
+    def _let_go_of(self, items: list[Page]) -> None:
+        """Drop the drawn parts of the Q&A pages the other process writes: the room they take is
+        this process's to reuse for its own pages and its part of the search index."""
+        for page in items:
+            self.drawn.pop(page.src, None)
 
     def _fill(self, pieces: list[str], drawn: "Drawn", url: str) -> str:
         toc = "".join(self._toc_li(t) for t in drawn.toc)
