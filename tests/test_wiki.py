@@ -324,6 +324,36 @@ def test_releasing_the_runs_keeps_what_later_pages_and_the_history_read(bundled)
         assert steps == ([[s.as_dict() for s in b.steps] for b in kept] if sid in pinned else [[] for _ in kept])
 
 
+def test_settling_the_answers_leaves_every_page_but_the_qa_pages_as_they_were(bundled):
+    """Once the Q&A pages are drawn and the history found, an answer no ruling page shows in full
+    keeps only its status and whether its expectations hold (`Wiki.settle_answers`): every page
+    still to be made (item and index pages, the Q&A pages aside) is the same as with the whole
+    answers, and the answer of a scenario a ruling page pins stays whole."""
+    from rulesdsl.engine.answer import Answer
+    from rulesdsl.wiki.pages import render
+    from rulesdsl.wiki.site import Settled
+
+    # every bundled question is pinned by a ruling: here only those of the first game are
+    first = bundled.games[0]
+    pins = {k: sids for k, sids in bundled.scenarios_for.items() if k[0] == first}
+    pinned = {sid for sids in pins.values() for sid in sids}
+    whole, settled = Wiki(bundled.kb, today=bundled.today), Wiki(bundled.kb, today=bundled.today)
+    for w in (whole, settled):
+        w.answers = dict(bundled.answers)
+        w.scenarios_for = pins
+        w._changed = {}                 # the history is not what is compared here
+    settled.settle_answers()
+    kinds = {type(a) for sid, a in settled.answers.items() if sid not in pinned and isinstance(bundled.answers[sid], Answer)}
+    assert kinds == {Settled}
+    assert all(settled.answers[sid] is bundled.answers[sid] for sid in pinned)
+    assert any(isinstance(settled.answers[sid], Answer) for sid in pinned)
+    pages = [p for p in whole.pages + whole.items if p.kind != "scenario"]
+    assert {p.kind for p in pages} >= {"card", "ruling", "qa", "review", "review_part"}
+    for p in pages:
+        root = Wiki.root_of(whole.url(p.src))
+        assert render(settled, p, root).html() == render(whole, p, root).html(), p.src
+
+
 def test_every_card_ruling_and_scenario_has_one_page_and_no_two_pages_share_a_path(bundled):
     kb = bundled.kb
     kinds = [p.kind for p in bundled.items]

@@ -10,7 +10,7 @@ from ..lang.model import Revision, Ruling, Status
 from ..lang.vocab import UNKNOWN, Call, Vocabulary, in_words
 from .escape import esc, esc_lines
 from .render import UNKNOWN_TAG, Doc, badge, code, link, tag
-from .site import Failure, Wiki
+from .site import Failure, Settled, Wiki
 
 STATUS_ORDER = (Status.confirmed, Status.provisional, Status.unofficial, Status.unconfirmed, Status.retracted)
 MODALITY_JA = {"always": "必ず", "possible": "ありうる", "never": "ありえない"}
@@ -203,8 +203,8 @@ def answer_summary(ctx: Ctx, sid: str) -> str:
         return tag("計算なし", "plain", "このゲームにはまだインタプリタがない")
     if isinstance(a, Failure):
         return tag("計算できず", "fail", a.message)
-    applicable = [e for e in a.expectations if e.applies]
-    mark = ("✓" if a.ok else "✗") if applicable else ""
+    checked = a.checked if isinstance(a, Settled) else any(e.applies for e in a.expectations)
+    mark = ("✓" if a.ok else "✗") if checked else ""
     return badge(a.status) + (f' <span class="rd-{"ok" if a.ok else "ng"}">{mark}</span>' if mark else "")
 
 

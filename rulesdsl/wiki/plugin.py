@@ -100,6 +100,9 @@ class WikiPlugin:
         # (after the freeze: the collector would scan the knowledge base for every page) the Q&A
         # pages, while a forked copy starts on the history of every revision (Wiki.find_changes)
         self.wiki.find_changes(meanwhile=self._draw_questions)
+        # what of the answers only the Q&A pages and the history read, let go of: the item and
+        # index pages still to be made take its room
+        self.wiki.settle_answers()
         config.nav = self.nav(config.nav)
         return config
 
@@ -160,7 +163,7 @@ class WikiPlugin:
             if page.kind == "scenario":
                 url = w.url(page.src)
                 self.drawn[page.src] = self._drawing(render(w, page, Wiki.root_of(url)), page, url, pack=True)
-        w.release_runs({page.key for page in w.items if page.src in self.drawn})
+                w.release_runs((page.key,))
         log.info(f"rulesdsl: {len(self.drawn)} Q&A pages made in {time.perf_counter() - started:.1f} s")
 
     def _drawing(self, doc: Doc, page: Page, url: str, pack: bool = False) -> "Drawn":
@@ -421,6 +424,7 @@ class WikiPlugin:
         if pid == 0:                                    # the child: no logging, no mkdocs, no teardown
             code = 0
             try:
+                self._let_go_of(mine)
                 part = SearchIndex(first)
                 self._write_items(theirs, site, part)
                 with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -434,6 +438,7 @@ class WikiPlugin:
                     pass
             os._exit(code)
         os.close(fd)
+        self._let_go_of(theirs)
         try:
             self._write_items(mine, site, index)
             parts = [index.write(site, 0)]
@@ -451,6 +456,12 @@ class WikiPlugin:
                 with contextlib.suppress(OSError):
                     os.unlink(p)
         return parts
+
+    def _let_go_of(self, items: list[Page]) -> None:
+        """Drop the drawn parts of the Q&A pages the other process writes: the room they take is
+        this process's to reuse for its own pages and its part of the search index."""
+        for page in items:
+            self.drawn.pop(page.src, None)
 
     def _fill(self, pieces: list[str], drawn: "Drawn", url: str) -> str:
         toc = "".join(self._toc_li(t) for t in drawn.toc)

@@ -14,7 +14,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Union
 
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
@@ -57,7 +57,18 @@ class Page:
     game: Optional[str] = None
 
 
-AnswerResult = Union["Answer", Failure, None]
+@dataclass(frozen=True)
+class Settled:
+    """What the pages made after the history read of an answer that no ruling page shows in full
+    (a scenario's line in a table or list, the review list, the counts of statuses, the new
+    question's template): its status, whether its expectations hold, whether any applies."""
+
+    status: Status
+    ok: bool
+    checked: bool
+
+
+AnswerResult = Union["Answer", Settled, Failure, None]
 JOBS_ENV = "RULESDSL_WIKI_JOBS"   # how many processes share the build's long parts (1: one; unset: as base.shared_work.jobs says)
 SHARED_FROM = 200               # questions from which the history and the browser interpreter are made with a forked copy
 REVIEW_STATUSES = (Status.provisional, Status.unofficial, Status.unconfirmed)   # the review list's, in order
@@ -427,19 +438,36 @@ class Wiki:
                 self.failures.append(Failure(sid, loc, f"{len(failed)} expectation(s) fail: {detail}"))
         return self.failures
 
-    def release_runs(self, drawn: set[str]) -> None:
+    def release_runs(self, drawn: Iterable[str]) -> None:
         """Drop from the answers what no page still to be made and not the history reads, once
         the Q&A pages of `drawn` are made: their branches' traces, boards and choices (what a ruling
         page shows of the scenarios it pins is kept). Those of every answer under another reading
-        were dropped as it was made (`thin_readings`)."""
-        shown = {sid for sids in self.scenarios_for.values() for sid in sids}
-        slim: dict[int, tuple] = {}         # a branch shared by answers (the same run) stays shared
-        for sid, a in self.answers.items():
-            if a is None or isinstance(a, Failure):
+        were dropped as it was made (`thin_readings`). Called as each Q&A page is drawn, so that
+        the pages drawn take the room of the runs let go of rather than add to them."""
+        shown = self.shown_whole()
+        for sid in drawn:
+            a = self.answers.get(sid)
+            if a is None or isinstance(a, Failure) or sid in shown:
                 continue
-            if sid in drawn and sid not in shown:
-                _thin(a, slim)
-        slim.clear()
+            _thin(a, {})        # (a branch shared with another answer's run is thinned there again)
+
+    def shown_whole(self) -> frozenset[str]:
+        """The scenarios whose answers a ruling page shows in full (`answers.pinned_answer`)."""
+        got = self.__dict__.get("_shown_whole")
+        if got is None:
+            got = self._shown_whole = frozenset(sid for sids in self.scenarios_for.values() for sid in sids)
+        return got
+
+    def settle_answers(self) -> None:
+        """Keep of each answer only what the pages still to be made read, once its Q&A page is
+        drawn and the history found (`find_changes`): an answer a ruling page shows (the scenarios
+        it pins: `answers.pinned_answer`) whole, any other as its `Settled` line. The pages made
+        last (the item pages, the index pages) then reuse the answers' memory rather than add to it."""
+        from ..engine.answer import Answer
+        shown = self.shown_whole()
+        for sid, a in self.answers.items():
+            if isinstance(a, Answer) and sid not in shown:
+                self.answers[sid] = Settled(a.status, a.ok, any(e.applies for e in a.expectations))
 
     @property
     def changed_answers(self) -> dict:
