@@ -1,6 +1,6 @@
-"""The board before the actions, built once per scenario, day, mode and reading and shared by
-every run of the question (GameEngine.board_before): it is the set-up's own board, and the board
-after the actions is never taken for it."""
+"""The board before the actions, kept (from the second time it is drawn) per scenario, day, mode
+and reading and shared by every later run of the question (GameEngine.board_before): it is the
+set-up's own board, and the board after the actions is never taken for it."""
 
 from rulesdsl.engine.context import Context, EngineError
 from rulesdsl.engine.registry import engine_for
@@ -42,7 +42,11 @@ def test_the_board_after_the_actions_is_drawn_from_the_state_and_the_before_is_s
     info = kb.scenarios["royal/qa/chain-ten-links"]
     first = answer(kb, info, settled=False)
     again = answer(kb, info, settled=False)
-    assert first.branches[0].before is again.branches[0].before      # built once
+    third = answer(kb, info, settled=False)
+    # kept the second time it is drawn (a question asked once keeps none), then shared
+    assert first.branches[0].before == again.branches[0].before
+    assert first.branches[0].before is not again.branches[0].before
+    assert again.branches[0].before is third.branches[0].before
     assert first.branches[0].after != first.branches[0].before       # the chain resolved: a board of its own
     assert first.branches[0].after is not again.branches[0].after
 
