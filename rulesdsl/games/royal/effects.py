@@ -32,11 +32,18 @@ def verb(name: str):
     return register
 
 
+def wanted(ref: CardRef) -> tuple[str, bool]:
+    """What `matches` compares a card with: the code `ref` names, and whether it names a card of
+    the scenario's own (hypothetical); read once by a search over many cards."""
+    game, code = ref.key or ("", ref.text)
+    return code, game == ""
+
+
 def matches(card: Card, ref: CardRef) -> bool:
     if card.info is None:
         return False
-    game, code = ref.key or ("", ref.text)
-    return card.code == code and card.hypothetical == (game == "")
+    code, hypothetical = wanted(ref)
+    return card.code == code and card.hypothetical == hypothetical
 
 
 def card_cite(ctx: Context, card: Card):

@@ -197,8 +197,7 @@ class RoyalEngine(GameEngine):
     def find(self, st: State, player: str, ref: CardRef, zones: tuple[str, ...], skip=()) -> Optional[Card]:
         order = _SEARCH.get(zones) or zones + tuple(z for z in ZONES if z not in zones)
         held = st.zones[player]
-        game, code = ref.key or ("", ref.text)      # fx.matches, read once per search
-        hypothetical = game == ""
+        code, hypothetical = fx.wanted(ref)        # fx.matches, its reference read once per search
         for zone in order:
             for c in held[zone]:
                 if c.code == code and c.info is not None and c.hypothetical == hypothetical and c not in skip:
@@ -406,8 +405,7 @@ class RoyalEngine(GameEngine):
         return found[0] if found else None
 
     def everywhere(self, st: State, ref: CardRef) -> list[Card]:
-        game, code = ref.key or ("", ref.text)      # fx.matches, read once
-        hypothetical = game == ""
+        code, hypothetical = fx.wanted(ref)        # fx.matches, its reference read once
         return [c for held in st.zones.values() for cards in held.values() for c in cards      # State.all_cards' order
                 if c.code == code and c.info is not None and c.hypothetical == hypothetical]
 
