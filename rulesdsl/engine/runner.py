@@ -221,11 +221,11 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         runs.sort(key=lambda r: [c.picked for c in r[0]])
     branches = [b for _, (b, _) in runs]
     contexts = [ctx for _, (_, ctx) in runs]
-    if not reading:  # under another reading a choice the scenario fixes may not arise at all
+    if fixed and not reading:  # under another reading a choice the scenario fixes may not arise at all
         _unused_fixed(contexts, sc)
 
     odds = None
-    if any(b.choices and any(is_chance(c) for c in b.choices) for b in branches) or \
+    if any(is_chance(c) for b in branches if b.choices for c in b.choices) or \
             any(e.probability for e, _ in info.expects):
         odds = summarize(branches, len(info.expects))
     expectations = []
@@ -249,11 +249,10 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
             per_plan = _under_policy(e, i, branches, odds, per_plan)
         if bound is not None and evaluated == len(branches):
             ok, found = probability_expectation(e, modality, per_plan or [])
-        expectations.append(ExpectationResult(
-            text=text, modality=modality, ok=ok, applies=applies,
-            holds_in=holds_in, branches=len(branches), found=found, loc=loc,
-            evaluated=evaluated, probability=bound, statement=statement,
-            odds=None if per_plan is None else [{"plan": label, "probability": str(p)} for label, p in per_plan]))
+        expectations.append(ExpectationResult(     # by position (one per expectation and answer): text,
+            # modality, ok, applies, holds_in, branches, found, loc, evaluated, probability, statement, odds
+            text, modality, ok, applies, holds_in, len(branches), found, loc, evaluated, bound, statement,
+            None if per_plan is None else [{"plan": label, "probability": str(p)} for label, p in per_plan]))
 
     cites: dict[tuple, Cite] = {}
     gaps: dict[str, Cite] = {}
@@ -284,8 +283,9 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
                 statuses.append(c.status)
         for k, via in ctx.point_cites.items():
             relies.setdefault(k, set()).update(via)
-    cautions = sorted((c for c in cites.values() if c.status in _CAUTION),
-                      key=lambda c: (-c.status.rank, c.ref))
+    cautions = [c for c in cites.values() if c.status in _CAUTION]
+    if len(cautions) > 1:
+        cautions.sort(key=_caution_order)
     points: dict[str, dict] = {}
     unsettled: dict[str, dict] = {}
     rulings: set[str] = set()
@@ -318,7 +318,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
             b.steps = [step, *b.steps]      # a new list: the run's own is kept as made (deciding.RunMemo)
         statuses.append(Status.unconfirmed)
         relies.setdefault(cite.key(), set()).add(SEASON_POINT)
-        cautions = sorted([*cautions, cite], key=lambda c: (-c.status.rank, c.ref))
+        cautions = sorted([*cautions, cite], key=_caution_order)
         rulings.add(f"{decl.unsettled}@undated")
     illegal = None
     if branches and all(b.illegal for b in branches):
@@ -349,6 +349,11 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         asked = sc.as_of.start() if sc.as_of else None
         a.expectations += [status_expectation(e, a, asked) for e in sc.status_expects]
     return a
+
+
+def _caution_order(c: Cite) -> tuple:
+    """The cautions of an answer in order: the weakest first, then by what they cite."""
+    return -c.status.rank, c.ref
 
 
 class _Pending:
