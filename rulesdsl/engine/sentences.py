@@ -88,7 +88,7 @@ def _in_question_terms(sentences: list[str], question: str) -> list[str]:
 def _expectation_words(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", i: int) -> Optional[str]:
     """The game's wording of expectation `i` for the boards the run ended on (「a1のカードは裏向き」
     of a cell that holds one card, where the expectation's template speaks of a stack's top)."""
-    engine = engine_for(info.game)
+    engine = engine_for(a.game)        # the answer's game is the question's (a plain field: no property)
     if engine is None or i >= len(info.expects) or not engine.words_from_boards(info.expects[i][1]):
         return None     # the game words no such expectation from the boards: none is drawn for it
     finals = [f for f in (b.final for b in a.branches) if f is not None]    # no board drawn for them
