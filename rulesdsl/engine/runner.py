@@ -399,6 +399,17 @@ class _Redrawn:
         return self.picture
 
 
+def _drawn_late(slot: str, late: type) -> property:
+    """A branch's board kept in `slot`, drawn when first read where it is a `late` one."""
+    def read(self):
+        v = getattr(self, slot)
+        return v.drawn() if v.__class__ is late else v
+
+    def write(self, value) -> None:
+        setattr(self, slot, value)
+    return property(read, write)
+
+
 class _RunBranch(Branch):
     """A run's branch, whose boards are drawn when they are first read (the JSON, the page, the
     terminal; a game's expectation words read the state itself: `final`), not in every run:
@@ -407,23 +418,8 @@ class _RunBranch(Branch):
     from the set-up), so the picture drawn later is the one the run would have drawn; the board
     before the actions is drawn from the set-up made again (`_Redrawn`)."""
 
-    @property
-    def before(self):
-        v = self._before
-        return v.drawn() if v.__class__ is _Redrawn else v
-
-    @before.setter
-    def before(self, value) -> None:
-        self._before = value
-
-    @property
-    def after(self):
-        v = self._after
-        return v.drawn() if v.__class__ is _Pending else v
-
-    @after.setter
-    def after(self, value) -> None:
-        self._after = value
+    before = _drawn_late("_before", _Redrawn)
+    after = _drawn_late("_after", _Pending)
 
     @property
     def final(self):    # the state itself while no board is drawn from it: none is drawn for the words
