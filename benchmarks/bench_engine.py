@@ -11,9 +11,17 @@
    another costing none, and how many of those runs resumed from the state before a later action,
    engine.resume), and the engine's
    run alone (`settled=False`). Goal (issue 25): >= 5,000 per second. Each figure is also given
-   per anchor: the scenarios answered in the time of a fixed pure-Python loop timed just before
-   (process time, best of 5), which survives the machine's load; divide by the anchor's seconds
-   on a quiet machine to infer that machine's figure.
+   per anchor: the scenarios answered in the time of a fixed pure-Python loop (the anchor,
+   `anchor_once`), which survives the machine's load; divide by the anchor's seconds on a quiet
+   machine to infer that machine's figure. The ratio is taken slice by slice (`paced`): one run
+   of the anchor, one pass over the questions, one run of the anchor, and so on for the time
+   given; each pass's rate (process time) times the mean of the two anchor runs either side of
+   it is one ratio, and the figure is the median of those ratios, their quartiles beside it as
+   the spread. The machine's speed, which moves by 2x within minutes on a shared machine, is
+   then the same for a pass and its anchors, and one slow spike makes one ratio of many an
+   outlier instead of making the whole figure look fast or slow (as an anchor timed once per
+   figure did). The per-second figure is all passes' questions over all passes' time. 5,000
+   per second on 12-04's quiet machine (anchor 39 ms) is ~195 per anchor.
 1b. Exact odds: the full outcome distribution of one 東方グランドメレー attack of 2D, 3D, 4D, 5D
    and 6D against every base defense 2–12 (55 answers, each with every die left open), in-process.
    Goal: <= 50 ms in total. Reported: the first pass (the dice distributions not yet computed)
@@ -105,33 +113,64 @@ def odds_times(passes: int) -> dict[str, float]:
         shutil.rmtree(work, ignore_errors=True)
 
 
+ANCHOR_STORES = 300_000
+
+
+def anchor_once() -> float:
+    """The anchor: a fixed pure-Python loop (300,000 dict stores of a new string), once, in process
+    time. 39 ms on 12-04's quiet machine."""
+    t = time.process_time()
+    d: dict = {}
+    for i in range(ANCHOR_STORES):
+        d[i % 1000] = str(i) + "x"
+    return time.process_time() - t
+
+
 def anchor_seconds(runs: int = 5) -> float:
-    """The anchor: a fixed pure-Python loop (300,000 dict stores of a new string), best of
-    `runs`, in process time. A figure divided by it survives the machine's load."""
-    best = float("inf")
-    for _ in range(runs):
-        t = time.process_time()
-        d: dict = {}
-        for i in range(300_000):
-            d[i % 1000] = str(i) + "x"
-        best = min(best, time.process_time() - t)
-    return best
+    """The anchor's best of `runs` (the figure printed as the run's anchor)."""
+    return min(anchor_once() for _ in range(runs))
 
 
-def throughput(infos, kb, seconds: float, settled: bool = True) -> float:
-    """Scenarios answered per second (process time), each answered as `ask` answers it: with the
-    test of what decides it (engine.deciding: the answer again under the other values of the
-    points it consulted that are not confirmed) unless `settled` is false."""
+def paced(one_pass, seconds: float) -> dict:
+    """Passes of `one_pass()` (which answers some questions and returns how many and the process
+    time they took, anything it does outside that time not counted) interleaved with runs of the
+    anchor, anchor first and last, until the passes have taken `seconds`. Returned: per second
+    (all passes' questions over their time), per anchor (the median over the passes of the
+    pass's rate times the mean of the anchor runs either side of it), the quartiles of those
+    ratios, and how many passes."""
+    ratios: list[float] = []
+    n, spent = 0, 0.0
+    before = anchor_once()
+    while spent < seconds or len(ratios) < 3:
+        k, t = one_pass()
+        after = anchor_once()
+        ratios.append(k / t * (before + after) / 2)
+        n, spent, before = n + k, spent + t, after
+    q1, _, q3 = statistics.quantiles(ratios, n=4)
+    return {"per_second": round(n / spent), "per_anchor": round(statistics.median(ratios), 1),
+            "spread": [round(q1, 1), round(q3, 1)], "passes": len(ratios)}
+
+
+def timed_pass(infos, kb, cache: dict, settled: bool, forget: bool = False):
+    """One pass over `infos` (every question new first, outside the time, if `forget`): how many
+    questions and the process time they took."""
+    if forget:
+        forget_questions(kb)
+    start = time.process_time()
+    for info in infos:
+        answer(kb, info, point_cache=cache, settled=settled)
+    return len(infos), time.process_time() - start
+
+
+def throughput(infos, kb, seconds: float, settled: bool = True) -> dict:
+    """Scenarios answered per second (process time) and per anchor (`paced`), each answered as
+    `ask` answers it: with the test of what decides it (engine.deciding: the answer again under
+    the other values of the points it consulted that are not confirmed) unless `settled` is
+    false."""
     cache: dict = {}
     for info in infos:          # the point cache and the knowledge base's memos filled
         answer(kb, info, point_cache=cache, settled=settled)
-    n = 0
-    start = time.process_time()
-    while time.process_time() - start < seconds:
-        for info in infos:
-            answer(kb, info, point_cache=cache, settled=settled)
-            n += 1
-    return n / (time.process_time() - start)
+    return paced(lambda: timed_pass(infos, kb, cache, settled), seconds)
 
 
 def forget_questions(kb) -> None:
@@ -155,22 +194,14 @@ def forget_questions(kb) -> None:
                 f.cache_clear()
 
 
-def first_asked(infos, kb, seconds: float) -> float:
-    """The engine's run alone, per second, every question new to the engines (`forget_questions`
-    before each pass, outside the time): what `rulesdsl test` or a judge's new question gets; the
-    knowledge base's own caches filled by an earlier pass."""
+def first_asked(infos, kb, seconds: float) -> dict:
+    """The engine's run alone, per second and per anchor (`paced`), every question new to the
+    engines (`forget_questions` before each pass, outside the time): what `rulesdsl test` or a
+    judge's new question gets; the knowledge base's own caches filled by an earlier pass."""
     cache: dict = {}
     for info in infos:
         answer(kb, info, point_cache=cache, settled=False)
-    n, spent = 0, 0.0
-    while spent < seconds:
-        forget_questions(kb)
-        start = time.process_time()
-        for info in infos:
-            answer(kb, info, point_cache=cache, settled=False)
-            n += 1
-        spent += time.process_time() - start
-    return n / spent
+    return paced(lambda: timed_pass(infos, kb, cache, False, forget=True), seconds)
 
 
 def answers_per_question(infos, kb) -> float:
@@ -213,18 +244,15 @@ def engine_figures(kb, seconds: float) -> dict:
     for name, infos in sets.items():
         runs, resumed = runs_per_question(infos, kb)
         row: dict = {"scenarios": len(infos), "answers_per_question": round(answers_per_question(infos, kb), 2),
-                     "runs_per_question": round(runs, 2), "runs_resumed": round(resumed, 2)}
-        for settled in (True, False):
-            a = anchor_seconds()
-            rate = throughput(infos, kb, seconds, settled)
-            key = "settled" if settled else "engine"
-            row[f"{key}_per_second"] = round(rate)
-            row[f"{key}_per_anchor"] = round(rate * a, 1)
-            row["anchor_ms"] = round(a * 1000, 1)
-        a = anchor_seconds()
-        rate = first_asked(infos, kb, seconds)
-        row["engine_first_per_second"] = round(rate)
-        row["engine_first_per_anchor"] = round(rate * a, 1)
+                     "runs_per_question": round(runs, 2), "runs_resumed": round(resumed, 2),
+                     "anchor_ms": round(anchor_seconds() * 1000, 1)}
+        for key, figures in (("settled", throughput(infos, kb, seconds, True)),
+                             ("engine", throughput(infos, kb, seconds, False)),
+                             ("engine_first", first_asked(infos, kb, seconds))):
+            row[f"{key}_per_second"] = figures["per_second"]
+            row[f"{key}_per_anchor"] = figures["per_anchor"]
+            row[f"{key}_per_anchor_spread"] = figures["spread"]
+            row[f"{key}_passes"] = figures["passes"]
         out[name] = row
     return out
 
@@ -326,15 +354,19 @@ def main() -> None:
     labels = {"grm_single_play": "GRM, single play", "grm": "GRM, whole corpus", "thgm_fixed_dice": "東方グランドメレー, fixed dice",
               "royal": "royal", "pm": "プレシャスメモリーズ"}
     print("scenarios answered per second on one core (goal >= 5,000), process time; per anchor = scenarios in the")
-    print(f"time of the anchor loop (a fixed pure-Python loop, {engines['grm']['anchor_ms']} ms in this run):")
+    print(f"time of the anchor loop (a fixed pure-Python loop, best {engines['grm']['anchor_ms']} ms in this run; 39 ms on")
+    print("12-04's quiet machine, where 5,000/s is ~195 per anchor), the median over the passes of each pass against")
+    print("the anchor runs either side of it [its quartiles]:")
     print("  as ask answers (with the test of what decides) | the engine's run alone (no decides test) | the run alone,")
     print("  every question new to the engines (what it keeps per question forgotten before each pass)")
+
+    def fig(row: dict, key: str) -> str:
+        lo, hi = row[f"{key}_per_anchor_spread"]
+        return f"{row[f'{key}_per_second']:,}/s ({row[f'{key}_per_anchor']} per anchor [{lo}–{hi}])"
     for name, row in engines.items():
         print(f"  {labels[name]} ({row['scenarios']}, {row['answers_per_question']} answers each, "
               f"{row['runs_per_question']} runs each, {row['runs_resumed']:.0%} of them resumed): "
-              f"{row['settled_per_second']:,}/s ({row['settled_per_anchor']} per anchor) | "
-              f"{row['engine_per_second']:,}/s ({row['engine_per_anchor']} per anchor) | "
-              f"{row['engine_first_per_second']:,}/s ({row['engine_first_per_anchor']} per anchor)")
+              f"{fig(row, 'settled')} | {fig(row, 'engine')} | {fig(row, 'engine_first')}")
     print(f"exact odds of one attack, 2D–6D against every defense 2–12 ({result['thgm_odds_questions']} answers, goal <= 50 ms):")
     print(f"  first pass {result['thgm_odds_first_ms']} ms, best pass {result['thgm_odds_best_ms']} ms (process time)")
     print(f"a ten-link royal chain answered in-process (goal <= 5 ms): {result['royal_ten_link_chain_ms']} ms")

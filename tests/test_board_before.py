@@ -70,3 +70,31 @@ def test_a_board_after_read_late_is_the_one_read_at_once(kb):
             assert [b.after for b in now.branches] == [b.after for b in a.branches], info.id
             compared += len(now.branches)
     assert compared > 200
+
+
+def test_no_board_is_drawn_until_one_is_read_and_the_one_read_late_is_the_set_ups(kb, monkeypatch):
+    """A run draws neither board (runner._Redrawn, runner._RunBranch): `rulesdsl test`, the history
+    and the readings never read them. Read later — after other questions were answered — the
+    board before the actions is the one a fresh set-up draws."""
+    engine = engine_for("royal")
+    drawn = []
+    board = type(engine).board
+
+    def counted(self, state):
+        drawn.append(state)
+        return board(self, state)
+    monkeypatch.setattr(type(engine), "board", counted)
+    infos = sorted((s for s in kb.scenarios.values() if s.game == "royal" and s.expects), key=lambda s: s.id)[:20]
+    answers = []
+    for info in infos:
+        try:
+            answers.append((info, answer(kb, info, settled=False)))
+        except EngineError:
+            continue
+    assert len(answers) > 10 and drawn == []
+    for info, a in answers:
+        ctx = Context(kb, "royal", a.as_of, a.mode, fixed=engine.fixed_choices(info))
+        state = engine.setup(ctx, info)
+        state.fresh = None
+        assert a.branches[0].before == board(engine, state), info.id
+    assert len(drawn) == len(answers)       # each read drew its board once

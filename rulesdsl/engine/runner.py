@@ -14,9 +14,10 @@ from typing import Optional
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 from ..lang.model import Status, weakest
 from .answer import Answer, Branch, ExpectationResult
-from .chance import ChanceLimit, best_play, is_chance, odds_text, summarize
+from .chance import ChanceLimit, is_chance, summarize
 from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, StepLimit, carded_games, explore
 from .deciding import SEASON_POINT, RunMemo, settle
+from .expecting import probability_expectation, status_expectation, under_policy
 from .registry import engine_for
 from .resume import MIN_RUNS, Resumes, copier
 from .sentences import answer_sentences
@@ -119,6 +120,10 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
             engine.act(scratch, state, call)
         return state, scratch
 
+    def redraw(picks):
+        """The board before the actions of a run whose set-up met `picks` (`_Redrawn`)."""
+        return engine.board(rebuild(picks, ())[0])
+
     def run(script):
         if memo is not None:
             made = memo.find(script, reading or {})
@@ -146,7 +151,10 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
                 if resumes is not None:
                     resumes.start(None)
                 state = engine.setup(ctx, info)
-                before = engine.board(state) if boards else None
+                if boards:      # drawn when first read (most answers' never is), from the set-up made again
+                    before = _Redrawn(redraw, [c.picked for c in ctx.choices])
+                    if getattr(state, "fresh", None) is not None:
+                        state.fresh = None      # as drawing it did: the board after the actions is the state's own
                 done = []
             else:
                 first = start.k
@@ -221,11 +229,11 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         runs.sort(key=lambda r: [c.picked for c in r[0]])
     branches = [b for _, (b, _) in runs]
     contexts = [ctx for _, (_, ctx) in runs]
-    if not reading:  # under another reading a choice the scenario fixes may not arise at all
+    if fixed and not reading:  # under another reading a choice the scenario fixes may not arise at all
         _unused_fixed(contexts, sc)
 
     odds = None
-    if any(b.choices and any(is_chance(c) for c in b.choices) for b in branches) or \
+    if any(is_chance(c) for b in branches if b.choices for c in b.choices) or \
             any(e.probability for e, _ in info.expects):
         odds = summarize(branches, len(info.expects))
     expectations = []
@@ -246,14 +254,13 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
             found = sorted({r[1] for r in checked if r[0] != want})
         per_plan = None if odds is None else [(p.label, p.holds[i]) for p in odds.plans]
         if bound is not None and per_plan is not None:
-            per_plan = _under_policy(e, i, branches, odds, per_plan)
+            per_plan = under_policy(e, i, branches, odds, per_plan)
         if bound is not None and evaluated == len(branches):
             ok, found = probability_expectation(e, modality, per_plan or [])
-        expectations.append(ExpectationResult(
-            text=text, modality=modality, ok=ok, applies=applies,
-            holds_in=holds_in, branches=len(branches), found=found, loc=loc,
-            evaluated=evaluated, probability=bound, statement=statement,
-            odds=None if per_plan is None else [{"plan": label, "probability": str(p)} for label, p in per_plan]))
+        expectations.append(ExpectationResult(     # by position (one per expectation and answer): text,
+            # modality, ok, applies, holds_in, branches, found, loc, evaluated, probability, statement, odds
+            text, modality, ok, applies, holds_in, len(branches), found, loc, evaluated, bound, statement,
+            None if per_plan is None else [{"plan": label, "probability": str(p)} for label, p in per_plan]))
 
     cites: dict[tuple, Cite] = {}
     gaps: dict[str, Cite] = {}
@@ -284,8 +291,9 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
                 statuses.append(c.status)
         for k, via in ctx.point_cites.items():
             relies.setdefault(k, set()).update(via)
-    cautions = sorted((c for c in cites.values() if c.status in _CAUTION),
-                      key=lambda c: (-c.status.rank, c.ref))
+    cautions = [c for c in cites.values() if c.status in _CAUTION]
+    if len(cautions) > 1:
+        cautions.sort(key=_caution_order)
     points: dict[str, dict] = {}
     unsettled: dict[str, dict] = {}
     rulings: set[str] = set()
@@ -318,7 +326,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
             b.steps = [step, *b.steps]      # a new list: the run's own is kept as made (deciding.RunMemo)
         statuses.append(Status.unconfirmed)
         relies.setdefault(cite.key(), set()).add(SEASON_POINT)
-        cautions = sorted([*cautions, cite], key=lambda c: (-c.status.rank, c.ref))
+        cautions = sorted([*cautions, cite], key=_caution_order)
         rulings.add(f"{decl.unsettled}@undated")
     illegal = None
     if branches and all(b.illegal for b in branches):
@@ -351,6 +359,11 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
     return a
 
 
+def _caution_order(c: Cite) -> tuple:
+    """The cautions of an answer in order: the weakest first, then by what they cite."""
+    return -c.status.rank, c.ref
+
+
 class _Pending:
     """A board not drawn yet: `draw(state)` of the state a run ended on, drawn once when it is
     first read (every copy of the branch reads the same picture)."""
@@ -365,21 +378,48 @@ class _Pending:
         return self.picture
 
 
+class _Redrawn:
+    """The board before the actions, not drawn yet: drawn when first read (`redraw(picks)`: the
+    set-up made again on a scratch context with the picks the run's set-up met — a run is
+    deterministic given them, as `rebuild` relies on — and the board drawn from it as the run
+    would have drawn it, through `GameEngine.board_before`), then kept. A first-asked question's
+    runs drew it for nothing where nothing reads it (`rulesdsl test`, the history, the
+    benchmarks: 4–10 % of the instructions of such a question, benchmarks/README.md); where it is
+    read (the JSON, a page, the terminal) the set-up is made again once. Holds the knowledge base
+    the answer was made on (through `redraw`), as long as the board is not drawn."""
+    __slots__ = ("redraw", "picks", "picture")
+
+    def __init__(self, redraw, picks: list[int]) -> None:
+        self.redraw, self.picks, self.picture = redraw, picks, None
+
+    def drawn(self):
+        if self.redraw is not None:
+            self.picture = self.redraw(self.picks)
+            self.redraw = self.picks = None     # the knowledge base and the question no longer held
+        return self.picture
+
+
+def _drawn_late(slot: str, late: type) -> property:
+    """A branch's board kept in `slot`, drawn when first read where it is a `late` one."""
+    def read(self):
+        v = getattr(self, slot)
+        return v.drawn() if v.__class__ is late else v
+
+    def write(self, value) -> None:
+        setattr(self, slot, value)
+    return property(read, write)
+
+
 class _RunBranch(Branch):
-    """A run's branch, whose board after the actions is drawn when it is first read (the JSON,
-    the page, the terminal; a game's expectation words read the state itself: `final`), not at the end of every run: `rulesdsl
-    test` and the readings' answers never read it. A board is a function of the state alone, and
+    """A run's branch, whose boards are drawn when they are first read (the JSON, the page, the
+    terminal; a game's expectation words read the state itself: `final`), not in every run:
+    `rulesdsl test` and the readings' answers never read them. A board is a function of the state alone, and
     the state a run ends on is never changed after the run (a later run starts from a copy or
-    from the set-up), so the picture drawn later is the one the run would have drawn."""
+    from the set-up), so the picture drawn later is the one the run would have drawn; the board
+    before the actions is drawn from the set-up made again (`_Redrawn`)."""
 
-    @property
-    def after(self):
-        v = self._after
-        return v.drawn() if v.__class__ is _Pending else v
-
-    @after.setter
-    def after(self, value) -> None:
-        self._after = value
+    before = _drawn_late("_before", _Redrawn)
+    after = _drawn_late("_after", _Pending)
 
     @property
     def final(self):    # the state itself while no board is drawn from it: none is drawn for the words
@@ -430,64 +470,6 @@ def _expects(kb: KnowledgeBase, engine, info: ScenarioInfo) -> list[tuple]:
                     f"{prob.op} {prob.value}" if prob is not None else None))
     kb.memo[key] = (info, out)
     return out
-
-
-def status_matches(e, status: Status) -> bool:
-    """Whether an answer of `status` satisfies `expect status [at_least] S`."""
-    return status.rank <= e.status.rank if e.at_least else status is e.status
-
-
-def status_expectation(e, a: Answer, asked: Optional[_dt.date] = None) -> ExpectationResult:
-    """`expect status [at_least] S`: the answer's status (after the test of what decides it) is S,
-    or S or stronger. A status is the status of the answer on a day: without `from`/`until` it
-    is checked on the scenario's own date (`as of`), not on the other days a timeline visits."""
-    from .answer import STATUS_WORDS
-    day = a.as_of
-    if e.valid_from is None and e.valid_until is None:
-        applies = asked is None or day == asked
-    else:
-        applies = (e.valid_from is None or e.valid_from.start() <= day) and \
-                  (e.valid_until is None or day <= e.valid_until.end())
-    ok = status_matches(e, a.status)
-    word = STATUS_WORDS[e.status] + ("以上" if e.at_least else "")
-    return ExpectationResult(text=f"答えの状態は{word}", modality="always", ok=ok, applies=applies,
-                             holds_in=int(ok), branches=1, found=[] if ok else [f"状態は{STATUS_WORDS[a.status]}"],
-                             loc=str(e.loc), about_status=True)
-
-
-def _under_policy(e, i: int, branches: list, odds, per_plan: list) -> list:
-    """The probabilities an expectation's bound is checked against: every plan fixed before the
-    dice (no policy named), the best play for one player (`best for P1`), or the plans that
-    choose the options named (`plan "振りなおさない"`), a located error when none does."""
-    prob = e.probability
-    if prob.best_for:
-        def holds(b):
-            r = b.results[i]
-            return r is not None and bool(r[0])
-        play = best_play(branches, holds, prob.best_for)
-        return [(f"{prob.best_for}の最善の決め方", play.probability)]
-    if prob.plan:
-        wanted = set(prob.plan)
-        chosen = [(p.label, p.holds[i]) for p in odds.plans if wanted <= {o for _, _, o in p.picks}]
-        if not chosen:
-            offered = sorted({o for p in odds.plans for _, _, o in p.picks})
-            raise EngineError(f"no plan of choices picks {', '.join(repr(o) for o in prob.plan)}", prob.loc,
-                              ("the options met are: " + ", ".join(offered)) if offered
-                              else "nobody chooses anything in this scenario: drop `plan …`", code="choice")
-        return chosen
-    return per_plan
-
-
-def probability_expectation(e, modality: str, per_plan: list) -> tuple[bool, list[str]]:
-    """A bound on a probability holds for every plan (always), some plan (possible) or none
-    (never); `found` gives the probability each plan that breaks it reaches."""
-    meets = [(label, p, e.probability.holds(p)) for label, p in per_plan]
-    ok = {"always": all(m for _, _, m in meets), "possible": any(m for _, _, m in meets),
-          "never": not any(m for _, _, m in meets)}[modality]
-    several = len(meets) > 1
-    found = [f"確率は{odds_text(p)}" + (f"（{label}）" if several else "")
-             for label, p, m in meets if m != (modality != "never")]
-    return ok, found
 
 
 def branch_limit_error(e: BranchLimit, bounds: Bounds, loc) -> EngineError:

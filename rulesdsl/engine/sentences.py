@@ -10,7 +10,6 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Optional
 
-from ..base.patterns import LazyPattern
 from .chance import chance_sentences, is_chance
 from .chance import expectation_sentence as chance_expectation
 from .registry import engine_for
@@ -49,7 +48,9 @@ def expectation_sentence(e: "ExpectationResult", text: Optional[str] = None) -> 
     return f"{_end(found)}（「{text}」ではない）" if found else f"「{text}」ではない。"
 
 
-_CAN = LazyPattern(r"(できる|できます|可能)(か|ですか)[。？?]?\s*$")
+# 「…できるか。」: a question that ends (past its spaces and one final 。 or ？) on one of these;
+# tested by `str.endswith` (C), not by a pattern tried at every character of the question
+_CAN = tuple(can + ask for can in ("できる", "できます", "可能") for ask in ("か", "ですか"))
 # a cell not inside a longer word or number: the letter first, then the look behind it (the
 # letter and the character before it), so that a search skips to the next letter at C speed
 # instead of trying the look-behind at every character of the text (five times faster)
@@ -60,7 +61,8 @@ _CAPITAL_CELL = re.compile(r"[A-I](?<![A-Za-z0-9.][A-I])[1-9](?![A-Za-z0-9])")  
 @lru_cache(maxsize=1024)     # asked for every answer of a question (each reading tried): once
 def _asks_can(question: str) -> bool:
     """「…プレイできるか。」: a question answered できる or できない."""
-    return bool(question and _CAN.search(question.strip()))
+    text = question.strip() if question else ""
+    return text.endswith(_CAN) or (text[-1:] in ("。", "？", "?") and text[:-1].endswith(_CAN))
 
 
 @lru_cache(maxsize=1024)     # asked for every answer of a question: its spelling once
@@ -86,7 +88,7 @@ def _in_question_terms(sentences: list[str], question: str) -> list[str]:
 def _expectation_words(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", i: int) -> Optional[str]:
     """The game's wording of expectation `i` for the boards the run ended on (「a1のカードは裏向き」
     of a cell that holds one card, where the expectation's template speaks of a stack's top)."""
-    engine = engine_for(info.game)
+    engine = engine_for(a.game)        # the answer's game is the question's (a plain field: no property)
     if engine is None or i >= len(info.expects) or not engine.words_from_boards(info.expects[i][1]):
         return None     # the game words no such expectation from the boards: none is drawn for it
     finals = [f for f in (b.final for b in a.branches) if f is not None]    # no board drawn for them

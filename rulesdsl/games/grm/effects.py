@@ -35,6 +35,9 @@ def say(ctx: Context, text: str, *cites: Cite) -> None:
     """A trace step citing each thing once. A rule point's default cites the section that
     defines it, which the step may also name for its own words: the weaker of the two is kept
     (the reading, with its reason), so the answer's status is never raised by the merge."""
+    if len(cites) < 2:      # nothing to merge (most steps)
+        ctx.step(text, *cites)
+        return
     unique: dict[tuple, Cite] = {}
     for c in cites:
         key = (c.kind, c.ref)

@@ -47,14 +47,24 @@ class ThgmEngine(GameEngine):
         return self.per_scenario(info, "static", self._static_facts)
 
     def _static_facts(self, info: ScenarioInfo) -> dict:
-        players = _players_named(info)
-        highest = max({int(x[1:]) for x in players}, default=2)
-        return {"actions": self._actions(info), "players": players,
+        # one pass over the expectations and one over the calls (a question asked once makes these
+        # once: what it reads of each call read together)
+        players: set[str] = set()
+        needs_faces = placement_question = False
+        for _, call in info.expects:
+            _players_in(call, players)
+            if call.name == "checked_faces":
+                needs_faces = True
+            elif call.name in ("legal", "illegal") and call.params.get("act") == "placement":
+                placement_question = True
+        for call in info.calls:
+            _players_in(call, players)
+        highest = max((int(x[1:]) for x in players), default=2)
+        actions, open_nullify = self._actions(info)
+        return {"actions": actions, "players": players,
                 "seats": tuple(f"P{i}" for i in range(1, max(2, highest) + 1)),   # when none are seated
-                "needs_faces": any(call.name == "checked_faces" for _, call in info.expects),
-                "placement_question": any(call.name in ("legal", "illegal") and call.params.get("act") == "placement"
-                                          for _, call in info.expects),
-                "open_nullify": not any(c.name == "use_ability" for c in info.calls if c.kind == "action")}
+                "needs_faces": needs_faces, "placement_question": placement_question,
+                "open_nullify": open_nullify}
 
     # -- set-up -------------------------------------------------------------------------
     def subjects(self, st: State, call: Call) -> tuple[str, ...]:
@@ -72,13 +82,17 @@ class ThgmEngine(GameEngine):
     def actions(self, info: ScenarioInfo):
         return self.static(info)["actions"]
 
-    def _actions(self, info: ScenarioInfo):
+    def _actions(self, info: ScenarioInfo) -> tuple[list[Call], bool]:
         """The scenario's actions, with a claimed or withheld place folded into the declaration
-        it belongs to, between the start of play and the end of the question."""
+        it belongs to, between the start of play and the end of the question; and whether the
+        defender's コウモリ変化 is left open (no action uses an ability)."""
         out = [_marker("_begin", info.scenario.loc)]
+        open_nullify = True
         for c in info.calls:
             if c.kind != "action" or c.name == "choose":
                 continue
+            if c.name == "use_ability":
+                open_nullify = False
             if c.name in ("claim_position", "withhold_position") and out[-1].name == "declare_attack" \
                     and "claim" not in out[-1].params:
                 claim = "withheld" if c.name == "withhold_position" else (c.params["row"], c.params["column"])
@@ -86,7 +100,7 @@ class ThgmEngine(GameEngine):
                 continue
             out.append(c)
         out.append(_marker("_end", out[-1].loc))
-        return out
+        return out, open_nullify
 
     def setup(self, ctx: Context, info: ScenarioInfo) -> State:
         st = State()
@@ -529,16 +543,13 @@ def _matches(char: Char, ref: CardRef) -> bool:
     return char.code == code and char.hypothetical == (game == "")
 
 
-def _players_named(info: ScenarioInfo) -> set[str]:
-    out: set[str] = set()
+def _players_in(call: Call, out: set[str]) -> None:
+    """Add to `out` the players a call names (a value P1, P2…, alone or in a list)."""
     match = _PLAYER.match
-    for calls in (info.calls, [c for _, c in info.expects]):
-        for c in calls:
-            for v in c.params.values():
-                if isinstance(v, str):
-                    if v[:1] == "P" and match(v):       # most values are not players: no match tried
-                        out.add(v)
-                elif isinstance(v, tuple):
-                    out.update(x for x in v if isinstance(x, str) and x[:1] == "P" and match(x))
-    return out
+    for v in call.params.values():
+        if isinstance(v, str):
+            if v[:1] == "P" and match(v):       # most values are not players: no match tried
+                out.add(v)
+        elif isinstance(v, tuple):
+            out.update(x for x in v if isinstance(x, str) and x[:1] == "P" and match(x))
 

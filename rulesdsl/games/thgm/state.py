@@ -163,6 +163,37 @@ class Attack(Record):
     resolved: bool = False
     noted: set = field(default_factory=set)     # readings already stated in the trace for this attack
 
+    def __init__(self, player, attacker, place, means, strength, range, target, target_place, distance, loc,
+                 claim=None, roll=None, full_faces=False, rolled=False, roll_loc=None, rerolled=False, spell=False,
+                 spell_decided=False, nullify_decided=False, fue_reroll=False, result=None, defense=None,
+                 must_reveal=False, resolved=False, noted=None) -> None:
+        # written out, in field order (one per attack declared): Record's own constructor is slower than this
+        self.player = player
+        self.attacker = attacker
+        self.place = place
+        self.means = means
+        self.strength = strength
+        self.range = range
+        self.target = target
+        self.target_place = target_place
+        self.distance = distance
+        self.loc = loc
+        self.claim = claim
+        self.roll = roll
+        self.full_faces = full_faces
+        self.rolled = rolled
+        self.roll_loc = roll_loc
+        self.rerolled = rerolled
+        self.spell = spell
+        self.spell_decided = spell_decided
+        self.nullify_decided = nullify_decided
+        self.fue_reroll = fue_reroll
+        self.result = result
+        self.defense = defense
+        self.must_reveal = must_reveal
+        self.resolved = resolved
+        self.noted = set() if noted is None else noted
+
 
 class State(Record):
     sides: dict[str, Side] = field(default_factory=dict)
@@ -194,6 +225,42 @@ class State(Record):
     noted: set = field(default_factory=set)             # notes already in the trace (said once)
     info: Any = None                                    # the scenario (its own cards)
     fresh: Optional[tuple] = field(default=None, repr=False, compare=False)   # the set-up's, while no action has run (GameEngine.board_before)
+
+    def __init__(self, **named: Any) -> None:
+        if named:       # a state given some fields (none is, in the engine): Record's own constructor
+            Record.__init__(self, **named)
+            return
+        # written out, in field order (one per run): Record's own constructor, a loop over the
+        # fields with a default or a factory each, is slower than this
+        self.sides = {}
+        self.seats = []
+        self.seats_given = False
+        self.seats_drawn = False
+        self.active = None
+        self.step = None
+        self.step_done = False
+        self.attack = None
+        self.last_attack = None
+        self.turn_over = False
+        self.winner = None
+        self.undecided = None
+        self.victory_unknown = None
+        self.blocked = None
+        self.placement_question = False
+        self.acts = {}
+        self.illegal_act = None
+        self.eliminated_now = []
+        self.removed = []
+        self.dealt = False
+        self.unused = None
+        self.recovered = set()
+        self.turn_effects = []
+        self.needs_faces = False
+        self.open_nullify = True
+        self.next_uid = 1
+        self.noted = set()
+        self.info = None
+        self.fresh = None
 
     @property
     def over(self) -> bool:
