@@ -379,3 +379,61 @@ def test_an_answer_found_the_same_without_the_test_of_what_decides_is_the_same_a
                 before, _ = record(kb_without, info)
                 assert before.same_answer(after), (sid, ref)
     assert said_same, "no question was found the same without the test of what decides"
+
+
+EXPOSED_FACE = """\
+ruling grm/whatif/exposed-face "仮: スタックの下のカードは自分の表裏を保つ" {{
+  revision undated {status} {{
+    source "000_a437c75d0e53c518.txt §スタックの表裏状態"
+    text "仮の提案: スタックの下のカードは自分の表裏を保つ（規則の既定と同じ値）。"
+    reason "値は既定と同じで、出所（と状態）だけが違う裁定を見るための仮定"
+    set stack.exposed_face = keeps_own
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize("moves", ["source", "status", "value"])
+def test_without_a_revision_an_answer_under_a_reading_is_taken_where_only_a_source_or_status_moved(moves, tmp_path):
+    """The test of what decides, without a revision, takes the build's answer under a reading
+    (impact `_reusing`) where its runs read the same values, though the source or the status of a
+    point they read, one the test has not met yet, moved without the revision (a what-if ruling
+    setting a point to the value of its default, confirmed or not): given the side without it's
+    sources and statuses, it is what answering anew there gives, in all the test reads of it (what
+    it says, the points it read, which of them are open with which values). Where a value it
+    read moved, the reading is answered anew."""
+    from rulesdsl.engine.deciding import RunMemo, answer_key, open_points, split_key
+    from rulesdsl.engine.runner import answer
+    from rulesdsl.regress.impact import _reusing, card_settings, rulings_moved, without_revision
+    if moves == "value":
+        kb = load(REPO)
+        sid, ref = "grm/qa/effects-simultaneous-triggers-turn-player-first", "grm/effects/unified-nullification@2026-summer"
+        reading = {"triggers.simultaneous_order": "unspecified"}
+    else:
+        f = tmp_path / "whatif.rules"
+        f.write_text(EXPOSED_FACE.format(status="confirmed" if moves == "source" else "unconfirmed"), encoding="utf-8")
+        kb = load(REPO, extra=[f])
+        sid, ref = "grm/qa/stack-move-whole-stack", "grm/whatif/exposed-face@undated"
+        reading = {"card(上).stack_scope": "this_card_only"}
+    info = kb.scenarios[sid]
+    after = answer(kb, info)
+    rid, label = ref.rsplit("@", 1)
+    rev = next(r for r in kb.rulings[rid].revisions if r.date_label == label)
+    before_kb = without_revision(kb, rid, rev)
+    base = answer(before_kb, info, settled=False)
+    built = next(x for r, x in after.readings.answers if r == reading)
+    here = {k: before_kb.value(info.game, *split_key(k), as_of=after.as_of) for k in built.points if k not in reading}
+    moved = {k: ("value" if h.value != built.points[k]["value"] else "status"
+                 if h.status.value != built.points[k]["status"] else "source")
+             for k, h in here.items() if (h.value, h.status.value, h.cite) !=
+             tuple(built.points[k][f] for f in ("value", "status", "from"))}
+    assert moves in moved.values() and (moves == "value" or "value" not in moved.values()), moved
+    assert moves == "value" or not set(moved) & set(open_points(before_kb, base)), "a point the test meets anew"
+    count: dict = {}
+    got = _reusing(before_kb, info, base, after, {}, kb, card_settings(kb), count, RunMemo(),
+                   rulings_moved(rid, rev))(reading)
+    assert count == ({"readings": 1} if moves == "value" else {"reused": 1})
+    fresh = answer(before_kb, info, reading=reading)
+    assert answer_key(got) == answer_key(fresh)
+    assert got.points == fresh.points and got.unsettled == fresh.unsettled
+    assert open_points(before_kb, got) == open_points(before_kb, fresh)

@@ -5,6 +5,7 @@ moved in words, and for each ruling revision the answers it changed.
 
 from __future__ import annotations
 
+import copy as _copy
 import datetime as _dt
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -15,6 +16,7 @@ from ..engine.answer import Answer
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
 from ..engine.deciding import RunMemo, open_points, settle, split_key
+from ..engine.expecting import status_expectation
 from ..engine.runner import answer, collector_paused
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 from ..kb.timeline import moved_without
@@ -273,10 +275,11 @@ def _one_revision(kb: KnowledgeBase, answers: dict[str, Answer], ref: str, sids:
         if still_valid(before_kb, info, after, cache=found) is None:
             continue  # nothing it consulted moves without the revision: the same answer (as the memo has it)
         count["answered"] += 1
-        if same_without(before_kb, info, answers[sid], cache, kb, card_points, count, moved):
+        same, made = answered_without(before_kb, info, answers[sid], cache, kb, card_points, count, moved)
+        if same:
             continue
         count["in_full"] += 1
-        before, _ = record(before_kb, info, point_cache=cache)
+        before = record(before_kb, info, point_cache=cache)[0] if made is None else record_of(before_kb, info, made)
         if before.same_answer(after):
             continue
         changes.append(Change(
@@ -292,32 +295,43 @@ def same_without(kb: KnowledgeBase, info: ScenarioInfo, after: Answer, point_cac
                  with_kb: KnowledgeBase, card_points: dict, count: Optional[dict] = None,
                  moved: Optional[set[str]] = None) -> bool:
     """Whether the scenario's answer in `kb` (`with_kb` without a revision) is certainly
-    `after`'s (its answer in `with_kb`), as `Record.same_answer` compares them.
+    `after`'s (its answer in `with_kb`), as `Record.same_answer` compares them (`answered_without`)."""
+    return answered_without(kb, info, after, point_cache, with_kb, card_points, count, moved)[0]
+
+
+def answered_without(kb: KnowledgeBase, info: ScenarioInfo, after: Answer, point_cache: dict,
+                     with_kb: KnowledgeBase, card_points: dict, count: Optional[dict] = None,
+                     moved: Optional[set[str]] = None) -> tuple[bool, Optional[Answer]]:
+    """Whether the scenario's answer in `kb` (`with_kb` without a revision) is certainly
+    `after`'s (its answer in `with_kb`), as `Record.same_answer` compares them; where it is not,
+    that answer in `kb` (None: the scenario cannot be answered there).
 
     The test of what decides an answer (engine.deciding.settle) changes nothing but its status
     (and so the checks of its status): its sentences, outcomes and other checks are the run's.
-    So the question is answered once without the test; when what it says differs from `after`, it
-    is a change (False: the caller answers in full and shows it). When it says the same, only the
-    status can differ: the test is made, each of its answers under another reading taken from
-    `after`'s own readings where that run read the same values (`_reusing`), and the status it
-    finds compared. The checks of the status (`expect status`) depend on the status and the day
-    alone, so equal statuses on the same day give equal checks. `card_points`: `card_settings`;
-    `count` gets the answers under readings taken from `after` (`reused`) and made (`readings`);
-    `moved`: the rulings whose times of force differ between `kb` and `with_kb`
-    (`rulings_moved`; None: any)."""
+    So the question is answered first without the test. The test is then made, each of its
+    answers under another reading taken from `after`'s own readings where that run read the same
+    values (`_reusing`), else made with the runs of the first answer at hand (RunMemo), and the
+    checks of its status added, as `runner.answer` adds them. When what the
+    answer says without the test is `after`'s, only the status can differ; the checks of the
+    status (`expect status`) depend on the status and the day alone, so equal statuses on the
+    same day give equal checks. `card_points`: `card_settings`; `count` gets the answers under
+    readings taken from `after` (`reused`) and made (`readings`); `moved`: the rulings whose
+    times of force differ between `kb` and `with_kb` (`rulings_moved`; None: any)."""
     runs = RunMemo()            # the runs of the answer and of its readings, shared as answer() shares them
     try:
         quick = answer(kb, info, point_cache=point_cache, settled=False, run_memo=runs)
     except EngineError:
-        return False            # the record of a refusal is the caller's to make
-    if quick.as_of != after.as_of or _said(quick) != _said(after):
-        return False
+        return False, None      # the record of a refusal is the caller's to make
+    said_same = quick.as_of == after.as_of and _said(quick) == _said(after)
     with collector_paused():        # the test's answers live until it ends, as in runner.answer
         settle(kb, quick, _reusing(kb, info, quick, after, point_cache, with_kb, card_points,
                                    count if count is not None else {}, runs, moved))
-    same = quick.status is after.status
-    quick.readings = None       # they list `quick` itself: a cycle the collector would have to find
-    return same
+    quick.readings = None           # they list `quick` itself: a cycle the collector would have to find
+    if said_same and quick.status is after.status:
+        return True, None
+    asked = info.scenario.as_of.start() if info.scenario.as_of else None    # as runner.answer ends an answer
+    quick.expectations += [status_expectation(e, quick, asked) for e in info.scenario.status_expects]
+    return False, quick
 
 
 def card_settings(kb: KnowledgeBase) -> dict[tuple[str, str], dict[str, set[str]]]:
@@ -339,14 +353,19 @@ def _reusing(kb: KnowledgeBase, info: ScenarioInfo, base: Answer, after: Answer,
     run reads here, else the scenario answered here.
 
     A run is a function of the values it reads (the premise of the records, records.py): the
-    same values, the same run, the same sentences and outcomes. What the test reads of an answer
-    is that (deciding.answer_key) and, of points it has not met yet, which are open: so a point
-    the reading sets, or one open in `base` (the test tries its values anyway), need only read the
-    same value; any other point the same value, status and source. Besides: a ruling consulted
-    directly in the same revision, and where a ruling sets a point for one card, the same choice
-    between that setting and the game's (engine.context `_card_setting`). That choice can differ
-    only for a card one of the `moved` rulings sets the point for, or for every card when one of
-    them sets it game-wide: the cards asked are those (all of them, without `moved`)."""
+    same values, the same run, the same outcomes and expectations, the same sentences but for the
+    titles they give of a source (`runner.cite_title`: of the rule an illegal action breaks, of
+    the rule that says who chooses). What the test reads of an answer is that
+    (deciding.answer_key) and, of the points it consulted, their values and which are open with
+    which values to try (deciding.open_points): the statuses and sources `kb` gives them, which
+    the answer taken is given (`_as_made_in`). So each point needs only the same value (a point
+    the reading sets: the value it gives), and one whose source gives a title the sentences show
+    a source of the same title (the same ruling or section). Besides: a ruling consulted directly
+    in the same revision (`_consulted_directly`; one only the source of a point that moved is not
+    consulted again), and where a ruling sets a point for one card, the same choice between that
+    setting and the game's (engine.context `_card_setting`). That choice can differ only for a
+    card one of the `moved` rulings sets the point for, or for every card when one of them sets
+    it game-wide: the cards asked are those (all of them, without `moved`)."""
     from ..engine.runner import SEASON_POINT
     known = [x for _, x in after.readings.answers] if after.readings is not None else []
     open0 = set(open_points(kb, base))
@@ -378,25 +397,33 @@ def _reusing(kb: KnowledgeBase, info: ScenarioInfo, base: Answer, after: Answer,
         if x.as_of != when or x.mode != base.mode or x.cards != base.cards or \
                 (SEASON_POINT in x.unsettled and SEASON_POINT not in open0):
             return False        # (how a season is read: a point the test of what decides would meet anew)
-        via = set()
+        via, moved_from = set(), set()     # the sources of its points: the same here, or not
+        titled = _titled(x)
         for key, v in x.points.items():
-            via.add(v["from"])
             point, card = split_key(key)
             if not chosen_alike(point):
+                return False
+            here = kb.value(game, point, card=card, as_of=when)
+            (via if here.cite == v["from"] else moved_from).add(v["from"])
+            if v["from"] in titled and here.cite.split("@", 1)[0] != v["from"].split("@", 1)[0]:
                 return False
             if key in reading:
                 if reading[key] != v["value"]:
                     return False
                 continue
-            here = kb.value(game, point, card=card, as_of=when)
-            if key in open0:
-                if here.value != v["value"]:
-                    return False
-            elif (here.value, here.status.value, here.cite) != (v["value"], v["status"], v["from"]):
+            if here.value != v["value"]:
                 return False
+        direct = None
         for r in x.rulings:
+            if r in via:
+                continue        # a point's source, the same here
+            if r in moved_from:
+                if direct is None:
+                    direct = _consulted_directly(x)
+                if r not in direct:
+                    continue    # a point's source alone: what the test reads of the point is compared above
             rid = r.split("@", 1)[0]
-            if r not in via and ruling_found(kb, rid, when) != ruling_found(with_kb, rid, when):
+            if ruling_found(kb, rid, when) != ruling_found(with_kb, rid, when):
                 return False
         return True
 
@@ -405,10 +432,52 @@ def _reusing(kb: KnowledgeBase, info: ScenarioInfo, base: Answer, after: Answer,
             for x in known:
                 if reads_the_same(x, reading):
                     count["reused"] = count.get("reused", 0) + 1
-                    return x
+                    return _as_made_in(kb, x)
         count["readings"] = count.get("readings", 0) + 1
         return answer(kb, info, point_cache=point_cache, reading=reading, run_memo=runs)
     return run
+
+
+def _as_made_in(kb: KnowledgeBase, x: Answer) -> Answer:
+    """An answer made in another state of the knowledge base, whose runs read the same values as
+    they would in `kb`, as `kb` would have made it: the same runs, each point it consulted with
+    the status and source `kb` gives it (and so left open by the sources, or ruled, as there).
+    What the test of what decides reads of it (deciding.answer_key, deciding.open_points) is then
+    that of the answer made in `kb`."""
+    from ..engine.runner import SEASON_POINT
+    points: dict[str, dict] = {}
+    unsettled: dict[str, dict] = {}
+    for key, v in x.points.items():
+        point, card = split_key(key)
+        here = kb.value(x.game, point, card=card, as_of=x.as_of)
+        status = here.status._value_
+        points[key] = {"value": v["value"], "status": status, "from": here.cite, "source": here.source}
+        if here.unsettled:
+            unsettled[key] = {"point": point, "card": card, "value": v["value"], "gap": here.unsettled,
+                              "readings": list(here.readings), "status": status}
+    if SEASON_POINT in x.unsettled:
+        unsettled[SEASON_POINT] = x.unsettled[SEASON_POINT]
+    twin = _copy.copy(x)
+    twin.points, twin.unsettled = points, dict(sorted(unsettled.items()))
+    return twin
+
+
+def _titled(a: Answer) -> set[str]:
+    """The sources whose titles an answer's sentences give (engine.sentences: the rule an illegal
+    action breaks, the rules that say who chooses)."""
+    out = {c["rule"] for c in a.choosers if c.get("rule")}
+    if a.illegal and a.illegal.get("rule"):
+        out.add(a.illegal["rule"])
+    return out
+
+
+def _consulted_directly(a: Answer) -> set[str]:
+    """The ruling revisions an answer cites as the engine consulted them itself (engine.context
+    `ruling`, `gap`, `assume`), not as the source of a rule point: the citations it relies on
+    directly, the gaps and assumptions its trace cites, the rules its sentences give titles of."""
+    out = {key[1] for key in a.direct} | {g["ref"] for g in a.gaps} | _titled(a)
+    out.update(s[s.rindex("（") + 1:-1] for s in a.assumptions if s.endswith("）") and "（" in s)
+    return out
 
 
 def _said(a: Answer) -> tuple:
