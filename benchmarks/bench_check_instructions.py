@@ -9,7 +9,12 @@ counting is switched on (`callgrind_control -i on`) around one call of
 located quotes are found as a cold check finds them). Printed: the instructions of that call. The
 count is a proxy for time, not a time. Needs valgrind.
 
-    python benchmarks/bench_check_instructions.py CORPUS [--code DIR ...]
+With `--encoding`, what is counted instead is encoding the parse snapshot's parts of the loaded
+documents as a cold load encodes them (`_Plan.write`: each part's outline and documents from one
+`snapshot.dumps_nested`, the outlines made by `loader.outline`), without writing them: the work
+of the processes that write the parts beside the check.
+
+    python benchmarks/bench_check_instructions.py CORPUS [--code DIR ...] [--encoding]
 
 Each `--code DIR` (default: this checkout) is counted with its own private cache folder, kept
 between runs of this script in the folder named by RULESDSL_CACHE, if set, else a temporary one.
@@ -28,8 +33,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 
-def child(repo: Path, corpus: Path) -> None:
-    """Under callgrind: load the knowledge base, count one call of every check."""
+def child(repo: Path, corpus: Path, encoding: bool = False) -> None:
+    """Under callgrind: load the knowledge base, count one call of every check (or the encoding
+    of every part of its parse snapshot)."""
     sys.path.insert(0, str(repo))
     from rulesdsl.kb import loader
     from rulesdsl.kb.build import load
@@ -37,13 +43,29 @@ def child(repo: Path, corpus: Path) -> None:
     loader.FREEZE_AFTER_LOAD = True     # as the command line loads
     kb = load(corpus)
     me = str(os.getpid())
+    if encoding:
+        import gc
+        from rulesdsl.lang.snapshot import dumps_nested
+        gc.disable()                    # as the processes that write the parts run
+        count = loader.shard_count(len(kb.documents))
+        parts: dict[int, list] = {}
+        for doc in kb.documents:
+            parts.setdefault(loader.shard_of(doc.path, count), []).append((doc.digest, doc))
+        subprocess.run(["callgrind_control", "-i", "on", me], capture_output=True, check=True)
+        size = 0
+        for shard in sorted(parts):
+            keys, values = zip(*parts[shard])
+            size += sum(map(len, dumps_nested([keys, tuple(map(loader.outline, values))], [keys, values])))
+        subprocess.run(["callgrind_control", "-i", "off", me], capture_output=True, check=True)
+        print(size)
+        return
     subprocess.run(["callgrind_control", "-i", "on", me], capture_output=True, check=True)
     found = run_checks(kb)
     subprocess.run(["callgrind_control", "-i", "off", me], capture_output=True, check=True)
     print(len(found))
 
 
-def count(repo: Path, corpus: Path, cache: Path) -> dict:
+def count(repo: Path, corpus: Path, cache: Path, encoding: bool = False) -> dict:
     work = Path(tempfile.mkdtemp(prefix="rulesdsl-check-instructions-"))
     try:
         env = dict(os.environ, PYTHONPATH=str(repo), RULESDSL_CACHE=str(cache))
@@ -51,11 +73,11 @@ def count(repo: Path, corpus: Path, cache: Path) -> dict:
                         str(corpus)], env=env, cwd=work, check=True)
         # every process the load forks writes its own file (%p): the count is the one that ran the checks
         cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={work}/out.%p",
-               sys.executable, __file__, str(corpus), "--child", "--code", str(repo)]
+               sys.executable, __file__, str(corpus), "--child", "--code", str(repo)] + ["--encoding"] * encoding
         done = subprocess.run(cmd, env=env, cwd=work, capture_output=True, text=True, check=True)
         totals = [int(line.split()[1]) for f in work.glob("out.*") for line in f.read_text().splitlines()
                   if line.startswith("totals:")]
-        return {"findings": int(done.stdout.split()[-1]), "instructions": max(totals)}
+        return {"out": int(done.stdout.split()[-1]), "instructions": max(totals)}
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -64,18 +86,23 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("corpus", type=Path)
     p.add_argument("--code", type=Path, action="append", help="a checkout whose code to count (repeatable)")
+    p.add_argument("--encoding", action="store_true",
+                   help="count encoding the parse snapshot's parts instead of the checks")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     codes = [c.resolve() for c in args.code or [REPO]]
     if args.child:
-        child(codes[0], args.corpus.resolve())
+        child(codes[0], args.corpus.resolve(), args.encoding)
         return
     if shutil.which("valgrind") is None:
         sys.exit("bench_check_instructions needs valgrind")
     base = Path(os.environ.get("RULESDSL_CACHE") or tempfile.mkdtemp(prefix="rulesdsl-cache-"))
     for i, code in enumerate(codes):
-        row = count(code, args.corpus.resolve(), base / f"code{i}")
-        print(f"{code}: run_checks {row['instructions']:,} instructions, {row['findings']} findings")
+        row = count(code, args.corpus.resolve(), base / f"code{i}", args.encoding)
+        if args.encoding:
+            print(f"{code}: encoding the parts {row['instructions']:,} instructions, {row['out']:,} bytes")
+        else:
+            print(f"{code}: run_checks {row['instructions']:,} instructions, {row['out']} findings")
 
 
 if __name__ == "__main__":

@@ -115,6 +115,44 @@ def test_the_snapshot_and_its_outline_from_one_walk_read_back_as_from_two():
     assert len(small) < len(large)
 
 
+def test_the_snapshot_holds_its_outline_as_written_and_encodes_only_the_rest():
+    docs = [parser.parse_text(p.read_text(encoding="utf-8"), str(p))
+            for p in sorted((REPO / "rulings").rglob("*.rules"))[:30]]
+    keys = tuple(map(str, range(len(docs))))
+    small, large = snapshot.dumps_nested([keys, tuple(map(loader.outline, docs))], [keys, tuple(docs)])
+    assert large.startswith(b'{"base":' + small + b",")
+    whole = json.loads(snapshot.dumps([keys, tuple(docs)]))
+    own = json.loads(large)
+    del own["base"]
+    # what the outline already holds is not written again: fewer scalars and objects than alone
+    assert len(own["scalars"]) < len(whole["scalars"])
+    assert sum(g[1] for g in own["groups"]) < sum(g[1] for g in whole["groups"])
+
+
+@pytest.mark.parametrize("base", [
+    {"snapshot": snapshot.VERSION + 1, "classes": [], "scalars": [], "groups": [], "roots": []},
+    {"snapshot": snapshot.VERSION, "classes": [], "scalars": [], "groups": [], "roots": [],
+     "base": {"snapshot": snapshot.VERSION, "classes": [], "scalars": [], "groups": [], "roots": []}},
+    [1, 2]])
+def test_a_snapshot_over_a_base_that_is_not_one_of_this_version_is_refused(base):
+    payload = {"snapshot": snapshot.VERSION, "base": base, "classes": [], "scalars": [], "groups": [], "roots": []}
+    with pytest.raises(snapshot.SnapshotError, match="base"):
+        snapshot.loads(json.dumps(payload).encode())
+
+
+def test_an_object_of_the_base_is_not_taken_for_a_location():
+    """Over a base, an index below the payload's own scalars may name one of the base's objects:
+    a location's column that does is refused, not read as a line."""
+    card = Card.model_construct(game="g", code="X", loc=Loc("f", 1, 1))
+    _, large = snapshot.dumps_nested([(card,)], [(card, card.model_copy(update={"code": "Y"}))])
+    data = json.loads(large)
+    group = next(g for g in data["groups"] if len(g[2]) > 2)[2]     # card Y's, its class the base's
+    line_column = -3            # the Loc's file, line and column come last, before the fields-given mask
+    group[line_column] = [len(data["base"]["scalars"])]       # the base's first object: card X
+    with pytest.raises(snapshot.SnapshotError, match="location"):
+        snapshot.loads(json.dumps(data).encode())
+
+
 def test_writing_a_snapshot_leaves_nothing_it_walked_for_the_cyclic_collector():
     """A cold load writes its parts with the collector off: what a writer walked (a row per
     object) must be freed when it is done, not kept in a cycle until a collection."""

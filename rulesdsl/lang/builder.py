@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import partial
+from functools import cache, partial
 from typing import Any, Optional
 
 
@@ -41,6 +41,7 @@ _tnew = tuple.__new__
 _REQUIRED = object()
 
 
+@cache          # one per class: the parse's, and the outline's bare scenarios (kb/loader.py)
 def constructor(cls):
     """`cls.model_construct`, for the models of the syntax model (no default factories); a
     class that is not a pydantic model keeps its own `model_construct` (or is called as is) —

@@ -17,7 +17,11 @@ per node (a knowledge base of 10,000 cards has about 800,000 nodes):
   (the field declared `loc: Loc`, which nearly every node has) is not a node of its own but the
   group's last three columns, its file, line and column as scalars (version 2: locations were
   two fifths of the nodes); an optional location is a node like any other;
-- `roots`: the indices of what was snapshotted.
+- `roots`: the indices of what was snapshotted;
+- `base` (optional): a whole payload (without a base of its own) that this one is written over:
+  its scalars and objects come first in the table, this payload's own after them, and this
+  payload's classes are numbered after the base's (the parse snapshot's documents are written
+  over their outline, which they share most of: `dumps_nested`).
 
 Models are rebuilt without validation (they were validated when first built, and the snapshot
 is only read back after its MAC verifies: see rulesdsl/base/cache.py), keeping the set of fields that
@@ -31,7 +35,7 @@ import json
 from bisect import bisect_left
 from itertools import repeat, starmap
 from operator import itemgetter
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, NamedTuple, Optional
 
 from ..base.declared import BaseModel
 from ..base.record import own_annotations
@@ -160,8 +164,9 @@ def dumps(roots: Iterable[Any], loose: bool = False) -> bytes:
 def dumps_nested(small: Iterable[Any], large: Iterable[Any]) -> tuple[bytes, bytes]:
     """The snapshots of `small` and of `large`, from one walk: what the two share (the parse
     snapshot's outline shares everything but the worked questions' bodies with the documents)
-    is visited once. Each payload holds only what its own roots reach; reading either back
-    gives what `dumps` of it would."""
+    is visited once, and encoded once: the payload of `large` holds that of `small` as it is
+    (its `base`) and, beside it, only what `small` does not reach. The payload of `small` is what
+    `dumps` of it gives; reading either back gives what reading `dumps` of it would."""
     small_payload, large_payload = _Writer(False).payloads([small, large])
     return small_payload, large_payload
 
@@ -173,7 +178,8 @@ class _Writer:
     the index of a scalar (>= 0) or the bitwise complement of the position of an object (< 0),
     so that turning positions into the payload's indices is one C-level `map` per column. A set
     of roots walked after another reaches the objects of the first at lower positions, so the
-    payload of the first is a prefix of every group and of the scalars."""
+    payload of the first is a prefix of every group and of the scalars, and the payload of the
+    later set is written over it (see `payload`)."""
 
     def __init__(self, loose: bool) -> None:
         self.loose = loose
@@ -352,29 +358,53 @@ class _Writer:
             else:
                 g.append(pos)
         keys = sorted(groups, key=lambda k: (k[0], _name(k[1])))
-        return [self.payload(refs, n_nodes, n_scalars, groups, keys) for refs, n_nodes, n_scalars in marks]
+        out: list[bytes] = []
+        base: Optional[_Base] = None
+        for refs, n_nodes, n_scalars in marks:
+            payload, table = self.payload(refs, n_nodes, n_scalars, groups, keys, base)
+            out.append(payload)
+            base = _Base(payload, n_nodes, n_scalars, table)
+        return out
 
-    def payload(self, roots: list[int], n_nodes: int, n_scalars: int, groups: dict, keys: list) -> bytes:
+    def payload(self, roots: list[int], n_nodes: int, n_scalars: int, groups: dict, keys: list,
+                base: Optional["_Base"] = None) -> tuple[bytes, "_Table"]:
+        """The payload of the first `n_nodes` objects and `n_scalars` scalars, and how it numbers
+        them. Over a `base` (the payload of a prefix of them), it holds the base's payload as it is
+        and, beside it, only what the base does not: the scalars and the objects past the base's,
+        numbered after everything the base holds."""
+        lo_nodes, lo_scalars = (base.n_nodes, base.n_scalars) if base is not None else (0, 0)
         chosen = []
         for k in keys:
             g = groups[k]
-            if g[0] < n_nodes:
-                chosen.append((k, g if g[-1] < n_nodes else g[:bisect_left(g, n_nodes)]))
-        final: list = [None] * n_nodes
-        at = n_scalars
+            if g[-1] >= lo_nodes and g[0] < n_nodes:
+                lo = bisect_left(g, lo_nodes) if g[0] < lo_nodes else 0
+                hi = len(g) if g[-1] < n_nodes else bisect_left(g, n_nodes)
+                if lo < hi:
+                    chosen.append((k, g if lo == 0 and hi == len(g) else g[lo:hi]))
+        if base is None:
+            scalar_ix = list(range(n_scalars))              # a scalar's index is itself
+            final: list = [None] * n_nodes
+            at = n_scalars
+            class_no: dict[type, int] = {}
+        else:
+            size = base.table.size
+            scalar_ix = base.table.scalars + list(range(size, size + n_scalars - lo_scalars))
+            final = base.table.final + [None] * (n_nodes - lo_nodes)
+            at = size + n_scalars - lo_scalars
+            class_no = dict(base.table.class_no)
         for _, g in chosen:
             _all(map(final.__setitem__, g, range(at, at + len(g))))
             at += len(g)
+        table = _Table(scalar_ix, final[:], class_no, at)
         final.reverse()
-        get = (list(range(n_scalars)) + final).__getitem__   # a scalar's index is itself; ~pos is final[pos]
+        get = (scalar_ix + final).__getitem__   # a scalar's index is scalar_ix[i]; ~pos is final[pos]
         rows, masks, kinds = self.rows, self.masks, self.kinds
         classes: list = []
-        class_no: dict[type, int] = {}
         out_groups = []
         for (_, cls), g in chosen:
             kind = kinds[cls]
             if cls not in class_no:
-                class_no[cls] = len(classes)
+                class_no[cls] = len(class_no)
                 classes.append([_name(cls), kind, _fields(cls, kind), loc_field(cls, kind)])
             grows = list(map(rows.__getitem__, g))
             if kind in ("tuple", "list"):
@@ -386,12 +416,32 @@ class _Writer:
                 if kind == "model":
                     cols.append(list(map(masks.__getitem__, g)))
             out_groups.append([class_no[cls], len(g), cols])
-        data = {"snapshot": VERSION, "classes": classes, "scalars": self.scalars[:n_scalars],
+        data = {"snapshot": VERSION, "classes": classes, "scalars": self.scalars[lo_scalars:n_scalars],
                 "groups": out_groups, "roots": list(map(get, roots))}
         try:
-            return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         except (ValueError, UnicodeEncodeError) as e:
             raise SnapshotError(str(e)) from None
+        if base is not None:    # the base's payload, as written, its first member
+            text = b'{"base":' + base.payload + b"," + text[1:]
+        return text, table
+
+
+class _Table(NamedTuple):
+    """How a payload numbers what it holds: by scalar, its index; by object position, its index
+    (None past the payload's objects); the classes' numbers; how many entries in all."""
+    scalars: list
+    final: list
+    class_no: dict
+    size: int
+
+
+class _Base(NamedTuple):
+    """A payload a later one is written over (see `_Writer.payload`)."""
+    payload: bytes
+    n_nodes: int
+    n_scalars: int
+    table: _Table
 
 
 def _getter(fields: list[str]):
@@ -431,16 +481,25 @@ def loads(payload: bytes) -> list:
         data = json.loads(payload)
         if not isinstance(data, dict) or data.get("snapshot") != VERSION:
             raise SnapshotError("not a snapshot of this version")
-        return _decode(data)
+        base = data.get("base")
+        if base is None:
+            return _decode(data, [], [])
+        if not isinstance(base, dict) or base.get("snapshot") != VERSION or "base" in base:
+            raise SnapshotError("a base that is not a snapshot of this version")
+        objs: list = []
+        classes: list = []
+        _decode(base, objs, classes)
+        return _decode(data, objs, classes)
     except SnapshotError:
         raise
     except (ValueError, TypeError, KeyError, IndexError, AttributeError) as e:
         raise SnapshotError(f"damaged snapshot: {type(e).__name__}: {e}") from None
 
 
-def _decode(data: dict) -> list:
+def _decode(data: dict, objs: list, classes: list) -> list:
+    """The roots of the payload `data`; over a base already decoded, `objs` and `classes` are
+    what it holds, to which `data`'s own are added (its scalars and objects numbered after them)."""
     table = allowed()
-    classes = []
     for name, kind, fields, at in data["classes"]:
         found = table.get(name)
         if found is None or found[1] != kind:
@@ -449,9 +508,10 @@ def _decode(data: dict) -> list:
         if fields != _fields(cls, kind) or at != loc_field(cls, kind):
             raise SnapshotError(f"{name} has other fields now")
         classes.append((cls, kind, tuple(fields), None if at is None else fields.index(at)))
-    objs = list(data["scalars"])
-    if any(type(s) not in _SCALARS for s in objs):
+    scalars = data["scalars"]
+    if any(type(s) not in _SCALARS for s in scalars):
         raise SnapshotError("a scalar that is not one")
+    objs.extend(scalars)
     n_scalars = len(objs)
     get = objs.__getitem__
     for no, count, cols in data["groups"]:
@@ -473,6 +533,8 @@ def _decode(data: dict) -> list:
             lf, ll, lc = refs[-3:]
             if count and (max(lf) >= n_scalars or max(ll) >= n_scalars or max(lc) >= n_scalars):
                 raise SnapshotError("a location that is not one")
+            # (over a base, an index below this payload's scalars may name one of the base's
+            # objects: the types below rule them out, as no object decoded is a plain str or int)
             lf, ll, lc = list(map(get, lf)), list(map(get, ll)), list(map(get, lc))
             if count and (set(map(type, lf)) != {str} or set(map(type, ll)) != {int} or set(map(type, lc)) != {int}):
                 raise SnapshotError("a location that is not one")

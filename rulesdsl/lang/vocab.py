@@ -403,7 +403,9 @@ class Validator:
         for t in p.types:
             ok, value, _ = self._convert_one(atom, t)
             if ok:
-                if t == "card" and self.resolve_card is not None:
+                if t == "card":
+                    if self.resolve_card is None:
+                        return CardRef.model_construct(text=str(value))
                     ref, problem, hint = self.resolve_card(atom)
                     if problem:
                         self.err(atom.loc, problem, hint, width=len(atom.display()))
@@ -446,9 +448,8 @@ class Validator:
             return (k == "name" and v in self.vocab.cells, v, None)
         if t == "player":
             return (k == "name" and v in self.vocab.players, v, None)
-        if t == "card":
-            return (k in ("name", "string") and not (k == "name" and v == "unknown"),
-                    CardRef.model_construct(text=str(v)), None)
+        if t == "card":         # its reference made by `convert`, not for every match tried
+            return (k in ("name", "string") and not (k == "name" and v == "unknown"), v, None)
         if t == "unknown":
             return (k == "name" and v == "unknown", UNKNOWN, None)
         if t == "bool":
