@@ -34,7 +34,7 @@ sys.path.insert(0, str(REPO))
 from rulesdsl.kb import loader  # noqa: E402
 from rulesdsl.kb.build import load  # noqa: E402
 from rulesdsl.lang.model import Status  # noqa: E402
-from rulesdsl.engine.runner import status_matches  # noqa: E402
+from rulesdsl.engine.expecting import status_matches  # noqa: E402
 from rulesdsl.regress.impact import impact  # noqa: E402
 from rulesdsl.regress.periods import timeline  # noqa: E402
 from rulesdsl.regress.records import Memo, answer_all, record
