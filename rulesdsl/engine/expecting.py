@@ -37,6 +37,13 @@ def status_expectation(e, a: Answer, asked: Optional[_dt.date] = None) -> Expect
                              loc=str(e.loc), about_status=True)
 
 
+def add_status_checks(a: Answer, scenario) -> None:
+    """Append to `a` the checks of its status (`expect status …` of `scenario`), once the test of
+    what decides has given its status, each on the scenario's own day (`status_expectation`)."""
+    asked = scenario.as_of.start() if scenario.as_of else None
+    a.expectations += [status_expectation(e, a, asked) for e in scenario.status_expects]
+
+
 def under_policy(e, i: int, branches: list, odds, per_plan: list) -> list:
     """The probabilities an expectation's bound is checked against: every plan fixed before the
     dice (no policy named), the best play for one player (`best for P1`), or the plans that

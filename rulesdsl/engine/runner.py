@@ -17,7 +17,7 @@ from .answer import Answer, Branch, ExpectationResult
 from .chance import ChanceLimit, is_chance, summarize
 from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, StepLimit, carded_games, explore
 from .deciding import SEASON_POINT, RunMemo, settle
-from .expecting import probability_expectation, status_expectation, under_policy
+from .expecting import add_status_checks, probability_expectation, under_policy
 from .registry import engine_for
 from .resume import MIN_RUNS, Resumes, copier
 from .sentences import answer_sentences
@@ -354,8 +354,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
                           point_cache=cache, reading=r, run_memo=memo)
         settle(kb, a, under)
         _unlink_readings(a)
-        asked = sc.as_of.start() if sc.as_of else None
-        a.expectations += [status_expectation(e, a, asked) for e in sc.status_expects]
+        add_status_checks(a, sc)
     return a
 
 

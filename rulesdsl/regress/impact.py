@@ -16,7 +16,7 @@ from ..engine.answer import Answer
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
 from ..engine.deciding import RunMemo, open_points, settle, split_key
-from ..engine.expecting import status_expectation
+from ..engine.expecting import add_status_checks
 from ..engine.runner import answer, collector_paused
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 from ..kb.timeline import moved_without
@@ -329,8 +329,7 @@ def answered_without(kb: KnowledgeBase, info: ScenarioInfo, after: Answer, point
     quick.readings = None           # they list `quick` itself: a cycle the collector would have to find
     if said_same and quick.status is after.status:
         return True, None
-    asked = info.scenario.as_of.start() if info.scenario.as_of else None    # as runner.answer ends an answer
-    quick.expectations += [status_expectation(e, quick, asked) for e in info.scenario.status_expects]
+    add_status_checks(quick, info.scenario)     # as runner.answer ends an answer
     return False, quick
 
 
