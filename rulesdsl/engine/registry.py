@@ -71,7 +71,10 @@ class GameEngine:
     def per_scenario(self, info: "ScenarioInfo", what: str, make: Callable[["ScenarioInfo"], Any]) -> Any:
         """`make(info)`, made once per scenario and kept with the engine: what a scenario's text
         says once and for all (every run and reading of it replays the same calls)."""
-        return _kept(self.__dict__.setdefault("_per_scenario", {}), (what, id(info)), info, make)
+        memo = self.__dict__.get("_per_scenario")
+        if memo is None:        # not a new dict made for `setdefault` at every call
+            memo = self.__dict__["_per_scenario"] = {}
+        return _kept(memo, (what, id(info)), info, make)
 
     def expect(self, ctx: "Context", state: Any, call: "Call", illegal: Optional[str]
                ) -> Optional[tuple[bool, str]]:

@@ -211,9 +211,8 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         if refused:     # the outcome says what did not happen, then where the game went on to
             outcome = "; ".join([*(f"ルール上できない（行われなかった）: {e.message}" for e in refused), outcome])
         branch = _RunBranch(list(ctx.choices), ctx.steps, outcome, message,
-                            before, _Pending(engine.board, state) if final_board else None, results)
-        branch.illegal_cite = illegal.cite if illegal else None
-        branch.refused = [e.message for e in refused]
+                            before, _Pending(engine.board, state) if final_board else None, results,
+                            illegal.cite if illegal else None, [e.message for e in refused] if refused else [])
         return ctx.choices, (branch, ctx)
 
     try:
@@ -272,12 +271,17 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
                 if c in met:
                     continue
                 met.add(c)
-                if c.kind == "gap":
+                kind = c.kind
+                if kind == "gap":
                     gaps.setdefault(c.ref, c)
-                elif c.kind == "assumption":   # 仮定: listed with the answer, no status of the rules
+                elif kind == "assumption":   # 仮定: listed with the answer, no status of the rules
                     assumed.setdefault(f"{c.note}（{c.ref}）")
                 else:
-                    cites.setdefault(c.key(), c)
+                    k = c._key      # Cite.key, read without a call where it is made already
+                    if k is None:
+                        k = c.key()
+                    if k not in cites:
+                        cites[k] = c
     statuses = [c.status for c in cites.values()]
     relies: dict[tuple, set[str]] = {}
     direct: set[tuple] = set()
@@ -290,19 +294,26 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
                 cites[k] = c
                 statuses.append(c.status)
         for k, via in ctx.point_cites.items():
-            relies.setdefault(k, set()).update(via)
+            had = relies.get(k)
+            if had is None:
+                relies[k] = set(via)
+            else:
+                had.update(via)
     cautions = [c for c in cites.values() if c.status in _CAUTION]
     if len(cautions) > 1:
         cautions.sort(key=_caution_order)
     points: dict[str, dict] = {}
     unsettled: dict[str, dict] = {}
     rulings: set[str] = set()
-    sections: set[str] = set()
-    cards: set[str] = set()
     fuzzy_notes: set[str] = set()
+    if len(contexts) == 1:      # most questions: one run, whose sets are only read (sorted) below
+        sections, cards = contexts[0].sections, contexts[0].cards
+    else:
+        sections, cards = set(), set()
+        for ctx in contexts:
+            sections |= ctx.sections
+            cards |= ctx.cards
     for ctx in contexts:
-        sections |= ctx.sections
-        cards |= ctx.cards
         rulings |= ctx.rulings
         for (name, card), r in ctx.points.items():
             if r.fuzzy:
@@ -494,9 +505,9 @@ def _season_reading(kb: KnowledgeBase, game: str, day: _dt.date) -> Optional[dic
     another, on or before it (the same for every answer on this knowledge base, game and day:
     worked out once, a copy of its own for each answer)."""
     key = ("engine.season", game, day)
-    if key not in kb.memo:
-        kb.memo[key] = _season_point(kb, game, day)
-    found = kb.memo[key]
+    found = kb.memo.get(key, _UNREAD)
+    if found is _UNREAD:
+        found = kb.memo[key] = _season_point(kb, game, day)
     return None if found is None else {**found, "readings": list(found["readings"])}
 
 
@@ -577,4 +588,4 @@ def _authority(kb: KnowledgeBase, game: str, cites) -> list[str]:
     return out
 
 
-_UNREAD = object()      # a source whose document's authority is not looked up yet
+_UNREAD = object()      # a memo entry not made yet (a source's authority, a day's season reading)
