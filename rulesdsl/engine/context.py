@@ -158,11 +158,13 @@ class Context:
         # for one of them (`set card("…").point = value`) applies to it while the action runs
         self.subjects: tuple[str, ...] = ()
         # the (game, point)s some ruling sets for one card: only for them do the subjects matter
-        self._carded = carded_points(kb)
+        memo = kb.memo
+        carded = memo.get("engine.carded")
+        self._carded = carded if carded is not None else carded_points(kb)
         # rule sections' citations by id, the same for every run on this knowledge base (`section`)
-        sections = kb.memo.get("engine.sections")
+        sections = memo.get("engine.sections")
         if sections is None:
-            sections = kb.memo["engine.sections"] = {}
+            sections = memo["engine.sections"] = {}
         self._section_cites: dict[str, Cite] = sections
 
     # -- the trace ----------------------------------------------------------------------

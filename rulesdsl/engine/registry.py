@@ -184,7 +184,7 @@ class GameEngine:
         return illegal or ""
 
     def describe(self, kb: "KnowledgeBase", call: "Call") -> str:
-        return in_words(call, kb.games[self.game_id].vocab, card_name=lambda r: f"《{r.text.strip('《》')}》")
+        return in_words(call, kb.games[self.game_id].vocab, card_name=_quoted)
 
     def render_board(self, board: Any) -> str:
         return ""
@@ -209,6 +209,11 @@ class GameEngine:
     def validate_deck(self, kb: "KnowledgeBase", deck: Any) -> Optional[tuple[list, list[str]]]:
         """(problems, notes) for a deck list, or None if this game has no deck rules here."""
         return None
+
+
+def _quoted(ref: CardRef) -> str:
+    """A card named in words: 《its name as the scenario writes it》."""
+    return f"《{ref.text.strip('《》')}》"
 
 
 _DRAWN_ONCE = object()     # a board before the actions drawn once and not kept (GameEngine.board_before)

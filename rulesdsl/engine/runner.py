@@ -37,9 +37,16 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     (engine.deciding); `run_memo` keeps the runs made meanwhile, so that a reading that would repeat
     one does not run it again. Raises EngineError for a question the engine cannot answer.
 
-    The cyclic garbage collector is paused while a question is answered (`collector_paused`)."""
-    with collector_paused():
+    The cyclic garbage collector is paused while a question is answered (as `collector_paused`
+    does, written in: one answer of a question asked once is short enough for its calls to count)."""
+    was = gc.isenabled()
+    if was:
+        gc.disable()
+    try:
         return _answer(kb, info, as_of, tournament, bounds, point_cache, reading, settled, run_memo)
+    finally:
+        if was:
+            gc.enable()
 
 
 class collector_paused:
@@ -124,15 +131,13 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         """The board before the actions of a run whose set-up met `picks` (`_Redrawn`)."""
         return engine.board(rebuild(picks, ())[0])
 
-    def run(script):
-        if memo is not None:
-            made = memo.find(script, reading or {})
-            if made is not None:
-                return made
-            made = run_anew(script)
-            memo.keep(script, reading or {}, made)
+    def run(script):    # with a memo of the question's runs (without one, `run_anew` is the run)
+        made = memo.find(script, reading or {})
+        if made is not None:
             return made
-        return run_anew(script)
+        made = run_anew(script)
+        memo.keep(script, reading or {}, made)
+        return made
 
     def run_anew(script):
         ctx = Context(kb, game, day, mode, script, fixed, bounds, cache, reading)
@@ -216,7 +221,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         return ctx.choices, (branch, ctx)
 
     try:
-        runs = explore(run, bounds)
+        runs = explore(run if memo is not None else run_anew, bounds)
     except BranchLimit as e:
         raise branch_limit_error(e, bounds, sc.loc) from None
     except ChanceLimit as e:

@@ -478,7 +478,7 @@ def in_words(call: Call, vocab: Vocabulary, card_name: Callable[[CardRef], str] 
         mods = "・".join(vocab.label("modifier", m) or m for m in call.modifiers)
         inner = "。".join(in_words(b, vocab, card_name) for b in call.body or ())
         return f"【{head}{'・' + mods if mods else ''}】{inner}"
-    entry = vocab.entries.get(call.kind, {}).get(call.name)
+    entry = vocab.entries.get(call.kind, _NONE).get(call.name)
     if entry is None or not entry.label:
         return call.name
     values = _Default()     # filled in place: not a dict copied into a _Default for format_map
@@ -495,6 +495,9 @@ def in_words(call: Call, vocab: Vocabulary, card_name: Callable[[CardRef], str] 
 class _Default(dict):
     def __missing__(self, key):
         return ""
+
+
+_NONE: dict = {}     # the entries of a kind no entry has (read only: not a new dict per call)
 
 
 def _value_words(v: Any, p: Param, vocab: Vocabulary, card_name) -> str:
