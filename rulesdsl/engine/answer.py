@@ -85,12 +85,11 @@ class ExpectationResult(Record):
         self.branches = branches
         self.found = found
         self.loc = loc
-        self.evaluated = evaluated
+        self.evaluated = branches if evaluated < 0 else evaluated    # __post_init__, written in
         self.probability = probability
         self.statement = statement
         self.odds = odds
         self.about_status = about_status
-        self.__post_init__()
 
     def __post_init__(self) -> None:
         if self.evaluated < 0:

@@ -139,7 +139,8 @@ class Context:
         self.assigned: list[tuple[Optional[str], str, Optional[Cite]]] = []
         # a reading of unsettled rule points to answer under: "point" or "card(X).point" -> value
         self.readings = readings or {}
-        self.bounds = bounds or Bounds()
+        self.bounds = bounds = bounds or Bounds()
+        self._max_steps = bounds.max_steps      # read at every step
         self.steps: list[Step] = []
         self.choices: list[ChoicePoint] = []
         self.points: dict[tuple[str, Optional[str]], Resolved] = {}
@@ -157,23 +158,30 @@ class Context:
         # for one of them (`set card("…").point = value`) applies to it while the action runs
         self.subjects: tuple[str, ...] = ()
         # the (game, point)s some ruling sets for one card: only for them do the subjects matter
-        self._carded = carded_points(kb)
+        memo = kb.memo
+        carded = memo.get("engine.carded")
+        self._carded = carded if carded is not None else carded_points(kb)
+        # rule sections' citations by id, the same for every run on this knowledge base (`section`)
+        sections = memo.get("engine.sections")
+        if sections is None:
+            sections = memo["engine.sections"] = {}
+        self._section_cites: dict[str, Cite] = sections
 
     # -- the trace ----------------------------------------------------------------------
     def step(self, text: str, *cites: Cite, kind: str = "rule") -> None:
-        if len(self.steps) >= self.bounds.max_steps:
+        steps = self.steps
+        if len(steps) >= self._max_steps:
             raise StepLimit()
-        self.steps.append(Step(text, cites, kind))
+        steps.append(Step(text, cites, kind))
 
     def section(self, sid: str) -> Cite:
         """A citation of a base rule section (status: as the rules text states it)."""
         self.sections.add(sid)
-        memo = self.kb.memo
-        cite = memo.get(("engine.section", sid))
+        cite = self._section_cites.get(sid)
         if cite is None:    # the same for every run on this knowledge base (citations are never changed)
             sec = self.kb.sections.get(sid)
-            cite = memo[("engine.section", sid)] = Cite("section", sid, Status.confirmed,
-                                                        sec.source.raw if sec and sec.source else None)
+            cite = self._section_cites[sid] = Cite("section", sid, Status.confirmed,
+                                                   sec.source.raw if sec and sec.source else None)
         return cite
 
     def ruling(self, rid: str) -> Cite:

@@ -71,7 +71,10 @@ class GameEngine:
     def per_scenario(self, info: "ScenarioInfo", what: str, make: Callable[["ScenarioInfo"], Any]) -> Any:
         """`make(info)`, made once per scenario and kept with the engine: what a scenario's text
         says once and for all (every run and reading of it replays the same calls)."""
-        return _kept(self.__dict__.setdefault("_per_scenario", {}), (what, id(info)), info, make)
+        memo = self.__dict__.get("_per_scenario")
+        if memo is None:        # not a new dict made for `setdefault` at every call
+            memo = self.__dict__["_per_scenario"] = {}
+        return _kept(memo, (what, id(info)), info, make)
 
     def expect(self, ctx: "Context", state: Any, call: "Call", illegal: Optional[str]
                ) -> Optional[tuple[bool, str]]:
@@ -181,7 +184,7 @@ class GameEngine:
         return illegal or ""
 
     def describe(self, kb: "KnowledgeBase", call: "Call") -> str:
-        return in_words(call, kb.games[self.game_id].vocab, card_name=lambda r: f"《{r.text.strip('《》')}》")
+        return in_words(call, kb.games[self.game_id].vocab, card_name=_quoted)
 
     def render_board(self, board: Any) -> str:
         return ""
@@ -206,6 +209,11 @@ class GameEngine:
     def validate_deck(self, kb: "KnowledgeBase", deck: Any) -> Optional[tuple[list, list[str]]]:
         """(problems, notes) for a deck list, or None if this game has no deck rules here."""
         return None
+
+
+def _quoted(ref: CardRef) -> str:
+    """A card named in words: 《its name as the scenario writes it》."""
+    return f"《{ref.text.strip('《》')}》"
 
 
 _DRAWN_ONCE = object()     # a board before the actions drawn once and not kept (GameEngine.board_before)

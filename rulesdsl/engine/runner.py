@@ -37,9 +37,16 @@ def answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date] = No
     (engine.deciding); `run_memo` keeps the runs made meanwhile, so that a reading that would repeat
     one does not run it again. Raises EngineError for a question the engine cannot answer.
 
-    The cyclic garbage collector is paused while a question is answered (`collector_paused`)."""
-    with collector_paused():
+    The cyclic garbage collector is paused while a question is answered (as `collector_paused`
+    does, written in: one answer of a question asked once is short enough for its calls to count)."""
+    was = gc.isenabled()
+    if was:
+        gc.disable()
+    try:
         return _answer(kb, info, as_of, tournament, bounds, point_cache, reading, settled, run_memo)
+    finally:
+        if was:
+            gc.enable()
 
 
 class collector_paused:
@@ -124,15 +131,13 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         """The board before the actions of a run whose set-up met `picks` (`_Redrawn`)."""
         return engine.board(rebuild(picks, ())[0])
 
-    def run(script):
-        if memo is not None:
-            made = memo.find(script, reading or {})
-            if made is not None:
-                return made
-            made = run_anew(script)
-            memo.keep(script, reading or {}, made)
+    def run(script):    # with a memo of the question's runs (without one, `run_anew` is the run)
+        made = memo.find(script, reading or {})
+        if made is not None:
             return made
-        return run_anew(script)
+        made = run_anew(script)
+        memo.keep(script, reading or {}, made)
+        return made
 
     def run_anew(script):
         ctx = Context(kb, game, day, mode, script, fixed, bounds, cache, reading)
@@ -211,13 +216,12 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         if refused:     # the outcome says what did not happen, then where the game went on to
             outcome = "; ".join([*(f"ルール上できない（行われなかった）: {e.message}" for e in refused), outcome])
         branch = _RunBranch(list(ctx.choices), ctx.steps, outcome, message,
-                            before, _Pending(engine.board, state) if final_board else None, results)
-        branch.illegal_cite = illegal.cite if illegal else None
-        branch.refused = [e.message for e in refused]
+                            before, _Pending(engine.board, state) if final_board else None, results,
+                            illegal.cite if illegal else None, [e.message for e in refused] if refused else [])
         return ctx.choices, (branch, ctx)
 
     try:
-        runs = explore(run, bounds)
+        runs = explore(run if memo is not None else run_anew, bounds)
     except BranchLimit as e:
         raise branch_limit_error(e, bounds, sc.loc) from None
     except ChanceLimit as e:
@@ -272,12 +276,17 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
                 if c in met:
                     continue
                 met.add(c)
-                if c.kind == "gap":
+                kind = c.kind
+                if kind == "gap":
                     gaps.setdefault(c.ref, c)
-                elif c.kind == "assumption":   # 仮定: listed with the answer, no status of the rules
+                elif kind == "assumption":   # 仮定: listed with the answer, no status of the rules
                     assumed.setdefault(f"{c.note}（{c.ref}）")
                 else:
-                    cites.setdefault(c.key(), c)
+                    k = c._key      # Cite.key, read without a call where it is made already
+                    if k is None:
+                        k = c.key()
+                    if k not in cites:
+                        cites[k] = c
     statuses = [c.status for c in cites.values()]
     relies: dict[tuple, set[str]] = {}
     direct: set[tuple] = set()
@@ -290,19 +299,26 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
                 cites[k] = c
                 statuses.append(c.status)
         for k, via in ctx.point_cites.items():
-            relies.setdefault(k, set()).update(via)
+            had = relies.get(k)
+            if had is None:
+                relies[k] = set(via)
+            else:
+                had.update(via)
     cautions = [c for c in cites.values() if c.status in _CAUTION]
     if len(cautions) > 1:
         cautions.sort(key=_caution_order)
     points: dict[str, dict] = {}
     unsettled: dict[str, dict] = {}
     rulings: set[str] = set()
-    sections: set[str] = set()
-    cards: set[str] = set()
     fuzzy_notes: set[str] = set()
+    if len(contexts) == 1:      # most questions: one run, whose sets are only read (sorted) below
+        sections, cards = contexts[0].sections, contexts[0].cards
+    else:
+        sections, cards = set(), set()
+        for ctx in contexts:
+            sections |= ctx.sections
+            cards |= ctx.cards
     for ctx in contexts:
-        sections |= ctx.sections
-        cards |= ctx.cards
         rulings |= ctx.rulings
         for (name, card), r in ctx.points.items():
             if r.fuzzy:
@@ -494,9 +510,9 @@ def _season_reading(kb: KnowledgeBase, game: str, day: _dt.date) -> Optional[dic
     another, on or before it (the same for every answer on this knowledge base, game and day:
     worked out once, a copy of its own for each answer)."""
     key = ("engine.season", game, day)
-    if key not in kb.memo:
-        kb.memo[key] = _season_point(kb, game, day)
-    found = kb.memo[key]
+    found = kb.memo.get(key, _UNREAD)
+    if found is _UNREAD:
+        found = kb.memo[key] = _season_point(kb, game, day)
     return None if found is None else {**found, "readings": list(found["readings"])}
 
 
@@ -577,4 +593,4 @@ def _authority(kb: KnowledgeBase, game: str, cites) -> list[str]:
     return out
 
 
-_UNREAD = object()      # a source whose document's authority is not looked up yet
+_UNREAD = object()      # a memo entry not made yet (a source's authority, a day's season reading)

@@ -85,10 +85,10 @@ def _in_question_terms(sentences: list[str], question: str) -> list[str]:
     return sentences if spell is _as_written else [spell(x) for x in sentences]
 
 
-def _expectation_words(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", i: int) -> Optional[str]:
+def _expectation_words(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", i: int, engine) -> Optional[str]:
     """The game's wording of expectation `i` for the boards the run ended on (「a1のカードは裏向き」
-    of a cell that holds one card, where the expectation's template speaks of a stack's top)."""
-    engine = engine_for(a.game)        # the answer's game is the question's (a plain field: no property)
+    of a cell that holds one card, where the expectation's template speaks of a stack's top), by
+    the answer's game's `engine`."""
     if engine is None or i >= len(info.expects) or not engine.words_from_boards(info.expects[i][1]):
         return None     # the game words no such expectation from the boards: none is drawn for it
     finals = [f for f in (b.final for b in a.branches) if f is not None]    # no board drawn for them
@@ -131,13 +131,14 @@ def answer_sentences(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", own
             and agrees(info.scenario.answer, a):   # an answer that contradicts the engine is not read out
         add(_end(info.scenario.answer))
     else:
+        engine = engine_for(a.game)     # the answer's game is the question's (a plain field: no property)
         for i, e in enumerate(a.expectations):
             if not (e.applies and e.evaluated):
                 continue
             if a.illegal and (e.text.endswith("ルール上できない")
                               or (not e.ok and any(why in f for f in e.found))):
                 continue        # the first sentence already says so, with the rule
-            words = None if e.probability else _expectation_words(kb, a, info, i)
+            words = None if e.probability else _expectation_words(kb, a, info, i, engine)
             add(chance_expectation(a.odds, i, e.statement or e.text, e.probability, e.ok)
                 or expectation_sentence(e, words))
     if not applicable and not a.illegal and not chance_sentences(a.odds):

@@ -478,14 +478,15 @@ def in_words(call: Call, vocab: Vocabulary, card_name: Callable[[CardRef], str] 
         mods = "・".join(vocab.label("modifier", m) or m for m in call.modifiers)
         inner = "。".join(in_words(b, vocab, card_name) for b in call.body or ())
         return f"【{head}{'・' + mods if mods else ''}】{inner}"
-    entry = vocab.entries.get(call.kind, {}).get(call.name)
+    entry = vocab.entries.get(call.kind, _NONE).get(call.name)
     if entry is None or not entry.label:
         return call.name
-    values = {}
+    values = _Default()     # filled in place: not a dict copied into a _Default for format_map
+    given = call.params
     for p in entry.params:
-        v = call.params.get(p.name)
-        values[p.name] = _value_words(v, p, vocab, card_name)
-    text = entry.label.format_map(_Default(values))     # str.format_map: string.Formatter in C
+        v = given.get(p.name)
+        values[p.name] = "" if v is None else _value_words(v, p, vocab, card_name)
+    text = entry.label.format_map(values)     # str.format_map: string.Formatter in C
     if call.body:
         text += "：" + "。".join(in_words(b, vocab, card_name) for b in call.body)
     return text
@@ -496,7 +497,18 @@ class _Default(dict):
         return ""
 
 
+_NONE: dict = {}     # the entries of a kind no entry has (read only: not a new dict per call)
+
+
 def _value_words(v: Any, p: Param, vocab: Vocabulary, card_name) -> str:
+    if v.__class__ is str:      # most values (a player, a cell, an enum's value): its label, if it has one
+        enums = vocab.enums
+        for t in p.types:
+            e = enums.get(t)
+            label = e.values.get(v) if e else None
+            if label:
+                return label
+        return v
     if v is None:
         return ""
     if isinstance(v, tuple):

@@ -41,7 +41,9 @@ def say(ctx: Context, text: str, *cites: Cite) -> None:
     unique: dict[tuple, Cite] = {}
     for c in cites:
         key = (c.kind, c.ref)
-        if key not in unique or c.status.rank > unique[key].status.rank:
+        had = unique.get(key)
+        # the same citation, or one of the same status, is no weaker: ranks compared otherwise only
+        if had is None or (c.status is not had.status and c.status.rank > had.status.rank):
             unique[key] = c
     ctx.step(text, *unique.values())
 
