@@ -14,7 +14,14 @@ documents as a cold load encodes them (`_Plan.write`: each part's outline and do
 `snapshot.dumps_nested`, the outlines made by `loader.outline`), without writing them: the work
 of the processes that write the parts beside the check.
 
-    python benchmarks/bench_check_instructions.py CORPUS [--code DIR ...] [--encoding]
+With `--parse`, what is counted is parsing every EVERY-th .rules file of the corpus (`--every`,
+default 20) to the model, as `rulesdsl check` parses a file (`parser.parse_text`: the LALR driver
+of lang/lalr.py and the builder), and, as the anchor, Lark's raw parse of the same files
+(`parser.raw_parser()`, the baseline of bench_check.py), each in its own process; before the
+count, every seventh other file is parsed the same way, so that the tables are loaded and the
+lexers compiled as they are early in a check's parse.
+
+    python benchmarks/bench_check_instructions.py CORPUS [--code DIR ...] [--encoding | --parse [--every N]]
 
 Each `--code DIR` (default: this checkout) is counted with its own private cache folder, kept
 between runs of this script in the folder named by RULESDSL_CACHE, if set, else a temporary one.
@@ -33,16 +40,34 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 
-def child(repo: Path, corpus: Path, encoding: bool = False) -> None:
+def child(repo: Path, corpus: Path, encoding: bool = False, parse: str = "", every: int = 20) -> None:
     """Under callgrind: load the knowledge base, count one call of every check (or the encoding
-    of every part of its parse snapshot)."""
+    of every part of its parse snapshot, or parsing files: `parse` "model" or "raw")."""
     sys.path.insert(0, str(repo))
+    me = str(os.getpid())
+    if parse:
+        from rulesdsl.lang import parser
+        files = sorted(corpus.rglob("*.rules"))
+        texts = [(str(p), p.read_text(encoding="utf-8")) for p in files[::every]]
+        warm = [(str(p), p.read_text(encoding="utf-8")) for p in files[1::7]]
+        raw = parser.raw_parser()
+        for file, text in warm:
+            parser.parse_text(text, file) if parse == "model" else raw.parse(text)
+        subprocess.run(["callgrind_control", "-i", "on", me], capture_output=True, check=True)
+        if parse == "model":
+            for file, text in texts:
+                parser.parse_text(text, file)
+        else:
+            for file, text in texts:
+                raw.parse(text)
+        subprocess.run(["callgrind_control", "-i", "off", me], capture_output=True, check=True)
+        print(len(texts))
+        return
     from rulesdsl.kb import loader
     from rulesdsl.kb.build import load
     from rulesdsl.kb.lint import run_checks
     loader.FREEZE_AFTER_LOAD = True     # as the command line loads
     kb = load(corpus)
-    me = str(os.getpid())
     if encoding:
         import gc
         from rulesdsl.lang.snapshot import dumps_nested
@@ -65,15 +90,17 @@ def child(repo: Path, corpus: Path, encoding: bool = False) -> None:
     print(len(found))
 
 
-def count(repo: Path, corpus: Path, cache: Path, encoding: bool = False) -> dict:
+def count(repo: Path, corpus: Path, cache: Path, encoding: bool = False, parse: str = "", every: int = 20) -> dict:
     work = Path(tempfile.mkdtemp(prefix="rulesdsl-check-instructions-"))
     try:
         env = dict(os.environ, PYTHONPATH=str(repo), RULESDSL_CACHE=str(cache))
-        subprocess.run([sys.executable, "-c", "import sys; from rulesdsl.kb.build import load; load(sys.argv[1])",
-                        str(corpus)], env=env, cwd=work, check=True)
+        first = ("import sys; from rulesdsl.lang.parser import parse_text; parse_text('', 'x.rules')" if parse  # the tables
+                 else "import sys; from rulesdsl.kb.build import load; load(sys.argv[1])")     # the parse snapshot
+        subprocess.run([sys.executable, "-c", first, str(corpus)], env=env, cwd=work, check=True)
         # every process the load forks writes its own file (%p): the count is the one that ran the checks
         cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={work}/out.%p",
-               sys.executable, __file__, str(corpus), "--child", "--code", str(repo)] + ["--encoding"] * encoding
+               sys.executable, __file__, str(corpus), "--child", "--code", str(repo)] + ["--encoding"] * encoding \
+            + (["--parse-as", parse, "--every", str(every)] if parse else [])
         done = subprocess.run(cmd, env=env, cwd=work, capture_output=True, text=True, check=True)
         totals = [int(line.split()[1]) for f in work.glob("out.*") for line in f.read_text().splitlines()
                   if line.startswith("totals:")]
@@ -88,16 +115,26 @@ def main() -> None:
     p.add_argument("--code", type=Path, action="append", help="a checkout whose code to count (repeatable)")
     p.add_argument("--encoding", action="store_true",
                    help="count encoding the parse snapshot's parts instead of the checks")
+    p.add_argument("--parse", action="store_true",
+                   help="count parsing files to the model, and Lark's raw parse of them (the anchor)")
+    p.add_argument("--every", type=int, default=20, help="with --parse: every EVERY-th file")
+    p.add_argument("--parse-as", default="", help=argparse.SUPPRESS)
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     codes = [c.resolve() for c in args.code or [REPO]]
     if args.child:
-        child(codes[0], args.corpus.resolve(), args.encoding)
+        child(codes[0], args.corpus.resolve(), args.encoding, args.parse_as, args.every)
         return
     if shutil.which("valgrind") is None:
         sys.exit("bench_check_instructions needs valgrind")
     base = Path(os.environ.get("RULESDSL_CACHE") or tempfile.mkdtemp(prefix="rulesdsl-cache-"))
     for i, code in enumerate(codes):
+        if args.parse:
+            model = count(code, args.corpus.resolve(), base / f"code{i}", parse="model", every=args.every)
+            raw = count(code, args.corpus.resolve(), base / f"code{i}", parse="raw", every=args.every)
+            print(f"{code}: parsing {model['out']} files {model['instructions']:,} instructions, "
+                  f"Lark's raw parse of them {raw['instructions']:,} ({model['instructions'] / raw['instructions']:.3f}x)")
+            continue
         row = count(code, args.corpus.resolve(), base / f"code{i}", args.encoding)
         if args.encoding:
             print(f"{code}: encoding the parts {row['instructions']:,} instructions, {row['out']:,} bytes")

@@ -260,7 +260,8 @@ class Driver:
 
     def _rule(self, k: int) -> tuple:
         origin, size, name, expand1, include = self.specs[k]
-        made = self.rules[k] = (origin, size, _callback(name, expand1, include, getattr(self.transformer, name, None)))
+        made = self.rules[k] = (origin, size, _callback(name, expand1, include, getattr(self.transformer, name, None)),
+                                slice(-size, None))
         return made
 
     def _lexer(self, state: int) -> "_Lexer":
@@ -289,48 +290,65 @@ class Driver:
                     if m is None:
                         raise Refused(f"no token at {pos}")
                     kind = m.lastgroup
+                    if kind in ignore:      # whitespace and comments: skipped, no token made
+                        if kind in newline:
+                            value = m.group()
+                            k = value.count("\n")
+                            if k:
+                                line += k
+                                line_start = pos + value.rindex("\n") + 1
+                        pos = m.end()
+                        continue
                     value = m.group()
-                    folded = lexer.unless.get(kind)
-                    typ = folded.get(value, kind) if folded else kind
+                    unless = lexer.unless
+                    typ = unless[kind].get(value, kind) if kind in unless else kind
                 else:
                     found = lexer.match(text, pos, patterns)
                     if found is None:
                         raise Refused(f"no token at {pos}")
                     typ, value, kind = found
-                column = pos - line_start + 1
-                start_line, start = line, pos
-                if kind in newline:
-                    k = value.count("\n")
-                    if k:
-                        line += k
-                        line_start = pos + value.rindex("\n") + 1
-                pos += len(value)
-                if kind in ignore:
-                    continue
-                if typ in drop:
+                if typ in drop and kind not in newline:     # nothing kept of it but its length
+                    pos += len(value)
                     tok = _DROPPED
                 else:
-                    tok = _str_new(Token, value)        # Token(…), without its call: the same attributes
-                    tok.__dict__ = {"type": typ, "start_pos": start, "value": value, "line": start_line,
-                                    "column": column, "end_line": line, "end_column": pos - line_start + 1,
-                                    "end_pos": pos}
+                    column = pos - line_start + 1
+                    start_line, start = line, pos
+                    if kind in newline:
+                        k = value.count("\n")
+                        if k:
+                            line += k
+                            line_start = pos + value.rindex("\n") + 1
+                    pos += len(value)
+                    if kind in ignore:
+                        continue
+                    if typ in drop:
+                        tok = _DROPPED
+                    else:
+                        tok = _str_new(Token, value)        # Token(…), without its call: the same attributes
+                        tok.__dict__ = {"type": typ, "start_pos": start, "value": value, "line": start_line,
+                                        "column": column, "end_line": line, "end_column": pos - line_start + 1,
+                                        "end_pos": pos}
             else:               # the end: reduce until the start symbol is complete
                 typ, tok = "$END", None
             while True:
-                act = (states[stack[-1]] or self._row(stack[-1])).get(typ)
-                if act is None:
-                    raise Refused(f"unexpected {typ}")
+                try:
+                    act = (states[stack[-1]] or self._row(stack[-1]))[typ]
+                except KeyError:
+                    raise Refused(f"unexpected {typ}") from None
                 if act >= 0:
                     if tok is None:
                         raise Refused("the end cannot be shifted")
                     stack.append(act)
                     values.append(tok)
                     break
-                origin, size, call = rules[~act] or self._rule(~act)
-                if size:
-                    children = values[-size:]
-                    del stack[-size:]
-                    del values[-size:]
+                origin, size, call, last = rules[~act] or self._rule(~act)
+                if size == 1:       # a third of the reductions: no slices
+                    children = [values.pop()]
+                    stack.pop()
+                elif size:
+                    children = values[last]
+                    del stack[last]
+                    del values[last]
                 else:
                     children = []
                 values.append(call(children))
@@ -370,6 +388,36 @@ def _callback(name: str, expand1: bool, include, user):
             out.extend([children[i] for i in rest])
             return inner(out)
         return spliced
+
+    kept = [i for i, x in include[:-1]]
+    if not any(x for _, x in include[:-1]) and kept:     # `clause: NAME _args`: kept, then one spliced
+        last = include[-1][0]
+        if len(kept) == 1:
+            k0 = kept[0]
+
+            def kept_then_spliced(children):
+                out = [children[k0]]
+                out += children[last].children
+                return inner(out)
+            return kept_then_spliced
+        pick_kept = itemgetter(*kept)
+
+        def some_kept_then_spliced(children):
+            out = list(pick_kept(children))
+            out += children[last].children
+            return inner(out)
+        return some_kept_then_spliced
+    if len(include) == 2:                                  # `_items: _items _SEP _item`: both spliced
+        a, b = include[0][0], include[1][0]
+
+        def both_spliced(children):
+            out = children[a].children
+            if out:
+                out += children[b].children
+            else:       # as lark: the spliced list itself
+                out = children[b].children
+            return inner(out)
+        return both_spliced
 
     def filtered(children, include=include, inner=inner):
         out: list = []
