@@ -437,3 +437,45 @@ def test_without_a_revision_an_answer_under_a_reading_is_taken_where_only_a_sour
     assert answer_key(got) == answer_key(fresh)
     assert got.points == fresh.points and got.unsettled == fresh.unsettled
     assert open_points(before_kb, got) == open_points(before_kb, fresh)
+
+
+def test_without_a_revision_a_reading_refused_past_the_bound_of_branches_is_refused_again_where_its_runs_read_the_same_values():
+    """A reading the engine refused past its bound of branches without one revision (impact
+    `_reusing`, kept in `elsewhere`) is refused without a run, with the same words, without
+    another revision of the same question where every point its runs read has the same value
+    there; a reading that gives one of those points another value is explored anew."""
+    from rulesdsl.engine.context import EngineError
+    from rulesdsl.engine.runner import answer
+    from rulesdsl.regress.impact import BRANCH_LIMIT, _reusing, _Watched, card_settings, rulings_moved, \
+        without_revision
+    kb = load(REPO)
+    info = kb.scenarios["thgm/qa/decide-bat-and-reroll"]
+    after = answer(kb, info)
+    refused = {"card(攻撃キャラ).reroll.scope": "chosen_dice"}
+    assert refused in [r for r, _ in after.readings.errors]     # the build keeps only its words
+    elsewhere: list = []
+
+    def side(ref: str, reading: dict[str, str]) -> tuple[dict, str, object]:
+        rid, label = ref.rsplit("@", 1)
+        rev = next(r for r in kb.rulings[rid].revisions if r.date_label == label)
+        before_kb = without_revision(kb, rid, rev)
+        runs, count = _Watched(), {}
+        base = answer(before_kb, info, settled=False, run_memo=runs)
+        with pytest.raises(EngineError) as got:
+            _reusing(before_kb, info, base, after, {}, kb, card_settings(kb), count, runs,
+                     rulings_moved(rid, rev), elsewhere)(reading)
+        assert got.value.code == BRANCH_LIMIT
+        return count, got.value.message, before_kb
+
+    count, message, _ = side("thgm/gap/bat-holder@undated", refused)
+    assert count == {"readings": 1} and len(elsewhere) == 1
+    assert elsewhere[0].seen["card(攻撃キャラ).reroll.scope"] == "chosen_dice" and "reroll.holder" in elsewhere[0].seen
+    count, again, before_kb = side("thgm/gap/bat-timing@undated", refused)
+    assert count == {"shared": 1} and again == message
+    with pytest.raises(EngineError) as fresh:
+        answer(before_kb, info, reading=refused)
+    assert (fresh.value.code, fresh.value.message) == (BRANCH_LIMIT, message)
+    other = elsewhere[0].seen["reroll.holder"]
+    moved = next(v.name for v in kb.games["thgm"].points["reroll.holder"].values if v.name != other)
+    count, _, _ = side("thgm/gap/bat-timing@undated", {**refused, "reroll.holder": moved})
+    assert count == {"readings": 1} and len(elsewhere) == 2

@@ -15,7 +15,7 @@ from ..base.shared_work import shared_map
 from ..engine.answer import Answer
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
-from ..engine.deciding import RunMemo, open_points, settle, split_key
+from ..engine.deciding import RunMemo, open_points, points_seen, settle, split_key
 from ..engine.expecting import add_status_checks
 from ..engine.runner import answer, collector_paused
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
@@ -199,7 +199,8 @@ def revision_effects(kb: KnowledgeBase, answers: dict[str, Answer],
     revision and an answer that consulted it (`pairs`), those answered again without the revision
     (`answered`), those of them answered in full (`in_full`: a change, or a refusal), and the
     answers under other readings the tests of what decides took from the build's (`reused`) or
-    made (`readings`). `processes`: 2 shares the revisions with a forked copy of this process
+    made (`readings`), and the readings found refused as without another revision (`shared`:
+    `_reusing`). `processes`: 2 shares the revisions with a forked copy of this process
     (base.shared_work: the same result, in the same order); `meanwhile`: the caller's other work,
     done first by this process while the copy starts on the revisions (it must leave what the
     history reads as it is).
@@ -224,11 +225,12 @@ def _revision_effects(kb: KnowledgeBase, answers: dict[str, Answer], stats: Opti
     tasks = sorted(by_revision.items())
     card_points = card_settings(kb)
     afters: dict[str, Record] = {}          # each answer's record, made once (it is the same for every revision)
+    elsewhere: dict[str, list] = {}         # by scenario, the readings refused without another revision (`_reusing`)
 
     def work(i: int) -> tuple[list[Change], dict]:
         ref, sids = tasks[i]
         counted = dict.fromkeys(STATS, 0)
-        return _one_revision(kb, answers, ref, sids, card_points, afters, counted), counted
+        return _one_revision(kb, answers, ref, sids, card_points, afters, counted, elsewhere), counted
 
     # the revisions consulted by the most answers first: the two processes end close together
     order = sorted(range(len(tasks)), key=lambda i: -len(tasks[i][1]))
@@ -242,7 +244,7 @@ def _revision_effects(kb: KnowledgeBase, answers: dict[str, Answer], stats: Opti
     return out
 
 
-STATS = ("pairs", "answered", "in_full", "reused", "readings")
+STATS = ("pairs", "answered", "in_full", "reused", "readings", "shared")
 
 
 def _encode_effects(done: tuple[list[Change], dict]) -> list:
@@ -254,8 +256,9 @@ def _decode_effects(data: list) -> tuple[list[Change], dict]:
 
 
 def _one_revision(kb: KnowledgeBase, answers: dict[str, Answer], ref: str, sids: list[str], card_points: dict,
-                  afters: dict, count: dict) -> list[Change]:
-    """The answers among `sids` that revision `ref` changed (revision_effects)."""
+                  afters: dict, count: dict, elsewhere: Optional[dict] = None) -> list[Change]:
+    """The answers among `sids` that revision `ref` changed (revision_effects); `elsewhere`: by
+    scenario, the readings refused without other revisions (`_reusing`), added to for the next."""
     rid, label = ref.rsplit("@", 1)
     ruling = kb.rulings.get(rid)
     rev = next((x for x in ruling.revisions if x.date_label == label), None) if ruling else None
@@ -275,7 +278,8 @@ def _one_revision(kb: KnowledgeBase, answers: dict[str, Answer], ref: str, sids:
         if still_valid(before_kb, info, after, cache=found) is None:
             continue  # nothing it consulted moves without the revision: the same answer (as the memo has it)
         count["answered"] += 1
-        same, made = answered_without(before_kb, info, answers[sid], cache, kb, card_points, count, moved)
+        same, made = answered_without(before_kb, info, answers[sid], cache, kb, card_points, count, moved,
+                                      None if elsewhere is None else elsewhere.setdefault(sid, []))
         if same:
             continue
         count["in_full"] += 1
@@ -301,7 +305,7 @@ def same_without(kb: KnowledgeBase, info: ScenarioInfo, after: Answer, point_cac
 
 def answered_without(kb: KnowledgeBase, info: ScenarioInfo, after: Answer, point_cache: dict,
                      with_kb: KnowledgeBase, card_points: dict, count: Optional[dict] = None,
-                     moved: Optional[set[str]] = None) -> tuple[bool, Optional[Answer]]:
+                     moved: Optional[set[str]] = None, elsewhere: Optional[list] = None) -> tuple[bool, Optional[Answer]]:
     """Whether the scenario's answer in `kb` (`with_kb` without a revision) is certainly
     `after`'s (its answer in `with_kb`), as `Record.same_answer` compares them; where it is not,
     that answer in `kb` (None: the scenario cannot be answered there).
@@ -316,8 +320,9 @@ def answered_without(kb: KnowledgeBase, info: ScenarioInfo, after: Answer, point
     status (`expect status`) depend on the status and the day alone, so equal statuses on the
     same day give equal checks. `card_points`: `card_settings`; `count` gets the answers under
     readings taken from `after` (`reused`) and made (`readings`); `moved`: the rulings whose
-    times of force differ between `kb` and `with_kb` (`rulings_moved`; None: any)."""
-    runs = RunMemo()            # the runs of the answer and of its readings, shared as answer() shares them
+    times of force differ between `kb` and `with_kb` (`rulings_moved`; None: any); `elsewhere`:
+    the readings of the same question refused without other revisions (`_reusing`), added to."""
+    runs = _Watched()           # the runs of the answer and of its readings, shared as answer() shares them
     try:
         quick = answer(kb, info, point_cache=point_cache, settled=False, run_memo=runs)
     except EngineError:
@@ -325,7 +330,7 @@ def answered_without(kb: KnowledgeBase, info: ScenarioInfo, after: Answer, point
     said_same = quick.as_of == after.as_of and _said(quick) == _said(after)
     with collector_paused():        # the test's answers live until it ends, as in runner.answer
         settle(kb, quick, _reusing(kb, info, quick, after, point_cache, with_kb, card_points,
-                                   count if count is not None else {}, runs, moved))
+                                   count if count is not None else {}, runs, moved, elsewhere))
     quick.readings = None           # they list `quick` itself: a cycle the collector would have to find
     if said_same and quick.status is after.status:
         return True, None
@@ -346,7 +351,7 @@ def card_settings(kb: KnowledgeBase) -> dict[tuple[str, str], dict[str, set[str]
 
 def _reusing(kb: KnowledgeBase, info: ScenarioInfo, base: Answer, after: Answer, point_cache: dict,
              with_kb: KnowledgeBase, card_points: dict, count: dict, runs: Optional[RunMemo] = None,
-             moved: Optional[set[str]] = None):
+             moved: Optional[set[str]] = None, elsewhere: Optional[list] = None):
     """The test of what decides `base`'s function that answers under a reading: an answer of
     `after`'s readings (made in `with_kb`) where its run read, point by point, the values this
     run reads here, else the scenario answered here.
@@ -364,7 +369,19 @@ def _reusing(kb: KnowledgeBase, info: ScenarioInfo, base: Answer, after: Answer,
     consulted again), and where a ruling sets a point for one card, the same choice between that
     setting and the game's (engine.context `_card_setting`). That choice can differ only for a
     card one of the `moved` rulings sets the point for, or for every card when one of them sets
-    it game-wide: the cards asked are those (all of them, without `moved`)."""
+    it game-wide: the cards asked are those (all of them, without `moved`).
+
+    So does a refusal. The engine stops exploring a reading past its bound of branches
+    (`BRANCH_LIMIT`) once every run it explored is made, and which runs it explores follows from
+    the runs made: the same runs, the same exploration and refusal. The build keeps no more of its
+    refusals than their words, so each is made once without a revision, and `elsewhere` keeps
+    of it (`_Refused`) the value every run of it read and how it found the rulings they consulted
+    directly; the same reading, or another, of the same question without another revision (or
+    without this one) is then refused without a run where each of those points has the same
+    value (the reading's, or else the one in force) and each of those rulings is found the same.
+    The choice between a card's setting and the game's (above) is compared with `with_kb`'s on
+    both sides: a refusal is kept only where its side chose as `with_kb` does for every point its
+    runs read, so that where this side does too the choice is the same on both."""
     from ..engine.runner import SEASON_POINT
     known = [x for _, x in after.readings.answers] if after.readings is not None else []
     open0 = set(open_points(kb, base))
@@ -426,15 +443,97 @@ def _reusing(kb: KnowledgeBase, info: ScenarioInfo, base: Answer, after: Answer,
                 return False
         return True
 
+    def explores_the_same(x: _Refused, reading: dict[str, str]) -> bool:
+        for key, value in x.seen.items():
+            point, card = split_key(key)
+            if not chosen_alike(point) or \
+                    reading.get(key, value) != value or \
+                    (key not in reading and kb.value(game, point, card=card, as_of=when).value != value):
+                return False
+        return all(ruling_found(kb, rid, when) == found for rid, found in x.found.items())
+
+    watch = elsewhere is not None and isinstance(runs, _Watched)
+
     def run(reading: dict[str, str]) -> Answer:
-        if SEASON_POINT not in reading:
+        season = SEASON_POINT in reading
+        if not season:
             for x in known:
                 if reads_the_same(x, reading):
                     count["reused"] = count.get("reused", 0) + 1
                     return _as_made_in(kb, x)
+            for x in elsewhere or ():
+                if explores_the_same(x, reading):
+                    count["shared"] = count.get("shared", 0) + 1
+                    raise EngineError(x.message, x.loc, x.hint, code=BRANCH_LIMIT)
         count["readings"] = count.get("readings", 0) + 1
-        return answer(kb, info, point_cache=point_cache, reading=reading, run_memo=runs)
+        watching = watch and not season
+        if watching:
+            runs.seen = []
+        try:
+            made = answer(kb, info, point_cache=point_cache, reading=reading, run_memo=runs)
+        except EngineError as e:
+            if watching and e.code == BRANCH_LIMIT:
+                refused = _refused(kb, when, runs.seen, e)
+                if refused is not None and all(chosen_alike(split_key(key)[0]) for key in refused.seen):
+                    elsewhere.append(refused)
+            raise
+        finally:
+            if watching:
+                runs.seen = None
+        return made
     return run
+
+
+BRANCH_LIMIT = "branch-limit"       # engine.runner.branch_limit_error's code: raised once every run explored is made
+
+
+class _Watched(RunMemo):
+    """A RunMemo that lists, while `seen` is a list, the contexts of the runs it hands out or
+    keeps: every run of an answer under a reading (`_reusing`)."""
+
+    __slots__ = ("seen",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: Optional[list] = None
+
+    def find(self, script, reading: dict[str, str]):
+        made = super().find(script, reading)
+        if made is not None and self.seen is not None:
+            self.seen.append(made[1][1])
+        return made
+
+    def keep(self, script, reading: dict[str, str], made) -> None:
+        super().keep(script, reading, made)
+        if self.seen is not None:
+            self.seen.append(made[1][1])
+
+
+@dataclass
+class _Refused:
+    """An exploration under a reading the engine stopped past its bound of branches (`_reusing`):
+    the points its runs read with the values they saw, the rulings they consulted directly as
+    found there (`records.ruling_found`), and the refusal."""
+    seen: dict[str, str]
+    found: dict[str, tuple]
+    message: str
+    loc: object
+    hint: Optional[str]
+
+
+def _refused(kb: KnowledgeBase, when: _dt.date, contexts: list, e: EngineError) -> Optional[_Refused]:
+    """What `_reusing` keeps of an exploration refused past the bound of branches: the values
+    every run of it read (the runs, and so the exploration and its refusal, are a function of
+    them and of the rulings they consulted directly); None where two runs saw one point's value
+    differently (never under one reading)."""
+    seen: dict[str, str] = {}
+    rids: set[str] = set()
+    for ctx in contexts:
+        rids.update(r.split("@", 1)[0] for r in ctx.rulings)
+        for key, value in points_seen(ctx).items():
+            if seen.setdefault(key, value) != value:
+                return None
+    return _Refused(seen, {rid: ruling_found(kb, rid, when) for rid in sorted(rids)}, e.message, e.loc, e.hint)
 
 
 def _as_made_in(kb: KnowledgeBase, x: Answer) -> Answer:
