@@ -487,6 +487,9 @@ def _expects(kb: KnowledgeBase, engine, info: ScenarioInfo) -> list[tuple]:
     return out
 
 
+BRANCH_LIMIT = "branch-limit"       # the refusal's code: raised once every run explored is made
+
+
 def branch_limit_error(e: BranchLimit, bounds: Bounds, loc) -> EngineError:
     """Name the branch point that multiplies the runs most: a chance point (with where the
     scenario leaves it open) or a player's choice."""
@@ -501,7 +504,7 @@ def branch_limit_error(e: BranchLimit, bounds: Bounds, loc) -> EngineError:
                 f"({len(widest.options)} options)"
     return EngineError(f"more than {bounds.max_branches} branches of choices and chance; stopped exploring{where}",
                        loc, "fix some choices (`choose PLAYER OPTION`) or dice in the scenario, "
-                            "or raise the limit with --max-branches N", code="branch-limit")
+                            "or raise the limit with --max-branches N", code=BRANCH_LIMIT)
 
 
 def _season_reading(kb: KnowledgeBase, game: str, day: _dt.date) -> Optional[dict]:

@@ -17,7 +17,7 @@ from ..engine.context import EngineError
 from ..engine.registry import engine_for
 from ..engine.deciding import RunMemo, open_points, points_seen, settle, split_key
 from ..engine.expecting import add_status_checks
-from ..engine.runner import answer, collector_paused
+from ..engine.runner import BRANCH_LIMIT, answer, collector_paused
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 from ..kb.timeline import moved_without
 from .records import Memo, Record, now, record, record_of, ruling_found, still_valid, verdict_of
@@ -482,9 +482,6 @@ def _reusing(kb: KnowledgeBase, info: ScenarioInfo, base: Answer, after: Answer,
                 runs.seen = None
         return made
     return run
-
-
-BRANCH_LIMIT = "branch-limit"       # engine.runner.branch_limit_error's code: raised once every run explored is made
 
 
 class _Watched(RunMemo):
