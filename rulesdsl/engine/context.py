@@ -159,8 +159,7 @@ class Context:
         self.subjects: tuple[str, ...] = ()
         # the (game, point)s some ruling sets for one card: only for them do the subjects matter
         memo = kb.memo
-        carded = memo.get("engine.carded")
-        self._carded = carded if carded is not None else carded_points(kb)
+        self._carded = carded_points(kb)
         # rule sections' citations by id, the same for every run on this knowledge base (`section`)
         sections = memo.get("engine.sections")
         if sections is None:

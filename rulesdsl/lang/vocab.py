@@ -501,11 +501,9 @@ _NONE: dict = {}     # the entries of a kind no entry has (read only: not a new 
 
 
 def _value_words(v: Any, p: Param, vocab: Vocabulary, card_name) -> str:
-    if v.__class__ is str:      # most values (a player, a cell, an enum's value): its label, if it has one
-        enums = vocab.enums
+    if isinstance(v, str):      # most values (a player, a cell, an enum's value): its label, if it has one
         for t in p.types:
-            e = enums.get(t)
-            label = e.values.get(v) if e else None
+            label = vocab.enum_label(t, v)
             if label:
                 return label
         return v
@@ -519,12 +517,6 @@ def _value_words(v: Any, p: Param, vocab: Vocabulary, card_name) -> str:
         return "不明"
     if isinstance(v, bool):
         return "はい" if v else "いいえ"
-    if isinstance(v, str):
-        for t in p.types:
-            label = vocab.enum_label(t, v)
-            if label:
-                return label
-        return v
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
     return str(v)
