@@ -95,7 +95,9 @@ def worked_question_files() -> list[Path]:
 def test_the_plain_models_have_pydantics_fields_in_its_order_with_its_defaults():
     pyd, plain = both("fields")
     assert json.loads(pyd) == json.loads(plain)
-    assert len(json.loads(pyd)) >= 25
+    # every declared model (the syntax model's nodes, the diagnostics): 23; a resolved point and a
+    # card reference are frozen records, the same class in both modes
+    assert len(json.loads(pyd)) >= 23
 
 
 def test_every_worked_question_gets_the_same_answer_on_the_plain_path(tmp_path):

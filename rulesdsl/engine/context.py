@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Any, Callable, NamedTuple, Optional, Sequence, Union
 
-from ..base.record import Record
+from ..base.record import Record, replace
 from ..kb.knowledge import KnowledgeBase, Resolved
 from ..lang.model import Loc, Status
 from .chance import branch as chance_branch
@@ -261,7 +261,7 @@ class Context:
                 found = self._cache.get(rkey)
                 if found is None:
                     found = self._cache[rkey] = self._resolve(
-                        name, card, resolved.model_copy(update={"value": wanted, "fuzzy": None}))
+                        name, card, replace(resolved, value=wanted, fuzzy=None))
                 resolved, cite, pkey, ckey, card = found
         self.points[(name, card)] = resolved
         if resolved.section and not resolved.ruling:

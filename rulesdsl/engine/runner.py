@@ -157,7 +157,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
                     resumes.start(None)
                 state = engine.setup(ctx, info)
                 if boards:      # drawn when first read (most answers' never is), from the set-up made again
-                    before = _Redrawn(redraw, [c.picked for c in ctx.choices])
+                    before = _Redrawn(redraw, [c.picked for c in ctx.choices] if ctx.choices else [])
                     if getattr(state, "fresh", None) is not None:
                         state.fresh = None      # as drawing it did: the board after the actions is the state's own
                 done = []
@@ -237,8 +237,8 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         _unused_fixed(contexts, sc)
 
     odds = None
-    if any(is_chance(c) for b in branches if b.choices for c in b.choices) or \
-            any(e.probability for e, _ in info.expects):
+    if (len(branches) > 1 and any(is_chance(c) for b in branches if b.choices for c in b.choices)) or \
+            any(e.probability for e, _ in info.expects):     # (one run: no chance point had two outcomes)
         odds = summarize(branches, len(info.expects))
     expectations = []
     for i, (e, modality, text, statement, loc, bound) in enumerate(_expects(kb, engine, info)):

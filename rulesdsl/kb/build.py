@@ -439,12 +439,12 @@ class _Builder:
             if local is not None and text in local:
                 c = local[text]
                 key = (game, text) if not c.hypothetical else ("", text)
-                return CardRef.model_construct(text=text, key=key), None, None
+                return CardRef(text, key), None, None
             if atom.kind == "name" and (game, text) in kb.cards:
-                return CardRef.model_construct(text=text, key=(game, text)), None, None
+                return CardRef(text, (game, text)), None, None
             codes = kb._cards_by_name.get((game, text.strip("《》")), [])
             if len(codes) == 1:
-                return CardRef.model_construct(text=text, key=(game, codes[0])), None, None
+                return CardRef(text, (game, codes[0])), None, None
             if len(codes) > 1:
                 return None, f'"{text}" names {len(codes)} cards ({", ".join(codes)})', \
                     f"refer to one by its code: {codes[0]}"

@@ -8,7 +8,6 @@ import datetime as _dt
 from pathlib import Path
 from typing import Any, Optional, Union
 
-from ..base.declared import BaseModel, ConfigDict
 from ..base.record import Record, field, replace
 
 from ..lang.dates import CALENDARS, DEFAULT_CALENDAR, PartialDate
@@ -21,14 +20,16 @@ from .timeline import Timelines, start
 
 # ----------------------------------------------------------------------------- resolved nodes
 
-class Resolved(BaseModel):
-    """A rule point's value as of a date, and where it comes from."""
+class Resolved(Record, frozen=True):
+    """A rule point's value as of a date, and where it comes from. A frozen record, not a declared
+    model: nothing validates or dumps one, and the engines read its fields on every question
+    (a model's field read takes CPython's slow attribute path: `BaseModel` defines `__getattr__`).
+    `cite`, what the value comes from (`ruling@revision`, else the section), is made with it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     point: str
-    card: Optional[str] = None
     value: str
     status: Status
+    card: Optional[str] = None
     ruling: Optional[str] = None            # the ruling whose revision decided, if any
     revision: Optional[str] = None          # its date label (2026-03, undated)
     section: Optional[str] = None           # the rule section giving the default, if no ruling
@@ -40,11 +41,8 @@ class Resolved(BaseModel):
     unsettled: Optional[str] = None         # the sources leave the point open that day: the gap ruling
     readings: tuple[str, ...] = ()          # and the values it may be read as (default first)
 
-    @property
-    def cite(self) -> str:
-        if self.ruling:
-            return f"{self.ruling}@{self.revision}"
-        return self.section or ""
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cite", f"{self.ruling}@{self.revision}" if self.ruling else self.section or "")
 
 
 class GameInfo(Record):
@@ -274,7 +272,7 @@ class KnowledgeBase(Record):
                                       if s.value != setting.value}))
             # a source that decides the point (confirmed, provisional or unofficial) settles it
             open_ = p.unsettled is not None and rev.status in (Status.unconfirmed, Status.retracted)
-            return Resolved.model_construct(      # built here from validated nodes: no re-validation
+            return Resolved(      # built here from validated nodes
                 point=point, card=card, value=setting.value, status=rev.status, ruling=rid,
                 revision=rev.date_label, source=rev.source.raw if rev.source else None,
                 reason=rev.reason, loc=setting.loc, fuzzy=self._fuzzy(game, point, card, day),
@@ -282,7 +280,7 @@ class KnowledgeBase(Record):
                 readings=p.readings if open_ else ())
         d = p.default
         sec = self.sections.get(d.section) if d else None
-        return Resolved.model_construct(
+        return Resolved(
             point=point, card=card, value=d.value if d else "",
             status=d.status if d else Status.unconfirmed, section=d.section if d else None,
             source=sec.source.raw if sec and sec.source else None, reason=p.reason,

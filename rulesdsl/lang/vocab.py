@@ -29,7 +29,6 @@ import re
 from _string import formatter_parser    # what string.Formatter.parse runs: `string` compiles a pattern at import
 from typing import Any, Callable, NamedTuple, Optional
 
-from ..base.declared import BaseModel, ConfigDict
 from ..base.record import Record, field
 
 from .diagnostics import Diagnostic, did_you_mean
@@ -58,10 +57,11 @@ class _Unknown:
 UNKNOWN = _Unknown()
 
 
-class CardRef(BaseModel):
-    """A card named in a scenario or an effect: by code, or by its quoted name."""
+class CardRef(Record, frozen=True):
+    """A card named in a scenario or an effect: by code, or by its quoted name. A frozen record, not
+    a declared model: the validator makes it, nothing validates or dumps it, and the engines read
+    it on every question (a model's field read takes CPython's slow attribute path)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     text: str                       # as written
     key: Optional[tuple[str, str]] = None   # (game, code) for a knowledge-base card,
                                             # ("", code) for a scenario's own card
@@ -405,7 +405,7 @@ class Validator:
             if ok:
                 if t == "card":
                     if self.resolve_card is None:
-                        return CardRef.model_construct(text=str(value))
+                        return CardRef(str(value))
                     ref, problem, hint = self.resolve_card(atom)
                     if problem:
                         self.err(atom.loc, problem, hint, width=len(atom.display()))

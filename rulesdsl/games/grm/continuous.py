@@ -102,7 +102,9 @@ def _permanents(st: State, verb_name: str, uids: set[int]):
     cards = [c for stack in st.cells.values() for c in stack if c.uid in uids]
     for zone in (st.hand, st.deck, st.grave):
         for held in zone.values():
-            cards += [c for c in held if c.left_field and c.uid in uids]
+            for c in held:      # (a loop: a comprehension here is a function made per player and zone)
+                if c.left_field and c.uid in uids:
+                    cards.append(c)
     for card in cards:
         if card.uid in seen:
             continue

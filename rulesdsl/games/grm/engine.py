@@ -3,6 +3,7 @@ game-neutral runner. The rules themselves are in `play` and `effects`."""
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, Optional
 
 from ...engine.context import Context, EngineError, IllegalAction
@@ -237,11 +238,12 @@ class GrmEngine(GameEngine):
         if illegal:
             return f"ルール上できない: {illegal}"
         head = _result_words(st)
-        parts = [f"{cell}={'/'.join(_short(c) for c in stack)}" for cell, stack in st.cells.items() if stack]
+        # (once per run: `map` over the cards, not a generator resumed per card)
+        parts = [f"{cell}={'/'.join(map(_short, stack))}" for cell, stack in st.cells.items() if stack]
         for label, zone in (("手札", st.hand), ("山札", st.deck), ("墓地", st.grave)):
             for p in PLAYERS:
                 if zone[p]:
-                    parts.append(f"{p}{label}=" + "・".join(f"《{c.name}》" for c in zone[p]))
+                    parts.append(f"{p}{label}=" + "・".join(map(_label, zone[p])))   # 《name》 each
         return f"{head}; {' '.join(parts)}" if parts else head
 
     def describe(self, kb, call: Call) -> str:
@@ -299,6 +301,9 @@ def _matches(card: Card, ref: CardRef) -> bool:
 
 def _face(face: str) -> str:
     return "表向き" if face == "up" else "裏向き"
+
+
+_label = attrgetter("label")     # a card's 《name》
 
 
 def _short(c: Card) -> str:

@@ -68,7 +68,13 @@ class Card:
         effects = self.info.effects
         if not effects:         # most cards: asked at every check of every play
             return []
-        return list(effects) if trigger is None else [e for e in effects if e.name == trigger]
+        if trigger is None:
+            return list(effects)
+        out = []    # a loop, not a comprehension (a function made and called at every ask)
+        for e in effects:
+            if e.name == trigger:
+                out.append(e)
+        return out
 
     def clone(self) -> "Card":
         """The same card, to change on its own (State.copy)."""
@@ -186,7 +192,11 @@ class State(Record):
 
     def field_cards(self) -> list[tuple[str, Card]]:
         """Top cards of every occupied cell, in cell order (a1, a2, …, c3)."""
-        return [(c, s[-1]) for c, s in self.cells.items() if s]
+        out = []    # asked at every check of every play: a loop, not a comprehension's function
+        for c, s in self.cells.items():
+            if s:
+                out.append((c, s[-1]))
+        return out
 
     def all_cards(self):
         for stack in self.cells.values():

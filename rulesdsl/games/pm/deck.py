@@ -107,7 +107,9 @@ def problems(entries: list[tuple[Desc, int, object]], work_variant: Callable[[],
         grouped.setdefault(root(i), []).append(entry)
     groups = list(grouped.values())
     for g in groups:
-        n = sum(x for _, x, _ in g)
+        n = 0       # (a loop: most groups are one card, and a generator per group costs more)
+        for _, x, _ in g:
+            n += x
         if n > MAX_COPIES:
             names = tuple(dict.fromkeys(d.key for d, _, _ in g))
             found.append(Problem("copies", n, names, tuple(loc for _, _, loc in g)))

@@ -99,7 +99,9 @@ def check(entries: list[Entry], colour_scope: str) -> tuple[list[Problem], list[
                                         "royal/deck/main" if kind in ("royal", "guardian") else "royal/deck/extra", e.loc))
         limit = MAIN_COPIES if deck == "main" else EXTRA_COPIES
         for name, es in by_name.items():
-            n = sum(e.count for e in es)
+            n = 0   # (a loop: most names are one entry, and a generator per name costs more)
+            for entry in es:
+                n += entry.count
             if n > limit:
                 code = "main_copies" if deck == "main" else "extra_copies"
                 where = "メインデッキ" if deck == "main" else "エクストラデッキ"

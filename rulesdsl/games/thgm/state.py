@@ -30,7 +30,8 @@ ANONYMOUS = "（内容の指定がないキャラ）"
 class Char:
     """One character (a card placed on a side)."""
 
-    __slots__ = ("uid", "info", "owner", "face", "injured", "hypothetical", "loc", "placed", "fue_used")
+    __slots__ = ("uid", "info", "owner", "face", "injured", "hypothetical", "loc", "placed", "fue_used",
+                 "name", "code", "label")
 
     def __init__(self, uid: int, info: Optional[CardInfo], owner: str, face: str, hypothetical: bool,
                  loc: Optional[Loc], placed: Optional[Loc]) -> None:
@@ -43,18 +44,14 @@ class Char:
         self.loc = loc              # where a missing fact would be supplied
         self.placed = placed        # the statement that put it on the side
         self.fue_used = False
-
-    @property
-    def name(self) -> str:
-        return self.info.name if self.info is not None else ANONYMOUS
-
-    @property
-    def code(self) -> str:
-        return self.info.code if self.info is not None else ""
-
-    @property
-    def label(self) -> str:
-        return f"《{self.name}》" if self.info is not None else self.name
+        # its card never changes (nor its info): its name, code and label read at every step, made once
+        if info is not None:
+            self.name = info.name
+            self.code = info.code
+            self.label = f"《{info.name}》"
+        else:
+            self.name = self.label = ANONYMOUS
+            self.code = ""
 
     def fact(self, name: str) -> Any:
         if self.info is None:
@@ -317,6 +314,7 @@ def _char(c: Optional[Char], made: dict[int, Any]) -> Optional[Char]:
         twin = made[id(c)] = Char.__new__(Char)
         twin.uid, twin.info, twin.owner, twin.face, twin.injured = c.uid, c.info, c.owner, c.face, c.injured
         twin.hypothetical, twin.loc, twin.placed, twin.fue_used = c.hypothetical, c.loc, c.placed, c.fue_used
+        twin.name, twin.code, twin.label = c.name, c.code, c.label
     return twin
 
 
