@@ -48,6 +48,7 @@ _new = object.__new__
 _set = object.__setattr__
 _tnew = tuple.__new__
 _Loc = model.Loc
+_Atom = model.Atom
 _NONE_KEY = (type(None), "None")    # None's key among the scalars (see `_Writer.scalar`)
 
 
@@ -195,6 +196,7 @@ class _Writer:
         self.rows: list = []
         self.heights: list[int] = []
         self.masks: list[int] = []        # a model's fields given, as bits (else 0)
+        self._numerals: list[str] = []
         self._visit = self._visitor()
 
     def scalar(self, c) -> int:
@@ -288,6 +290,26 @@ class _Writer:
                     if tc in _SCALAR_SET:
                         append(scalar(c))
                         continue
+                    if tc is _Atom:             # a flat Atom (most are), its row made here:
+                        ak, av, al, au = c      # what `visit` would make, without the call
+                        if type(ak) is str and type(av) is str and au is None and type(al) is _Loc:
+                            file, line, col = al
+                            if type(file) is str and type(line) is int and type(col) is int:
+                                ra = [strs.get(ak), strs.get(av), others.get(_NONE_KEY),
+                                      strs.get(file), ints.get(line), ints.get(col)]
+                                if None in ra:  # a scalar seen for the first time: in order
+                                    ra = [scalar(ak), scalar(av), scalar(None),
+                                          scalar(file), scalar(line), scalar(col)]
+                                r = ~len(nodes)
+                                nodes.append(c)
+                                rows.append(ra)
+                                heights.append(1)
+                                masks.append(0)
+                                memo[id(c)] = r
+                                if h < 1:
+                                    h = 1
+                                append(r)
+                                continue
                     r = visit(c)
                     if r >= 0:                  # a str subclass written as a str (loose)
                         append(r)
@@ -325,6 +347,13 @@ class _Writer:
             return ~pos
         return visit
 
+    def numerals(self, n: int) -> list[str]:
+        """str(i) for every i below `n` (at least), made once per walk."""
+        have = self._numerals
+        if len(have) < n:
+            have.extend(map(str, range(len(have), n)))
+        return have
+
     def payloads(self, root_sets: list) -> list[bytes]:
         try:
             return self._payloads(root_sets)
@@ -337,7 +366,7 @@ class _Writer:
         would free them — and a cold load runs with it off (at 2,000 cards its eight writers per
         process held 184,000 objects, ~50 MB, until a collection that a wiki build never makes)."""
         for table in (self.scalars, self.strs, self.ints, self.others, self.memo, self.nodes, self.rows,
-                      self.heights, self.masks, self.layouts, self.bits):
+                      self.heights, self.masks, self.layouts, self.bits, self._numerals):
             table.clear()
         self._visit = None
 
@@ -397,7 +426,15 @@ class _Writer:
             at += len(g)
         table = _Table(scalar_ix, final[:], class_no, at)
         final.reverse()
-        get = (scalar_ix + final).__getitem__   # a scalar's index is scalar_ix[i]; ~pos is final[pos]
+        # Each reference written as the numeral of its index, looked up rather than converted
+        # (a payload has several references per entry) and joined per column: the text
+        # json.dumps would write for the lists of indices, without the lists or its accumulator.
+        numerals = self.numerals(at)
+        try:
+            get = list(map(numerals.__getitem__, scalar_ix + final)).__getitem__   # ~pos: final[pos]
+        except TypeError:
+            raise SnapshotError("an object outside the payload") from None
+        join = ",".join
         rows, masks, kinds = self.rows, self.masks, self.kinds
         classes: list = []
         out_groups = []
@@ -407,23 +444,26 @@ class _Writer:
                 class_no[cls] = len(class_no)
                 classes.append([_name(cls), kind, _fields(cls, kind), loc_field(cls, kind)])
             grows = list(map(rows.__getitem__, g))
-            if kind in ("tuple", "list"):
-                cols = [list(map(get, r)) for r in grows]
+            if kind in ("tuple", "list"):          # a column per instance
+                cols = list(map(join, map(map, repeat(get), grows)))
             else:
                 if len(set(map(len, grows))) != 1:
                     raise SnapshotError(f"{_name(cls)}: instances of different shapes")
-                cols = [list(map(get, col)) for col in zip(*grows)]
+                cols = list(map(join, map(map, repeat(get), zip(*grows))))
                 if kind == "model":
-                    cols.append(list(map(masks.__getitem__, g)))
-            out_groups.append([class_no[cls], len(g), cols])
-        data = {"snapshot": VERSION, "classes": classes, "scalars": self.scalars[lo_scalars:n_scalars],
-                "groups": out_groups, "roots": list(map(get, roots))}
+                    cols.append(join(map(str, map(masks.__getitem__, g))))
+            cols_text = "[" + "],[".join(cols) + "]" if cols else ""
+            out_groups.append(f"[{class_no[cls]},{len(g)},[{cols_text}]]")
+        head = {"snapshot": VERSION, "classes": classes, "scalars": self.scalars[lo_scalars:n_scalars]}
         try:
-            text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            text = json.dumps(head, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         except (ValueError, UnicodeEncodeError) as e:
             raise SnapshotError(str(e)) from None
-        if base is not None:    # the base's payload, as written, its first member
-            text = b'{"base":' + base.payload + b"," + text[1:]
+        # the head's braces dropped by a slice that copies nothing; over a base, the base's
+        # payload as written is the first member
+        opening = (b'{"base":', base.payload, b",") if base is not None else (b"{",)
+        text = b"".join((*opening, memoryview(text)[1:-1], b',"groups":[', ",".join(out_groups).encode("ascii"),
+                         b'],"roots":[', join(map(get, roots)).encode("ascii"), b"]}"))
         return text, table
 
 
