@@ -1,0 +1,372 @@
+"""Writing a snapshot (rulesdsl/lang/snapshot.py describes its layout and reads it back): one walk
+over the objects of one or more sets of roots, then each payload's columns and JSON. Apart from
+the reading side, so that a process that only reads a snapshot (an `ask` of unchanged files, the
+browser) does not import it."""
+
+from __future__ import annotations
+
+import json
+from bisect import bisect_left
+from itertools import repeat
+from operator import itemgetter
+from typing import NamedTuple, Optional
+
+from . import model
+from .snapshot_classes import (VERSION, SnapshotError, _SCALAR_SET, _Loc, _all, _fields, _name, allowed,
+                               loc_field)
+
+_Atom = model.Atom
+_NONE_KEY = (type(None), "None")    # None's key among the scalars (see `Writer.scalar`)
+
+
+def _layout(cls: type, kind: str) -> tuple:
+    """How a row of `cls` is read from an instance: (the getter of its other parts, as a
+    tuple, from a model's __dict__ or a named tuple; its Loc field's key or index, or None)."""
+    fields = _fields(cls, kind)
+    at = loc_field(cls, kind)
+    if kind == "model":
+        return _getter([f for f in fields if f != at]), at
+    if at is None:
+        return None, None
+    i = fields.index(at)
+    return _getter([j for j in range(len(fields)) if j != i]), i
+
+
+class Writer:
+    """One walk over the objects of one or more sets of roots, children before parents.
+
+    Each object gets a position in the order of the walk; its row holds, for each of its parts,
+    the index of a scalar (>= 0) or the bitwise complement of the position of an object (< 0),
+    so that turning positions into the payload's indices is one C-level `map` per column. A set
+    of roots walked after another reaches the objects of the first at lower positions, so the
+    payload of the first is a prefix of every group and of the scalars, and the payload of the
+    later set is written over it (see `payload`)."""
+
+    def __init__(self, loose: bool) -> None:
+        self.loose = loose
+        self.kinds = {cls: kind for cls, kind in allowed().values()}
+        self.layouts: dict[type, tuple] = {}
+        self.bits: dict[type, dict[str, int]] = {}
+        self.scalars: list = []
+        self.strs: dict = {}
+        self.ints: dict = {}
+        self.others: dict = {}            # floats (by repr: 0.0 and -0.0 differ), bools, None
+        self.memo: dict[int, int] = {}    # id(object) -> its reference (~position)
+        self.nodes: list = []             # by position
+        self.rows: list = []
+        self.heights: list[int] = []
+        self.masks: list[int] = []        # a model's fields given, as bits (else 0)
+        self._numerals: list[str] = []
+        self._visit = self._visitor()
+
+    def scalar(self, c) -> int:
+        t = type(c)
+        table, key = (self.strs, c) if t is str else (self.ints, c) if t is int else (self.others, (t, repr(c)))
+        i = table.get(key)
+        if i is None:
+            i = table[key] = len(self.scalars)
+            self.scalars.append(c)
+        return i
+
+    def ref(self, c) -> int:
+        t = type(c)
+        if t in _SCALAR_SET:
+            return self.scalar(c)
+        r = self.memo.get(id(c))
+        return self._visit(c) if r is None else r
+
+    def visit(self, v) -> int:
+        return self._visit(v)
+
+    def _visitor(self):
+        """`visit`, as a closure over the walk's tables: a node's visit then reads them as local
+        cells instead of a dozen attribute look-ups (a knowledge base of 10,000 cards has about
+        two million nodes)."""
+        kinds, loose, layouts, all_bits = self.kinds, self.loose, self.layouts, self.bits
+        strs, ints, scalars, memo, others = self.strs, self.ints, self.scalars, self.memo, self.others
+        nodes, rows, heights, masks, scalar = self.nodes, self.rows, self.heights, self.masks, self.scalar
+
+        def visit(v) -> int:
+            t = type(v)
+            kind = kinds.get(t)
+            if kind is None:
+                if loose and isinstance(v, str):
+                    return scalar(str(v))
+                raise SnapshotError(f"a snapshot cannot hold a {t.__module__}.{t.__qualname__}")
+            mask = 0
+            at = None
+            if kind == "model":
+                if getattr(v, "__pydantic_extra__", None) or getattr(v, "__pydantic_private__", None):
+                    raise SnapshotError(f"{_name(t)}: extra or private attributes are not kept")
+                lay = layouts.get(t)
+                if lay is None:
+                    lay = layouts[t] = _layout(t, kind)
+                    all_bits[t] = {f: 1 << j for j, f in enumerate(t.model_fields)}
+                get, at = lay
+                d = v.__dict__
+                p = get(d)
+                if at is not None:
+                    at = d[at]
+                mask = sum(map(all_bits[t].__getitem__, v.__pydantic_fields_set__))
+            elif kind == "ntuple":
+                lay = layouts.get(t)
+                if lay is None:
+                    lay = layouts[t] = _layout(t, kind)
+                get, at = lay
+                if at is None:
+                    p = v
+                else:
+                    p = get(v)
+                    at = v[at]
+            elif kind in ("tuple", "list"):
+                p = v
+            else:
+                p = _parts(v, t, kind)
+            row = []
+            append = row.append
+            h = 0
+            for c in p:
+                tc = type(c)
+                if tc is str:                   # the commonest parts, registered inline
+                    i = strs.get(c)
+                    if i is None:
+                        i = strs[c] = len(scalars)
+                        scalars.append(c)
+                    append(i)
+                    continue
+                if tc is int:
+                    i = ints.get(c)
+                    if i is None:
+                        i = ints[c] = len(scalars)
+                        scalars.append(c)
+                    append(i)
+                    continue
+                if c is None:                   # the commonest after them (no unit, no body, …)
+                    i = others.get(_NONE_KEY)
+                    append(scalar(None) if i is None else i)
+                    continue
+                r = memo.get(id(c))
+                if r is None:
+                    if tc in _SCALAR_SET:
+                        append(scalar(c))
+                        continue
+                    if tc is _Atom:             # a flat Atom (most are), its row made here:
+                        ak, av, al, au = c      # what `visit` would make, without the call
+                        if type(ak) is str and type(av) is str and au is None and type(al) is _Loc:
+                            file, line, col = al
+                            if type(file) is str and type(line) is int and type(col) is int:
+                                ra = [strs.get(ak), strs.get(av), others.get(_NONE_KEY),
+                                      strs.get(file), ints.get(line), ints.get(col)]
+                                if None in ra:  # a scalar seen for the first time: in order
+                                    ra = [scalar(ak), scalar(av), scalar(None),
+                                          scalar(file), scalar(line), scalar(col)]
+                                r = ~len(nodes)
+                                nodes.append(c)
+                                rows.append(ra)
+                                heights.append(1)
+                                masks.append(0)
+                                memo[id(c)] = r
+                                if h < 1:
+                                    h = 1
+                                append(r)
+                                continue
+                    r = visit(c)
+                    if r >= 0:                  # a str subclass written as a str (loose)
+                        append(r)
+                        continue
+                ch = heights[~r]
+                if ch > h:
+                    h = ch
+                append(r)
+            if at is not None:                  # its Loc, as three scalars of its own row
+                if type(at) is not _Loc or type(at[0]) is not str or type(at[1]) is not int \
+                        or type(at[2]) is not int:
+                    raise SnapshotError(f"{_name(t)}: a location that is not a Loc")
+                file, line, col = at
+                a = strs.get(file)
+                if a is None:
+                    a = strs[file] = len(scalars)
+                    scalars.append(file)
+                b = ints.get(line)
+                if b is None:
+                    b = ints[line] = len(scalars)
+                    scalars.append(line)
+                c = ints.get(col)
+                if c is None:
+                    c = ints[col] = len(scalars)
+                    scalars.append(col)
+                append(a)
+                append(b)
+                append(c)
+            pos = len(nodes)
+            nodes.append(v)
+            rows.append(row)
+            heights.append(h + 1)
+            masks.append(mask)
+            memo[id(v)] = ~pos
+            return ~pos
+        return visit
+
+    def numerals(self, n: int) -> list[str]:
+        """str(i) for every i below `n` (at least), made once per walk."""
+        have = self._numerals
+        if len(have) < n:
+            have.extend(map(str, range(len(have), n)))
+        return have
+
+    def payloads(self, root_sets: list) -> list[bytes]:
+        try:
+            return self._payloads(root_sets)
+        finally:
+            self.release()
+
+    def release(self) -> None:
+        """Let go of what the walk holds (every object it visited, a row of each): the writer
+        and its `_visit` closure refer to each other, so without this only the cyclic collector
+        would free them — and a cold load runs with it off (at 2,000 cards its eight writers per
+        process held 184,000 objects, ~50 MB, until a collection that a wiki build never makes)."""
+        for table in (self.scalars, self.strs, self.ints, self.others, self.memo, self.nodes, self.rows,
+                      self.heights, self.masks, self.layouts, self.bits, self._numerals):
+            table.clear()
+        self._visit = None
+
+    def _payloads(self, root_sets: list) -> list[bytes]:
+        marks = []              # per set of roots: (its references, objects, scalars so far)
+        try:
+            for roots in root_sets:
+                refs = [self.ref(r) for r in roots]
+                marks.append((refs, len(self.nodes), len(self.scalars)))
+        except RecursionError:
+            raise SnapshotError("nested too deep for a snapshot") from None
+        types = list(map(type, self.nodes))
+        groups: dict[tuple[int, type], list[int]] = {}
+        for pos, key in enumerate(zip(self.heights, types)):
+            g = groups.get(key)
+            if g is None:
+                groups[key] = [pos]
+            else:
+                g.append(pos)
+        keys = sorted(groups, key=lambda k: (k[0], _name(k[1])))
+        out: list[bytes] = []
+        base: Optional[_Base] = None
+        for refs, n_nodes, n_scalars in marks:
+            payload, table = self.payload(refs, n_nodes, n_scalars, groups, keys, base)
+            out.append(payload)
+            base = _Base(payload, n_nodes, n_scalars, table)
+        return out
+
+    def payload(self, roots: list[int], n_nodes: int, n_scalars: int, groups: dict, keys: list,
+                base: Optional["_Base"] = None) -> tuple[bytes, "_Table"]:
+        """The payload of the first `n_nodes` objects and `n_scalars` scalars, and how it numbers
+        them. Over a `base` (the payload of a prefix of them), it holds the base's payload as it is
+        and, beside it, only what the base does not: the scalars and the objects past the base's,
+        numbered after everything the base holds."""
+        lo_nodes, lo_scalars = (base.n_nodes, base.n_scalars) if base is not None else (0, 0)
+        chosen = []
+        for k in keys:
+            g = groups[k]
+            if g[-1] >= lo_nodes and g[0] < n_nodes:
+                lo = bisect_left(g, lo_nodes) if g[0] < lo_nodes else 0
+                hi = len(g) if g[-1] < n_nodes else bisect_left(g, n_nodes)
+                if lo < hi:
+                    chosen.append((k, g if lo == 0 and hi == len(g) else g[lo:hi]))
+        if base is None:
+            scalar_ix = list(range(n_scalars))              # a scalar's index is itself
+            final: list = [None] * n_nodes
+            at = n_scalars
+            class_no: dict[type, int] = {}
+        else:
+            size = base.table.size
+            scalar_ix = base.table.scalars + list(range(size, size + n_scalars - lo_scalars))
+            final = base.table.final + [None] * (n_nodes - lo_nodes)
+            at = size + n_scalars - lo_scalars
+            class_no = dict(base.table.class_no)
+        for _, g in chosen:
+            _all(map(final.__setitem__, g, range(at, at + len(g))))
+            at += len(g)
+        table = _Table(scalar_ix, final[:], class_no, at)
+        final.reverse()
+        # Each reference written as the numeral of its index, looked up rather than converted
+        # (a payload has several references per entry) and joined per column: the text
+        # json.dumps would write for the lists of indices, without the lists or its accumulator.
+        numerals = self.numerals(at)
+        try:
+            get = list(map(numerals.__getitem__, scalar_ix + final)).__getitem__   # ~pos: final[pos]
+        except TypeError:
+            raise SnapshotError("an object outside the payload") from None
+        join = ",".join
+        rows, masks, kinds = self.rows, self.masks, self.kinds
+        classes: list = []
+        out_groups = []
+        for (_, cls), g in chosen:
+            kind = kinds[cls]
+            if cls not in class_no:
+                class_no[cls] = len(class_no)
+                classes.append([_name(cls), kind, _fields(cls, kind), loc_field(cls, kind)])
+            grows = list(map(rows.__getitem__, g))
+            if kind in ("tuple", "list"):          # a column per instance
+                cols = list(map(join, map(map, repeat(get), grows)))
+            else:
+                if len(set(map(len, grows))) != 1:
+                    raise SnapshotError(f"{_name(cls)}: instances of different shapes")
+                cols = list(map(join, map(map, repeat(get), zip(*grows))))
+                if kind == "model":
+                    cols.append(join(map(str, map(masks.__getitem__, g))))
+            cols_text = "[" + "],[".join(cols) + "]" if cols else ""
+            out_groups.append(f"[{class_no[cls]},{len(g)},[{cols_text}]]")
+        head = {"snapshot": VERSION, "classes": classes, "scalars": self.scalars[lo_scalars:n_scalars]}
+        try:
+            text = json.dumps(head, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        except (ValueError, UnicodeEncodeError) as e:
+            raise SnapshotError(str(e)) from None
+        # the head's braces dropped by a slice that copies nothing; over a base, the base's
+        # payload as written is the first member
+        opening = (b'{"base":', base.payload, b",") if base is not None else (b"{",)
+        text = b"".join((*opening, memoryview(text)[1:-1], b',"groups":[', ",".join(out_groups).encode("ascii"),
+                         b'],"roots":[', join(map(get, roots)).encode("ascii"), b"]}"))
+        return text, table
+
+
+class _Table(NamedTuple):
+    """How a payload numbers what it holds: by scalar, its index; by object position, its index
+    (None past the payload's objects); the classes' numbers; how many entries in all."""
+    scalars: list
+    final: list
+    class_no: dict
+    size: int
+
+
+class _Base(NamedTuple):
+    """A payload a later one is written over (see `_Writer.payload`)."""
+    payload: bytes
+    n_nodes: int
+    n_scalars: int
+    table: _Table
+
+
+def _getter(fields: list[str]):
+    """The values of `fields` from a model's __dict__, as a tuple, in one C-level call."""
+    if len(fields) == 1:
+        f = fields[0]
+        return lambda d: (d[f],)
+    if not fields:
+        return lambda d: ()
+    return itemgetter(*fields)
+
+
+def _parts(v, t: type, kind: str) -> list:
+    if kind == "model":
+        if getattr(v, "__pydantic_extra__", None) or getattr(v, "__pydantic_private__", None):
+            raise SnapshotError(f"{_name(t)}: extra or private attributes are not kept")
+        d = v.__dict__
+        return [d[f] for f in t.model_fields]
+    if kind in ("tuple", "list", "ntuple"):
+        return list(v)
+    if kind == "dict":
+        return [tuple(v.keys()), tuple(v.values())]
+    if kind == "enum":
+        return [v.value]
+    fn, args = v.__reduce__()[:2]
+    if fn is not t:
+        raise SnapshotError(f"{_name(t)} does not rebuild itself from its constructor")
+    return [tuple(args)]
