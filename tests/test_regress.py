@@ -445,8 +445,9 @@ def test_without_a_revision_a_reading_refused_past_the_bound_of_branches_is_refu
     another revision of the same question where every point its runs read has the same value
     there; a reading that gives one of those points another value is explored anew."""
     from rulesdsl.engine.context import EngineError
-    from rulesdsl.engine.runner import BRANCH_LIMIT, answer
-    from rulesdsl.regress.impact import _reusing, _Watched, card_settings, rulings_moved, without_revision
+    from rulesdsl.engine.runner import answer
+    from rulesdsl.regress.impact import BRANCH_LIMIT, _reusing, _Watched, card_settings, rulings_moved, \
+        without_revision
     kb = load(REPO)
     info = kb.scenarios["thgm/qa/decide-bat-and-reroll"]
     after = answer(kb, info)
@@ -478,78 +479,3 @@ def test_without_a_revision_a_reading_refused_past_the_bound_of_branches_is_refu
     moved = next(v.name for v in kb.games["thgm"].points["reroll.holder"].values if v.name != other)
     count, _, _ = side("thgm/gap/bat-timing@undated", {**refused, "reroll.holder": moved})
     assert count == {"readings": 1} and len(elsewhere) == 2
-
-
-def test_without_a_revision_a_reading_takes_the_runs_another_side_of_the_question_made_where_they_read_the_same_values():
-    """A reading answered without a revision (impact `_reusing`) takes, run by run, the runs a side
-    without another revision of the same question made (`lent`) where every point such a run read
-    has the same value here (the reading's, or else the one in force), and makes anew a run whose
-    lent twin read a value that moved; what it answers is what answering anew gives there, in all
-    the test reads of it (what it says, the points it read, which of them are open with which values)."""
-    import copy
-    from rulesdsl.engine.deciding import answer_key, open_points, points_seen, split_key
-    from rulesdsl.engine.runner import answer
-    from rulesdsl.regress.impact import _reusing, _Watched, card_settings, rulings_moved, without_revision
-    from rulesdsl.regress.reuse import Shelf, _source_id
-
-    class Taking(_Watched):     # lists the runs it took from `lent` and the scripts it ran anew
-        def __init__(self) -> None:
-            super().__init__(lending=True)
-            self.taken: list = []
-            self.anew: list = []
-
-        def find(self, script, reading):
-            had = self.borrowed
-            made = super().find(script, reading)
-            if self.borrowed > had:
-                self.taken.append(made[1][1])
-            return made
-
-        def keep(self, script, reading, made):
-            super().keep(script, reading, made)
-            self.anew.append(tuple(script))
-
-    kb = load(REPO)
-    info = kb.scenarios["thgm/qa/decide-bat-and-reroll"]
-    after = copy.copy(answer(kb, info))
-    after.readings = None       # nothing to take from the build's readings: the reading is answered
-    reading = {"reroll.holder": "attacking_side"}
-    lent = Shelf([10_000])
-
-    def side(ref: str):
-        rid, label = ref.rsplit("@", 1)
-        rev = next(r for r in kb.rulings[rid].revisions if r.date_label == label)
-        before_kb = without_revision(kb, rid, rev)
-        runs, count = Taking(), {}
-        base = answer(before_kb, info, settled=False, run_memo=runs)
-        runs.taken, runs.anew = [], []
-        got = _reusing(before_kb, info, base, after, {}, kb, card_settings(kb), count, runs,
-                       rulings_moved(rid, rev), [], lent)(reading)
-        fresh = answer(before_kb, info, reading=reading)
-        assert answer_key(got) == answer_key(fresh)
-        assert got.points == fresh.points and got.unsettled == fresh.unsettled
-        assert open_points(before_kb, got) == open_points(before_kb, fresh)
-        return before_kb, runs, count
-
-    _, first, count = side("thgm/gap/bat-holder@undated")
-    assert count == {"readings": 1, "borrowed": 0} and first.anew and lent
-    made_first = {s: list(v) for s, v in lent.items()}
-    before_kb, second, count = side("thgm/gap/bat-timing@undated")
-    assert count == {"readings": 1, "borrowed": len(second.taken)} and second.taken
-    assert len(second.anew) < len(first.anew)
-
-    def in_force(key: str):
-        return before_kb.value(info.game, *split_key(key), as_of=after.as_of)
-
-    def here(key: str) -> str:
-        return reading.get(key) or in_force(key).value
-
-    def retitled(x) -> bool:    # a point whose source the sentences name is another ruling here
-        return any(_source_id(in_force(k), split_key(k)[0]) != source for k, source in x.titled.items())
-    for ctx in second.taken:
-        assert all(here(k) == v for k, v in points_seen(ctx).items())
-    # the runs made anew though the first side lent one of the same script: each of those read a
-    # value that moved, or a point that the rule saying who chooses is the source of, from another ruling here
-    again = [x for s in second.anew for x in made_first.get(s, ())]
-    assert again and all(any(here(k) != v for k, v in x.seen.items()) or retitled(x) for x in again)
-    assert any(retitled(x) and all(here(k) == v for k, v in x.seen.items()) for x in again)

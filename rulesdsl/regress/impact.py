@@ -5,6 +5,7 @@ moved in words, and for each ruling revision the answers it changed.
 
 from __future__ import annotations
 
+import copy as _copy
 import datetime as _dt
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -14,13 +15,12 @@ from ..base.shared_work import shared_map
 from ..engine.answer import Answer
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
-from ..engine.deciding import settle
+from ..engine.deciding import RunMemo, open_points, points_seen, settle, split_key
 from ..engine.expecting import add_status_checks
-from ..engine.runner import answer, collector_paused
+from ..engine.runner import BRANCH_LIMIT, answer, collector_paused
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 from ..kb.timeline import moved_without
-from .records import Memo, Record, now, record, record_of, still_valid, verdict_of
-from .reuse import Shelf, _reusing, _Watched, card_settings
+from .records import Memo, Record, now, record, record_of, ruling_found, still_valid, verdict_of
 
 
 @dataclass
@@ -199,10 +199,9 @@ def revision_effects(kb: KnowledgeBase, answers: dict[str, Answer],
     revision and an answer that consulted it (`pairs`), those answered again without the revision
     (`answered`), those of them answered in full (`in_full`: a change, or a refusal), and the
     answers under other readings the tests of what decides took from the build's (`reused`) or
-    made (`readings`), the readings found refused as without another revision (`shared`:
-    `_reusing`) and the runs taken from another side of the same question (`borrowed`).
-    `processes`: 2 shares the revisions with a forked copy of this process (base.shared_work: the
-    same result, in the same order); `meanwhile`: the caller's other work,
+    made (`readings`), and the readings found refused as without another revision (`shared`:
+    `_reusing`). `processes`: 2 shares the revisions with a forked copy of this process
+    (base.shared_work: the same result, in the same order); `meanwhile`: the caller's other work,
     done first by this process while the copy starts on the revisions (it must leave what the
     history reads as it is).
 
@@ -227,14 +226,11 @@ def _revision_effects(kb: KnowledgeBase, answers: dict[str, Answer], stats: Opti
     card_points = card_settings(kb)
     afters: dict[str, Record] = {}          # each answer's record, made once (it is the same for every revision)
     elsewhere: dict[str, list] = {}         # by scenario, the readings refused without another revision (`_reusing`)
-    lent: dict[str, Shelf] = {}             # by scenario, the runs made without another revision (`_reusing`)
-    room = [LENT_RUNS]
 
     def work(i: int) -> tuple[list[Change], dict]:
         ref, sids = tasks[i]
         counted = dict.fromkeys(STATS, 0)
-        shelves = {sid: lent[sid] if sid in lent else lent.setdefault(sid, Shelf(room)) for sid in sids}
-        return _one_revision(kb, answers, ref, sids, card_points, afters, counted, elsewhere, shelves), counted
+        return _one_revision(kb, answers, ref, sids, card_points, afters, counted, elsewhere), counted
 
     # the revisions consulted by the most answers first: the two processes end close together
     order = sorted(range(len(tasks)), key=lambda i: -len(tasks[i][1]))
@@ -248,11 +244,7 @@ def _revision_effects(kb: KnowledgeBase, answers: dict[str, Answer], stats: Opti
     return out
 
 
-# the runs the sides without a revision lend to the other sides of the same question, at most
-# (`_reusing`): ~6 KB each, kept until the history ends (in each process, with two)
-LENT_RUNS = 20_000
-
-STATS = ("pairs", "answered", "in_full", "reused", "readings", "shared", "borrowed")
+STATS = ("pairs", "answered", "in_full", "reused", "readings", "shared")
 
 
 def _encode_effects(done: tuple[list[Change], dict]) -> list:
@@ -264,11 +256,9 @@ def _decode_effects(data: list) -> tuple[list[Change], dict]:
 
 
 def _one_revision(kb: KnowledgeBase, answers: dict[str, Answer], ref: str, sids: list[str], card_points: dict,
-                  afters: dict, count: dict, elsewhere: Optional[dict] = None,
-                  lent: Optional[dict] = None) -> list[Change]:
+                  afters: dict, count: dict, elsewhere: Optional[dict] = None) -> list[Change]:
     """The answers among `sids` that revision `ref` changed (revision_effects); `elsewhere`: by
-    scenario, the readings refused without other revisions, and `lent`, the runs made without
-    them (`_reusing`), added to for the next."""
+    scenario, the readings refused without other revisions (`_reusing`), added to for the next."""
     rid, label = ref.rsplit("@", 1)
     ruling = kb.rulings.get(rid)
     rev = next((x for x in ruling.revisions if x.date_label == label), None) if ruling else None
@@ -289,8 +279,7 @@ def _one_revision(kb: KnowledgeBase, answers: dict[str, Answer], ref: str, sids:
             continue  # nothing it consulted moves without the revision: the same answer (as the memo has it)
         count["answered"] += 1
         same, made = answered_without(before_kb, info, answers[sid], cache, kb, card_points, count, moved,
-                                      None if elsewhere is None else elsewhere.setdefault(sid, []),
-                                      None if lent is None else lent[sid])
+                                      None if elsewhere is None else elsewhere.setdefault(sid, []))
         if same:
             continue
         count["in_full"] += 1
@@ -316,8 +305,7 @@ def same_without(kb: KnowledgeBase, info: ScenarioInfo, after: Answer, point_cac
 
 def answered_without(kb: KnowledgeBase, info: ScenarioInfo, after: Answer, point_cache: dict,
                      with_kb: KnowledgeBase, card_points: dict, count: Optional[dict] = None,
-                     moved: Optional[set[str]] = None, elsewhere: Optional[list] = None,
-                     lent: Optional[dict] = None) -> tuple[bool, Optional[Answer]]:
+                     moved: Optional[set[str]] = None, elsewhere: Optional[list] = None) -> tuple[bool, Optional[Answer]]:
     """Whether the scenario's answer in `kb` (`with_kb` without a revision) is certainly
     `after`'s (its answer in `with_kb`), as `Record.same_answer` compares them; where it is not,
     that answer in `kb` (None: the scenario cannot be answered there).
@@ -333,9 +321,8 @@ def answered_without(kb: KnowledgeBase, info: ScenarioInfo, after: Answer, point
     same day give equal checks. `card_points`: `card_settings`; `count` gets the answers under
     readings taken from `after` (`reused`) and made (`readings`); `moved`: the rulings whose
     times of force differ between `kb` and `with_kb` (`rulings_moved`; None: any); `elsewhere`:
-    the readings of the same question refused without other revisions, and `lent`, the runs made
-    without them (`_reusing`), added to."""
-    runs = _Watched(lent is not None)   # the runs of the answer and of its readings, shared as answer() shares them
+    the readings of the same question refused without other revisions (`_reusing`), added to."""
+    runs = _Watched()           # the runs of the answer and of its readings, shared as answer() shares them
     try:
         quick = answer(kb, info, point_cache=point_cache, settled=False, run_memo=runs)
     except EngineError:
@@ -343,12 +330,249 @@ def answered_without(kb: KnowledgeBase, info: ScenarioInfo, after: Answer, point
     said_same = quick.as_of == after.as_of and _said(quick) == _said(after)
     with collector_paused():        # the test's answers live until it ends, as in runner.answer
         settle(kb, quick, _reusing(kb, info, quick, after, point_cache, with_kb, card_points,
-                                   count if count is not None else {}, runs, moved, elsewhere, lent))
+                                   count if count is not None else {}, runs, moved, elsewhere))
     quick.readings = None           # they list `quick` itself: a cycle the collector would have to find
     if said_same and quick.status is after.status:
         return True, None
     add_status_checks(quick, info.scenario)     # as runner.answer ends an answer
     return False, quick
+
+
+def card_settings(kb: KnowledgeBase) -> dict[tuple[str, str], dict[str, set[str]]]:
+    """(game, point) -> for each ruling that sets the point for cards, those cards."""
+    out: dict[tuple[str, str], dict[str, set[str]]] = {}
+    for (game, point, card), settings in kb.settings_by_card.items():
+        if card is not None:
+            by_ruling = out.setdefault((game, point), {})
+            for rid, _, _ in settings:
+                by_ruling.setdefault(rid, set()).add(card)
+    return out
+
+
+def _reusing(kb: KnowledgeBase, info: ScenarioInfo, base: Answer, after: Answer, point_cache: dict,
+             with_kb: KnowledgeBase, card_points: dict, count: dict, runs: Optional[RunMemo] = None,
+             moved: Optional[set[str]] = None, elsewhere: Optional[list] = None):
+    """The test of what decides `base`'s function that answers under a reading: an answer of
+    `after`'s readings (made in `with_kb`) where its run read, point by point, the values this
+    run reads here, else the scenario answered here.
+
+    A run is a function of the values it reads (the premise of the records, records.py): the
+    same values, the same run, the same outcomes and expectations, the same sentences but for the
+    titles they give of a source (`runner.cite_title`: of the rule an illegal action breaks, of
+    the rule that says who chooses). What the test reads of an answer is that
+    (deciding.answer_key) and, of the points it consulted, their values and which are open with
+    which values to try (deciding.open_points): the statuses and sources `kb` gives them, which
+    the answer taken is given (`_as_made_in`). So each point needs only the same value (a point
+    the reading sets: the value it gives), and one whose source gives a title the sentences show
+    a source of the same title (the same ruling or section). Besides: a ruling consulted directly
+    in the same revision (`_consulted_directly`; one only the source of a point that moved is not
+    consulted again), and where a ruling sets a point for one card, the same choice between that
+    setting and the game's (engine.context `_card_setting`). That choice can differ only for a
+    card one of the `moved` rulings sets the point for, or for every card when one of them sets
+    it game-wide: the cards asked are those (all of them, without `moved`).
+
+    So does a refusal. The engine stops exploring a reading past its bound of branches
+    (`BRANCH_LIMIT`) once every run it explored is made, and which runs it explores follows from
+    the runs made: the same runs, the same exploration and refusal. The build keeps no more of its
+    refusals than their words, so each is made once without a revision, and `elsewhere` keeps
+    of it (`_Refused`) the value every run of it read and how it found the rulings they consulted
+    directly; the same reading, or another, of the same question without another revision (or
+    without this one) is then refused without a run where each of those points has the same
+    value (the reading's, or else the one in force) and each of those rulings is found the same.
+    The choice between a card's setting and the game's (above) is compared with `with_kb`'s on
+    both sides: a refusal is kept only where its side chose as `with_kb` does for every point its
+    runs read, so that where this side does too the choice is the same on both."""
+    from ..engine.runner import SEASON_POINT
+    known = [x for _, x in after.readings.answers] if after.readings is not None else []
+    open0 = set(open_points(kb, base))
+    game, when = info.game, base.as_of
+    same_choice: dict[str, bool] = {}
+
+    def cards_to_ask(point: str) -> set[str]:
+        by_ruling = card_points.get((game, point))
+        if not by_ruling:
+            return set()
+        if moved is None or any(rid in moved for rid, _, _ in kb.settings_by_card.get((game, point, None), ())):
+            return set().union(*by_ruling.values())
+        return set().union(*(by_ruling[rid] for rid in moved if rid in by_ruling))
+
+    def chosen_alike(point: str) -> bool:
+        got = same_choice.get(point)
+        if got is None:
+            got = True
+            for code in cards_to_ask(point):
+                here = (kb.value(game, point, card=code, as_of=when), kb.value(game, point, as_of=when))
+                there = (with_kb.value(game, point, card=code, as_of=when), with_kb.value(game, point, as_of=when))
+                if [(v.ruling, v.revision) for v in here] != [(v.ruling, v.revision) for v in there]:
+                    got = False
+                    break
+            same_choice[point] = got
+        return got
+
+    def reads_the_same(x: Answer, reading: dict[str, str]) -> bool:
+        if x.as_of != when or x.mode != base.mode or x.cards != base.cards or \
+                (SEASON_POINT in x.unsettled and SEASON_POINT not in open0):
+            return False        # (how a season is read: a point the test of what decides would meet anew)
+        via, moved_from = set(), set()     # the sources of its points: the same here, or not
+        titled = _titled(x)
+        for key, v in x.points.items():
+            point, card = split_key(key)
+            if not chosen_alike(point):
+                return False
+            here = kb.value(game, point, card=card, as_of=when)
+            (via if here.cite == v["from"] else moved_from).add(v["from"])
+            if v["from"] in titled and here.cite.split("@", 1)[0] != v["from"].split("@", 1)[0]:
+                return False
+            if key in reading:
+                if reading[key] != v["value"]:
+                    return False
+                continue
+            if here.value != v["value"]:
+                return False
+        direct = None
+        for r in x.rulings:
+            if r in via:
+                continue        # a point's source, the same here
+            if r in moved_from:
+                if direct is None:
+                    direct = _consulted_directly(x)
+                if r not in direct:
+                    continue    # a point's source alone: what the test reads of the point is compared above
+            rid = r.split("@", 1)[0]
+            if ruling_found(kb, rid, when) != ruling_found(with_kb, rid, when):
+                return False
+        return True
+
+    def explores_the_same(x: _Refused, reading: dict[str, str]) -> bool:
+        for key, value in x.seen.items():
+            point, card = split_key(key)
+            if not chosen_alike(point) or \
+                    reading.get(key, value) != value or \
+                    (key not in reading and kb.value(game, point, card=card, as_of=when).value != value):
+                return False
+        return all(ruling_found(kb, rid, when) == found for rid, found in x.found.items())
+
+    watch = elsewhere is not None and isinstance(runs, _Watched)
+
+    def run(reading: dict[str, str]) -> Answer:
+        season = SEASON_POINT in reading
+        if not season:
+            for x in known:
+                if reads_the_same(x, reading):
+                    count["reused"] = count.get("reused", 0) + 1
+                    return _as_made_in(kb, x)
+            for x in elsewhere or ():
+                if explores_the_same(x, reading):
+                    count["shared"] = count.get("shared", 0) + 1
+                    raise EngineError(x.message, x.loc, x.hint, code=BRANCH_LIMIT)
+        count["readings"] = count.get("readings", 0) + 1
+        watching = watch and not season
+        if watching:
+            runs.seen = []
+        try:
+            made = answer(kb, info, point_cache=point_cache, reading=reading, run_memo=runs)
+        except EngineError as e:
+            if watching and e.code == BRANCH_LIMIT:
+                refused = _refused(kb, when, runs.seen, e)
+                if refused is not None and all(chosen_alike(split_key(key)[0]) for key in refused.seen):
+                    elsewhere.append(refused)
+            raise
+        finally:
+            if watching:
+                runs.seen = None
+        return made
+    return run
+
+
+class _Watched(RunMemo):
+    """A RunMemo that lists, while `seen` is a list, the contexts of the runs it hands out or
+    keeps: every run of an answer under a reading (`_reusing`)."""
+
+    __slots__ = ("seen",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: Optional[list] = None
+
+    def find(self, script, reading: dict[str, str]):
+        made = super().find(script, reading)
+        if made is not None and self.seen is not None:
+            self.seen.append(made[1][1])
+        return made
+
+    def keep(self, script, reading: dict[str, str], made) -> None:
+        super().keep(script, reading, made)
+        if self.seen is not None:
+            self.seen.append(made[1][1])
+
+
+@dataclass
+class _Refused:
+    """An exploration under a reading the engine stopped past its bound of branches (`_reusing`):
+    the points its runs read with the values they saw, the rulings they consulted directly as
+    found there (`records.ruling_found`), and the refusal."""
+    seen: dict[str, str]
+    found: dict[str, tuple]
+    message: str
+    loc: object
+    hint: Optional[str]
+
+
+def _refused(kb: KnowledgeBase, when: _dt.date, contexts: list, e: EngineError) -> Optional[_Refused]:
+    """What `_reusing` keeps of an exploration refused past the bound of branches: the values
+    every run of it read (the runs, and so the exploration and its refusal, are a function of
+    them and of the rulings they consulted directly); None where two runs saw one point's value
+    differently (never under one reading)."""
+    seen: dict[str, str] = {}
+    rids: set[str] = set()
+    for ctx in contexts:
+        rids.update(r.split("@", 1)[0] for r in ctx.rulings)
+        for key, value in points_seen(ctx).items():
+            if seen.setdefault(key, value) != value:
+                return None
+    return _Refused(seen, {rid: ruling_found(kb, rid, when) for rid in sorted(rids)}, e.message, e.loc, e.hint)
+
+
+def _as_made_in(kb: KnowledgeBase, x: Answer) -> Answer:
+    """An answer made in another state of the knowledge base, whose runs read the same values as
+    they would in `kb`, as `kb` would have made it: the same runs, each point it consulted with
+    the status and source `kb` gives it (and so left open by the sources, or ruled, as there).
+    What the test of what decides reads of it (deciding.answer_key, deciding.open_points) is then
+    that of the answer made in `kb`."""
+    from ..engine.runner import SEASON_POINT
+    points: dict[str, dict] = {}
+    unsettled: dict[str, dict] = {}
+    for key, v in x.points.items():
+        point, card = split_key(key)
+        here = kb.value(x.game, point, card=card, as_of=x.as_of)
+        status = here.status._value_
+        points[key] = {"value": v["value"], "status": status, "from": here.cite, "source": here.source}
+        if here.unsettled:
+            unsettled[key] = {"point": point, "card": card, "value": v["value"], "gap": here.unsettled,
+                              "readings": list(here.readings), "status": status}
+    if SEASON_POINT in x.unsettled:
+        unsettled[SEASON_POINT] = x.unsettled[SEASON_POINT]
+    twin = _copy.copy(x)
+    twin.points, twin.unsettled = points, dict(sorted(unsettled.items()))
+    return twin
+
+
+def _titled(a: Answer) -> set[str]:
+    """The sources whose titles an answer's sentences give (engine.sentences: the rule an illegal
+    action breaks, the rules that say who chooses)."""
+    out = {c["rule"] for c in a.choosers if c.get("rule")}
+    if a.illegal and a.illegal.get("rule"):
+        out.add(a.illegal["rule"])
+    return out
+
+
+def _consulted_directly(a: Answer) -> set[str]:
+    """The ruling revisions an answer cites as the engine consulted them itself (engine.context
+    `ruling`, `gap`, `assume`), not as the source of a rule point: the citations it relies on
+    directly, the gaps and assumptions its trace cites, the rules its sentences give titles of."""
+    out = {key[1] for key in a.direct} | {g["ref"] for g in a.gaps} | _titled(a)
+    out.update(s[s.rindex("（") + 1:-1] for s in a.assumptions if s.endswith("）") and "（" in s)
+    return out
 
 
 def _said(a: Answer) -> tuple:
