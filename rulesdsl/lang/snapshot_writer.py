@@ -11,11 +11,9 @@ from itertools import repeat
 from operator import itemgetter
 from typing import NamedTuple, Optional
 
-from . import model
 from .snapshot_classes import (VERSION, SnapshotError, _SCALAR_SET, _Loc, _all, _fields, _name, allowed,
                                loc_field)
 
-_Atom = model.Atom
 _NONE_KEY = (type(None), "None")    # None's key among the scalars (see `Writer.scalar`)
 
 
@@ -150,26 +148,6 @@ class Writer:
                     if tc in _SCALAR_SET:
                         append(scalar(c))
                         continue
-                    if tc is _Atom:             # a flat Atom (most are), its row made here:
-                        ak, av, al, au = c      # what `visit` would make, without the call
-                        if type(ak) is str and type(av) is str and au is None and type(al) is _Loc:
-                            file, line, col = al
-                            if type(file) is str and type(line) is int and type(col) is int:
-                                ra = [strs.get(ak), strs.get(av), others.get(_NONE_KEY),
-                                      strs.get(file), ints.get(line), ints.get(col)]
-                                if None in ra:  # a scalar seen for the first time: in order
-                                    ra = [scalar(ak), scalar(av), scalar(None),
-                                          scalar(file), scalar(line), scalar(col)]
-                                r = ~len(nodes)
-                                nodes.append(c)
-                                rows.append(ra)
-                                heights.append(1)
-                                masks.append(0)
-                                memo[id(c)] = r
-                                if h < 1:
-                                    h = 1
-                                append(r)
-                                continue
                     r = visit(c)
                     if r >= 0:                  # a str subclass written as a str (loose)
                         append(r)
@@ -337,7 +315,7 @@ class _Table(NamedTuple):
 
 
 class _Base(NamedTuple):
-    """A payload a later one is written over (see `_Writer.payload`)."""
+    """A payload a later one is written over (see `Writer.payload`)."""
     payload: bytes
     n_nodes: int
     n_scalars: int
