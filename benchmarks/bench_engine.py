@@ -329,11 +329,19 @@ def ask_times(runs: int) -> dict[str, list[float]]:
     return times
 
 
+def load_frozen():
+    """The repository's knowledge base loaded as the command line loads it: the loaded objects out
+    of the collector's sight."""
+    loader.FREEZE_AFTER_LOAD = True
+    try:
+        return load(REPO)
+    finally:
+        loader.FREEZE_AFTER_LOAD = False
+
+
 def drawn_figures() -> dict:
     """In a child process (a fixed PYTHONHASHSEED): figures 1b and 3, as JSON on stdout."""
-    loader.FREEZE_AFTER_LOAD = True
-    kb = load(REPO)
-    loader.FREEZE_AFTER_LOAD = False
+    kb = load_frozen()
     odds = odds_times(10)
     return {"thgm_odds_questions": odds["questions"], "thgm_odds_first_ms": odds["first_ms"],
             "thgm_odds_best_ms": odds["best_ms"], **royal_figures(kb)}
@@ -370,9 +378,7 @@ def main() -> None:
         print(json.dumps(drawn_figures()))
         return
 
-    loader.FREEZE_AFTER_LOAD = True     # as the command line loads: the loaded objects out of the collector's sight
-    kb = load(REPO)
-    loader.FREEZE_AFTER_LOAD = False
+    kb = load_frozen()
     engines = engine_figures(kb, args.seconds)
     result: dict = {"engines": engines, **across_processes(max(1, args.processes))}
     if not args.no_ask:
