@@ -109,7 +109,13 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
             memo.resumes = Resumes(copy)
     # a refusal the game goes on from, when the scenario asks about the state after it; one that
     # asks only whether the actions are allowed has the (first) refusal as its answer, as at a table
-    goes_on = any(call.name not in ("illegal", "legal") for _, call in info.expects)
+    # (and whether an expectation asks a probability: the answer's odds are then summed up)
+    goes_on = probable = False
+    for e, call in info.expects:    # a loop, not `any(...)`s: a question has one to three expectations
+        if call.name not in ("illegal", "legal"):
+            goes_on = True
+        if e.probability:
+            probable = True
     named = game in carded_games(kb)      # else no point asks for the cards an action names
 
     def rebuild(script, done, since=None):
@@ -212,7 +218,9 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
             results = [engine.expect(ctx, state, call, said if call.name in ("illegal", "legal") else None)
                        for _, call in info.expects]
         else:
-            results = [engine.expect(ctx, state, call, message) for _, call in info.expects]
+            results = []
+            for _, call in info.expects:
+                results.append(engine.expect(ctx, state, call, message))
         outcome = engine.outcome(state, message)
         if refused:     # the outcome says what did not happen, then where the game went on to
             outcome = "; ".join([*(f"ルール上できない（行われなかった）: {e.message}" for e in refused), outcome])
@@ -232,14 +240,16 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
                           code="chance-limit") from None
     if len(runs) > 1:
         runs.sort(key=lambda r: [c.picked for c in r[0]])
-    branches = [b for _, (b, _) in runs]
-    contexts = [ctx for _, (_, ctx) in runs]
+    branches, contexts = [], []
+    for _, (b, ctx) in runs:
+        branches.append(b)
+        contexts.append(ctx)
     if fixed and not reading:  # under another reading a choice the scenario fixes may not arise at all
         _unused_fixed(contexts, sc)
 
     odds = None
-    if (len(branches) > 1 and any(is_chance(c) for b in branches if b.choices for c in b.choices)) or \
-            any(e.probability for e, _ in info.expects):     # (one run: no chance point had two outcomes)
+    if probable or (len(branches) > 1 and any(is_chance(c) for b in branches if b.choices for c in b.choices)):
+        # (one run: no chance point had two outcomes)
         odds = summarize(branches, len(info.expects))
     expectations = []
     for i, (e, modality, text, statement, loc, bound) in enumerate(_expects(kb, engine, info)):
@@ -288,7 +298,6 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
                         k = c.key()
                     if k not in cites:
                         cites[k] = c
-    statuses = [c.status for c in cites.values()]
     relies: dict[tuple, set[str]] = {}
     direct: set[tuple] = set()
     for ctx in contexts:
@@ -298,14 +307,22 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
             direct.add(k)
             if k not in cites:
                 cites[k] = c
-                statuses.append(c.status)
         for k, via in ctx.point_cites.items():
             had = relies.get(k)
             if had is None:
                 relies[k] = set(via)
             else:
                 had.update(via)
-    cautions = [c for c in cites.values() if c.status in _CAUTION]
+    statuses: list[Status] = []     # the citations' statuses in their order, in one loop: those of
+    cautions: list[Cite] = []       # cautions with the citation, the others among the firm ones
+    firm: list[Status] = []
+    for c in cites.values():
+        status = c.status
+        statuses.append(status)
+        if status in _CAUTION:
+            cautions.append(c)
+        else:
+            firm.append(status)
     if len(cautions) > 1:
         cautions.sort(key=_caution_order)
     points: dict[str, dict] = {}
@@ -346,7 +363,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         cautions = sorted([*cautions, cite], key=_caution_order)
         rulings.add(f"{decl.unsettled}@undated")
     illegal = None
-    if branches and all(b.illegal for b in branches):
+    if branches and _all_illegal(branches):
         first = branches[0]
         cite = getattr(first, "illegal_cite", None)
         illegal = {"message": first.illegal, "rule": cite.ref if cite else None,
@@ -358,8 +375,8 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         cards=sorted(cards), rulings=sorted(rulings), choosers=_choosers(kb, contexts), illegal=illegal,
         unsettled=dict(sorted(unsettled.items())), reading=dict(reading or {}),
         assumptions=list(assumed), authority=_authority(kb, game, cites.values()),
-        gaps=[c.as_dict() for c in gaps.values()], odds=odds, relies=relies, direct=direct,
-        firm=[x for x in statuses if x not in _CAUTION])
+        gaps=[c.as_dict() for c in gaps.values()] if gaps else [], odds=odds, relies=relies, direct=direct,
+        firm=firm)
     a.sentences = engine.answer_sentences(a) or answer_sentences(kb, a, info)
     # under another reading the question's own answer words are never read out: the sentences
     # are already the run's own
@@ -373,6 +390,14 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         _unlink_readings(a)
         add_status_checks(a, sc)
     return a
+
+
+def _all_illegal(branches: list) -> bool:
+    """Did every branch end on an action the rules forbid? (A loop: most questions have one.)"""
+    for b in branches:
+        if not b.illegal:
+            return False
+    return True
 
 
 def _caution_order(c: Cite) -> tuple:
