@@ -52,7 +52,7 @@ def test_the_board_after_the_actions_is_drawn_from_the_state_and_the_before_is_s
 
 
 def test_a_board_after_read_late_is_the_one_read_at_once(kb):
-    """The board after the actions is drawn when first read (runner._RunBranch): read only after
+    """The board after the actions is drawn when first read (late.RunBranch): read only after
     the question has been answered again (its set-up kept and copied, its runs repeated, the
     readings tried) and after other questions, it is the board an answer read at once shows."""
     late = []
@@ -73,7 +73,7 @@ def test_a_board_after_read_late_is_the_one_read_at_once(kb):
 
 
 def test_no_board_is_drawn_until_one_is_read_and_the_one_read_late_is_the_set_ups(kb, monkeypatch):
-    """A run draws neither board (runner._Redrawn, runner._RunBranch): `rulesdsl test`, the history
+    """A run draws neither board (late.Redrawn, late.RunBranch): `rulesdsl test`, the history
     and the readings never read them. Read later — after other questions were answered — the
     board before the actions is the one a fresh set-up draws."""
     engine = engine_for("royal")

@@ -41,7 +41,10 @@ class IllegalAction(Exception):
                  also: Sequence[Cite] = ()):
         super().__init__(message)
         self.message, self.cite, self.loc = message, cite, loc
-        self.cites = tuple(c for c in (cite, *also) if c is not None)
+        if also:
+            self.cites = tuple(c for c in (cite, *also) if c is not None)
+        else:       # most refusals: one citation or none, without a generator made for it
+            self.cites = () if cite is None else (cite,)
 
 
 class StepLimit(Exception):

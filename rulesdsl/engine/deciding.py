@@ -76,7 +76,10 @@ class RunMemo:
 
 def points_seen(ctx) -> dict[str, str]:
     """The rule points a run's context has consulted (「card(X).point」 -> the value it saw)."""
-    return {f"card({card}).{name}" if card else name: r.value for (name, card), r in ctx.points.items()}
+    seen = {}
+    for (name, card), r in ctx.points.items():     # a loop: most runs consult a few points
+        seen[f"card({card}).{name}" if card else name] = r.value
+    return seen
 
 
 def repeats(seen: dict[str, str], made_under: dict[str, str], reading: dict[str, str]) -> bool:

@@ -18,6 +18,7 @@ from .chance import ChanceLimit, is_chance, summarize
 from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, StepLimit, carded_games, explore
 from .deciding import SEASON_POINT, RunMemo, settle
 from .expecting import add_status_checks, probability_expectation, under_policy
+from .late import Pending, Redrawn, RunBranch
 from .registry import engine_for
 from .resume import MIN_RUNS, Resumes, copier
 from .sentences import answer_sentences
@@ -108,7 +109,13 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
             memo.resumes = Resumes(copy)
     # a refusal the game goes on from, when the scenario asks about the state after it; one that
     # asks only whether the actions are allowed has the (first) refusal as its answer, as at a table
-    goes_on = any(call.name not in ("illegal", "legal") for _, call in info.expects)
+    # (and whether an expectation asks a probability: the answer's odds are then summed up)
+    goes_on = probable = False
+    for e, call in info.expects:    # a loop, not `any(...)`s: a question has one to three expectations
+        if call.name not in ("illegal", "legal"):
+            goes_on = True
+        if e.probability:
+            probable = True
     named = game in carded_games(kb)      # else no point asks for the cards an action names
 
     def rebuild(script, done, since=None):
@@ -128,7 +135,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         return state, scratch
 
     def redraw(picks):
-        """The board before the actions of a run whose set-up met `picks` (`_Redrawn`)."""
+        """The board before the actions of a run whose set-up met `picks` (`Redrawn`)."""
         return engine.board(rebuild(picks, ())[0])
 
     def run(script):    # with a memo of the question's runs (without one, `run_anew` is the run)
@@ -157,7 +164,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
                     resumes.start(None)
                 state = engine.setup(ctx, info)
                 if boards:      # drawn when first read (most answers' never is), from the set-up made again
-                    before = _Redrawn(redraw, [c.picked for c in ctx.choices] if ctx.choices else [])
+                    before = Redrawn(redraw, [c.picked for c in ctx.choices] if ctx.choices else [])
                     if getattr(state, "fresh", None) is not None:
                         state.fresh = None      # as drawing it did: the board after the actions is the state's own
                 done = []
@@ -211,13 +218,15 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
             results = [engine.expect(ctx, state, call, said if call.name in ("illegal", "legal") else None)
                        for _, call in info.expects]
         else:
-            results = [engine.expect(ctx, state, call, message) for _, call in info.expects]
+            results = []
+            for _, call in info.expects:
+                results.append(engine.expect(ctx, state, call, message))
         outcome = engine.outcome(state, message)
         if refused:     # the outcome says what did not happen, then where the game went on to
             outcome = "; ".join([*(f"ルール上できない（行われなかった）: {e.message}" for e in refused), outcome])
-        branch = _RunBranch(list(ctx.choices), ctx.steps, outcome, message,
-                            before, _Pending(engine.board, state) if final_board else None, results,
-                            illegal.cite if illegal else None, [e.message for e in refused] if refused else [])
+        branch = RunBranch(list(ctx.choices), ctx.steps, outcome, message,
+                           before, Pending(engine.board, state) if final_board else None, results,
+                           illegal.cite if illegal else None, [e.message for e in refused] if refused else [])
         return ctx.choices, (branch, ctx)
 
     try:
@@ -231,14 +240,16 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
                           code="chance-limit") from None
     if len(runs) > 1:
         runs.sort(key=lambda r: [c.picked for c in r[0]])
-    branches = [b for _, (b, _) in runs]
-    contexts = [ctx for _, (_, ctx) in runs]
+    branches, contexts = [], []
+    for _, (b, ctx) in runs:
+        branches.append(b)
+        contexts.append(ctx)
     if fixed and not reading:  # under another reading a choice the scenario fixes may not arise at all
         _unused_fixed(contexts, sc)
 
     odds = None
-    if (len(branches) > 1 and any(is_chance(c) for b in branches if b.choices for c in b.choices)) or \
-            any(e.probability for e, _ in info.expects):     # (one run: no chance point had two outcomes)
+    if probable or (len(branches) > 1 and any(is_chance(c) for b in branches if b.choices for c in b.choices)):
+        # (one run: no chance point had two outcomes)
         odds = summarize(branches, len(info.expects))
     expectations = []
     for i, (e, modality, text, statement, loc, bound) in enumerate(_expects(kb, engine, info)):
@@ -287,7 +298,6 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
                         k = c.key()
                     if k not in cites:
                         cites[k] = c
-    statuses = [c.status for c in cites.values()]
     relies: dict[tuple, set[str]] = {}
     direct: set[tuple] = set()
     for ctx in contexts:
@@ -297,14 +307,22 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
             direct.add(k)
             if k not in cites:
                 cites[k] = c
-                statuses.append(c.status)
         for k, via in ctx.point_cites.items():
             had = relies.get(k)
             if had is None:
                 relies[k] = set(via)
             else:
                 had.update(via)
-    cautions = [c for c in cites.values() if c.status in _CAUTION]
+    statuses: list[Status] = []     # the citations' statuses in their order, in one loop: those of
+    cautions: list[Cite] = []       # cautions with the citation, the others among the firm ones
+    firm: list[Status] = []
+    for c in cites.values():
+        status = c.status
+        statuses.append(status)
+        if status in _CAUTION:
+            cautions.append(c)
+        else:
+            firm.append(status)
     if len(cautions) > 1:
         cautions.sort(key=_caution_order)
     points: dict[str, dict] = {}
@@ -345,7 +363,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         cautions = sorted([*cautions, cite], key=_caution_order)
         rulings.add(f"{decl.unsettled}@undated")
     illegal = None
-    if branches and all(b.illegal for b in branches):
+    if branches and _all_illegal(branches):
         first = branches[0]
         cite = getattr(first, "illegal_cite", None)
         illegal = {"message": first.illegal, "rule": cite.ref if cite else None,
@@ -357,8 +375,8 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         cards=sorted(cards), rulings=sorted(rulings), choosers=_choosers(kb, contexts), illegal=illegal,
         unsettled=dict(sorted(unsettled.items())), reading=dict(reading or {}),
         assumptions=list(assumed), authority=_authority(kb, game, cites.values()),
-        gaps=[c.as_dict() for c in gaps.values()], odds=odds, relies=relies, direct=direct,
-        firm=[x for x in statuses if x not in _CAUTION])
+        gaps=[c.as_dict() for c in gaps.values()] if gaps else [], odds=odds, relies=relies, direct=direct,
+        firm=firm)
     a.sentences = engine.answer_sentences(a) or answer_sentences(kb, a, info)
     # under another reading the question's own answer words are never read out: the sentences
     # are already the run's own
@@ -374,72 +392,17 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
     return a
 
 
+def _all_illegal(branches: list) -> bool:
+    """Did every branch end on an action the rules forbid? (A loop: most questions have one.)"""
+    for b in branches:
+        if not b.illegal:
+            return False
+    return True
+
+
 def _caution_order(c: Cite) -> tuple:
     """The cautions of an answer in order: the weakest first, then by what they cite."""
     return -c.status.rank, c.ref
-
-
-class _Pending:
-    """A board not drawn yet: `draw(state)` of the state a run ended on, drawn once when it is
-    first read (every copy of the branch reads the same picture)."""
-    __slots__ = ("draw", "state", "picture")
-
-    def __init__(self, draw, state) -> None:
-        self.draw, self.state, self.picture = draw, state, None
-
-    def drawn(self):
-        if self.state is not None:
-            self.picture, self.state = self.draw(self.state), None   # the state is no longer kept
-        return self.picture
-
-
-class _Redrawn:
-    """The board before the actions, not drawn yet: drawn when first read (`redraw(picks)`: the
-    set-up made again on a scratch context with the picks the run's set-up met — a run is
-    deterministic given them, as `rebuild` relies on — and the board drawn from it as the run
-    would have drawn it, through `GameEngine.board_before`), then kept. A first-asked question's
-    runs drew it for nothing where nothing reads it (`rulesdsl test`, the history, the
-    benchmarks: 4–10 % of the instructions of such a question, benchmarks/README.md); where it is
-    read (the JSON, a page, the terminal) the set-up is made again once. Holds the knowledge base
-    the answer was made on (through `redraw`), as long as the board is not drawn."""
-    __slots__ = ("redraw", "picks", "picture")
-
-    def __init__(self, redraw, picks: list[int]) -> None:
-        self.redraw, self.picks, self.picture = redraw, picks, None
-
-    def drawn(self):
-        if self.redraw is not None:
-            self.picture = self.redraw(self.picks)
-            self.redraw = self.picks = None     # the knowledge base and the question no longer held
-        return self.picture
-
-
-def _drawn_late(slot: str, late: type) -> property:
-    """A branch's board kept in `slot`, drawn when first read where it is a `late` one."""
-    def read(self):
-        v = getattr(self, slot)
-        return v.drawn() if v.__class__ is late else v
-
-    def write(self, value) -> None:
-        setattr(self, slot, value)
-    return property(read, write)
-
-
-class _RunBranch(Branch):
-    """A run's branch, whose boards are drawn when they are first read (the JSON, the page, the
-    terminal; a game's expectation words read the state itself: `final`), not in every run:
-    `rulesdsl test` and the readings' answers never read them. A board is a function of the state alone, and
-    the state a run ends on is never changed after the run (a later run starts from a copy or
-    from the set-up), so the picture drawn later is the one the run would have drawn; the board
-    before the actions is drawn from the set-up made again (`_Redrawn`)."""
-
-    before = _drawn_late("_before", _Redrawn)
-    after = _drawn_late("_after", _Pending)
-
-    @property
-    def final(self):    # the state itself while no board is drawn from it: none is drawn for the words
-        v = self._after
-        return (v.picture if v.state is None else v.state) if v.__class__ is _Pending else v
 
 
 def _unlink_readings(a: Answer) -> None:

@@ -73,7 +73,11 @@ def cell_spelling(question: Optional[str]) -> Callable[[str], str]:
     question — the checks, the trace, the set-up, the answers over time."""
     if not _CAPITAL_CELL.search(question or ""):
         return _as_written
-    return lambda text: _CELL.sub(lambda m: m.group(1).upper(), text) if text else text
+    return lambda text: _CELL.sub(_upper_cell, text) if text else text
+
+
+def _upper_cell(m: re.Match) -> str:
+    return m.group(1).upper()
 
 
 def _as_written(text: str) -> str:
@@ -91,7 +95,11 @@ def _expectation_words(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", i
     the answer's game's `engine`."""
     if engine is None or i >= len(info.expects) or not engine.words_from_boards(info.expects[i][1]):
         return None     # the game words no such expectation from the boards: none is drawn for it
-    finals = [f for f in (b.final for b in a.branches) if f is not None]    # no board drawn for them
+    finals = []     # no board drawn for them
+    for b in a.branches:
+        f = b.final
+        if f is not None:
+            finals.append(f)
     return engine.expectation_words(kb, info.expects[i][1], finals) if finals else None
 
 
@@ -118,7 +126,10 @@ def answer_sentences(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", own
         rule = f"（{a.illegal['title']}）" if a.illegal.get("title") else ""
         add(f"ルール上できない：{why}{rule}。")        # 「できない」 to a できるか question, with why
     else:
-        partial = [b for b in a.branches if b.illegal]
+        partial = []
+        for b in a.branches:
+            if b.illegal:
+                partial.append(b)
         if partial:
             paths = "、または".join(sorted({_path_words(b) for b in partial}))
             add(f"{paths}場合はルール上できない：{partial[0].illegal.rstrip('。')}。")
@@ -126,7 +137,10 @@ def answer_sentences(kb: "KnowledgeBase", a: "Answer", info: "ScenarioInfo", own
             add("できる。")             # the question asked できるか: its answer first, the details after
     for sentence in chance_sentences(a.odds):   # exact odds where the dice are not fixed
         add(sentence)
-    applicable = [e for e in a.expectations if e.applies and e.evaluated]
+    applicable = []
+    for e in a.expectations:
+        if e.applies and e.evaluated:
+            applicable.append(e)
     if own and info.scenario.answer and applicable and all(e.ok for e in applicable) and not a.reading \
             and agrees(info.scenario.answer, a):   # an answer that contradicts the engine is not read out
         add(_end(info.scenario.answer))

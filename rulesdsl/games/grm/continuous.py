@@ -38,16 +38,22 @@ def nullifier_of(st: State, card: Card, _seen: frozenset = frozenset()):
     for cell, source in st.field_cards():
         if source.uid in seen or source.face != "up":
             continue
-        if any(card in scope(st, source, cell, sel) for sel in scoped_nullifications(source)) \
-                and _in_force(st, source, seen):
-            return source
+        for sel in scoped_nullifications(source):
+            if card in scope(st, source, cell, sel):
+                if _in_force(st, source, seen):
+                    return source
+                break
     return False
 
 
 def scoped_nullifications(card: Card) -> list[str]:
     """The scopes of the card's permanent nullifications that name a scope, not a card."""
-    return [v.params.get("target") for e in card.effects("permanent") for v in e.body or ()
-            if v.name == "nullify" and v.params.get("target") in SCOPED]
+    out = []
+    for e in card.effects("permanent"):     # loops: a card has an effect or two
+        for v in e.body or ():
+            if v.name == "nullify" and v.params.get("target") in SCOPED:
+                out.append(v.params.get("target"))
+    return out
 
 
 def scope(st: State, source: Card, cell: str, selector: str) -> list[Card]:
@@ -99,7 +105,11 @@ def _permanents(st: State, verb_name: str, uids: set[int]):
     # the field's cards, then those that left it (a card on the field that left it and came
     # back is met first on the field): asked at every check of every play, so one pass each,
     # over the cards that have a permanent effect at all
-    cards = [c for stack in st.cells.values() for c in stack if c.uid in uids]
+    cards = []
+    for stack in st.cells.values():
+        for c in stack:
+            if c.uid in uids:
+                cards.append(c)
     for zone in (st.hand, st.deck, st.grave):
         for held in zone.values():
             for c in held:      # (a loop: a comprehension here is a function made per player and zone)

@@ -4,6 +4,7 @@ and the registry `VERBS` that the handlers of the GRM vocabulary's verbs join (v
 from __future__ import annotations
 
 from itertools import permutations
+from operator import attrgetter
 from typing import Callable, Optional
 
 from ...engine.context import Context, EngineError
@@ -22,6 +23,8 @@ from .continuous import (  # noqa: F401  (used as fx.… by play and verbs)
     scoped_nullifications,
 )
 from .state import Card, State, neighbours
+
+_LABEL = attrgetter("label")        # a card's label, for `map` (no generator made per list of cards)
 
 TRIGGERED = ("on_battle", "on_flipped", "battle_replacement")
 SINGLE_TARGET = {"self", "battle_opponent", "opponent_card", "own_card", "field_card", "facedown_card",
@@ -219,7 +222,9 @@ def _unspecified(card: Card, effect: Call) -> EngineError:
 def ended(ctx: Context, st: State, card: Card, why: str, *cites: Cite) -> None:
     """Say that the card's permanent effects end now (`why`: it turned face-down, was covered,
     left the field), when it has any: from this moment nothing of them applies (grm/effects/kinds)."""
-    verbs = [v for e in card.effects("permanent") for v in e.body or () if v.name != "unknown_effect"]
+    verbs = []
+    for e in card.effects("permanent"):     # loops: most cards have none
+        verbs.extend(v for v in e.body or () if v.name != "unknown_effect")
     if not verbs:
         return
     words = "・".join(f"「{_verb_words(ctx, v)}」" for v in verbs)
@@ -332,7 +337,7 @@ def flip_cell(ctx: Context, st: State, cell: str, face: str, cause: str, cites=(
             if face == "down":
                 turned.append(c)
     face_ja = "裏向き" if face == "down" else "表向き"
-    names = "・".join(c.label for c in targets)
+    names = "・".join(map(_LABEL, targets))
     say(ctx, f"{cell}の{names}を{face_ja}にする（{cause}）", *cites)
     for c in turned:
         if st.is_top(c):
@@ -498,8 +503,10 @@ def candidates(ctx: Context, st: State, card: Card, selector: str, env: dict) ->
         found = named(ctx, st, selector.strip("《》"))
     else:
         raise EngineError(f"unknown target {selector}", None)
-    if any(c.face == "down" for c in found):
-        say(ctx, "裏向きのカードも、フィールド上のカードを対象とする効果の対象にできる", ctx.section("grm/state/face"))
+    for c in found:     # a loop, not `any(...)`: a target or a few
+        if c.face == "down":
+            say(ctx, "裏向きのカードも、フィールド上のカードを対象とする効果の対象にできる", ctx.section("grm/state/face"))
+            break
     if card in found:
         rule, cite = ctx.point("self_target", card.code)
         if rule == "forbidden":

@@ -82,8 +82,10 @@ class GrmEngine(GameEngine):
         card = Card(st.next_uid, card_info.at(ctx.day), owner, "up", hypothetical, where, call.loc)
         st.next_uid += 1
         effects = card.info.effects     # most cards: none
-        if effects and any(e.name == "permanent" for e in effects):   # continuous.permanents looks at these only
-            st.permanent.add(card.uid)
+        for e in effects:       # continuous.permanents looks at these only
+            if e.name == "permanent":
+                st.permanent.add(card.uid)
+                break
         return card
 
     def check_setup(self, ctx: Context, st: State) -> None:
@@ -206,7 +208,11 @@ class GrmEngine(GameEngine):
             return (top is not None and top.owner == p["player"]), _cell_words(st, p["cell"])
         if name in ("battle", "no_battle"):
             pair = {p["cell"], p["other"]}
-            happened = any({a, d} == pair for a, d in st.battles)
+            happened = False
+            for a, d in st.battles:
+                if {a, d} == pair:
+                    happened = True
+                    break
             return happened == (name == "battle"), "バトルが発生した" if happened else "バトルは発生しなかった"
         if name == "hand_count":
             n = len(st.hand[p["player"]])
@@ -239,7 +245,10 @@ class GrmEngine(GameEngine):
             return f"ルール上できない: {illegal}"
         head = _result_words(st)
         # (once per run: `map` over the cards, not a generator resumed per card)
-        parts = [f"{cell}={'/'.join(map(_short, stack))}" for cell, stack in st.cells.items() if stack]
+        parts = []
+        for cell, stack in st.cells.items():
+            if stack:
+                parts.append(f"{cell}={'/'.join(map(_short, stack))}")
         for label, zone in (("手札", st.hand), ("山札", st.deck), ("墓地", st.grave)):
             for p in PLAYERS:
                 if zone[p]:
@@ -258,9 +267,12 @@ class GrmEngine(GameEngine):
 
     def expectation_words(self, kb, call: Call, boards: list) -> Optional[str]:
         """「a1のカードは裏向き」: a cell that holds one card on every board has no top to speak of."""
-        if call.name == "face" and all(_cell_size(b, call.params["cell"]) == 1 for b in boards):
-            return f"{call.params['cell']}のカードは{_face(call.params['face'])}"
-        return None
+        if call.name != "face":
+            return None
+        for b in boards:
+            if _cell_size(b, call.params["cell"]) != 1:
+                return None
+        return f"{call.params['cell']}のカードは{_face(call.params['face'])}"
 
     def words_from_boards(self, call: Call) -> bool:
         return call.name == "face"      # the only expectation worded from the boards (above)
@@ -314,7 +326,7 @@ def _cell_words(st: State, cell: str) -> str:
     stack = st.cells[cell]
     if not stack:
         return f"{cell}は空"
-    return f"{cell}: " + "／".join(_short(c) for c in stack) + ("（下から）" if len(stack) > 1 else "")
+    return f"{cell}: " + "／".join(map(_short, stack)) + ("（下から）" if len(stack) > 1 else "")
 
 
 def _result_words(st: State) -> str:

@@ -9,7 +9,7 @@ from typing import NamedTuple, Optional
 from ...engine.context import Context, EngineError, IllegalAction
 from ...lang.vocab import UNKNOWN
 from . import effects as fx
-from .state import Card, State, neighbours, other
+from .state import Card, State, any_triggered, neighbours, other
 
 # ----------------------------------------------------------------------------- turns
 
@@ -325,10 +325,13 @@ def in_range(ctx: Context, st: State, card: Card, cell: str) -> list[str]:
         if not card.hypothetical:
             said = f"{card.label}のバトル範囲は資料にない: 通常の範囲（上下左右）とする"
             ctx.step(said, ctx.section("grm/battle/range"), ctx.assume("grm/reading/unknown-range", said))
-    opponents = [c for c in neighbours(cell) if st.cells[c] and st.top(c).owner != card.owner]
+    owner = card.owner
+    opponents = st.opposing(neighbours(cell), owner)
     pool = neighbours(cell, diagonal=rng == "all8") if rng != "own_side" else []
-    hidden = [c for c in pool if len(st.cells[c]) > 1 and st.top(c).owner == card.owner
-              and any(x.owner != card.owner for x in st.cells[c][:-1])]
+    hidden = []         # (a generator only where a stack is the card's owner's)
+    for c in pool:
+        if len(st.cells[c]) > 1 and st.top(c).owner == owner and any(x.owner != owner for x in st.cells[c][:-1]):
+            hidden.append(c)
     if hidden:
         ctx.step(f"{'・'.join(hidden)}の下に重なった相手のカードは存在しないものとして扱う"
                  "（スタックは一番上のカードの持ち主のカード）",
@@ -352,7 +355,7 @@ def in_range(ctx: Context, st: State, card: Card, cell: str) -> list[str]:
 
 def battles(ctx: Context, st: State, card: Card, cell: str, env: dict) -> None:
     cells = in_range(ctx, st, card, cell)
-    mixed = [c for c in cells if len({x.owner for x in st.cells[c]}) > 1]
+    mixed = st.mixed(cells)
     if mixed:
         ctx.step(f"スタック（{'・'.join(mixed)}）は一番上のカードの持ち主のカードとして扱う",
                  ctx.ruling("grm/gap/stack-ownership"), ctx.section("grm/stack/definition"))
@@ -401,8 +404,7 @@ def battle_order(ctx: Context, st: State, card: Card, cells: list[str]) -> list[
         who = "両プレイヤーのカードが対象のため、解決順を選ぶプレイヤーの規定はない"
     else:
         who = "解決順を選ぶプレイヤーの規定はない"
-    matters = any(c.effects(t) for c in [card, *defenders] for t in fx.TRIGGERED) or \
-        any(c.effects("on_flipped") for _, c in st.field_cards())
+    matters = any_triggered((card, *defenders), fx.TRIGGERED) or st.top_triggered("on_flipped")
     if not matters:
         fx.say(ctx, f"複数方向へのバトルは同時に発生する: {who}（どの順でも結果は変わらない）",
                ctx.section("grm/battle/simultaneous"), cite)
@@ -461,8 +463,10 @@ def _battle(ctx: Context, st: State, attacker: Card, acell: str, defender: Card,
             env.setdefault("gone", set()).add(attacker.uid)
             return
     # battle triggers are processed inside the battle
-    triggered = [c for c in (attacker, defender) if c.effects("on_battle") and st.is_top(c)
-                 and (c.face == "up" or _facedown_fires(ctx, c, "on_battle"))]
+    triggered = []
+    for c in (attacker, defender):
+        if c.effects("on_battle") and st.is_top(c) and (c.face == "up" or _facedown_fires(ctx, c, "on_battle")):
+            triggered.append(c)
     if triggered:
         ctx.step("バトルが発生した際に誘発する効果はバトル解決中に処理される", ctx.section("grm/effects/resolution-order"))
         moved_before = set(env.get("moved", ()))

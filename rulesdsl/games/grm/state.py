@@ -16,6 +16,21 @@ CELLS = tuple(f"{c}{r}" for c in COLUMNS for r in ROWS)
 PLAYERS = ("P1", "P2")
 
 
+def _per_player() -> dict[str, list]:
+    """An empty zone of each player (P1, P2), made without a comprehension (one per state and zone)."""
+    return {PLAYERS[0]: [], PLAYERS[1]: []}
+
+
+def any_triggered(cards, triggers: tuple[str, ...]) -> bool:
+    """Has one of `cards` an effect one of `triggers` triggers? (Loops: a card or a few, an
+    effect or two each.)"""
+    for c in cards:
+        for e in c.info.effects:
+            if e.name in triggers:
+                return True
+    return False
+
+
 def other(player: str) -> str:
     return "P2" if player == "P1" else "P1"
 
@@ -130,10 +145,14 @@ class State(Record):
                  result=None, result_note="", result_rule="grm/victory/normal", next_uid=1, permanent=None,
                  fresh=None) -> None:
         # written out (one per run): Record's own constructor is slower than this
-        self.cells = {c: [] for c in CELLS} if cells is None else cells
-        self.hand = {p: [] for p in PLAYERS} if hand is None else hand
-        self.deck = {p: [] for p in PLAYERS} if deck is None else deck
-        self.grave = {p: [] for p in PLAYERS} if grave is None else grave
+        if cells is None:       # (loops: a comprehension is a function made per state and zone)
+            cells = {}
+            for c in CELLS:
+                cells[c] = []
+        self.cells = cells
+        self.hand = _per_player() if hand is None else hand
+        self.deck = _per_player() if deck is None else deck
+        self.grave = _per_player() if grave is None else grave
         self.first = first
         self.active = active
         self.turn = turn
@@ -177,6 +196,25 @@ class State(Record):
         stack = self.cells[cell]
         return stack[-1] if stack else None
 
+    def opposing(self, cells: list[str], owner: str) -> list[str]:
+        """The cells among `cells` whose top card is not `owner`'s. (Loops here and in `mixed`,
+        not comprehensions: a cell has four to eight neighbours.)"""
+        out = []
+        for c in cells:
+            stack = self.cells[c]
+            if stack and stack[-1].owner != owner:
+                out.append(c)
+        return out
+
+    def mixed(self, cells: list[str]) -> list[str]:
+        """The cells among `cells` whose stack holds both players' cards."""
+        out = []
+        for c in cells:
+            stack = self.cells[c]
+            if len(stack) > 1 and len({x.owner for x in stack}) > 1:    # a card alone is one owner's
+                out.append(c)
+        return out
+
     def cell_of(self, card: Card) -> Optional[str]:
         for cell, stack in self.cells.items():
             if card in stack:
@@ -197,6 +235,15 @@ class State(Record):
             if s:
                 out.append((c, s[-1]))
         return out
+
+    def top_triggered(self, trigger: str) -> bool:
+        """Has a top card of the field an effect `trigger` triggers?"""
+        for s in self.cells.values():
+            if s:
+                for e in s[-1].info.effects:
+                    if e.name == trigger:
+                        return True
+        return False
 
     def all_cards(self):
         for stack in self.cells.values():

@@ -34,7 +34,10 @@ def shares_colour_or_work(played: Card, paid: list[Card]) -> Optional[bool]:
 
 
 def _generated(cards: list[Card]) -> int:
-    return sum(need(c, "generated_cost", "generated cost (発生コスト)", "generated_cost 1") for c in cards)
+    total = 0
+    for c in cards:
+        total += need(c, "generated_cost", "generated cost (発生コスト)", "generated_cost 1")
+    return total
 
 
 def payments(ctx: Context, st: State, player: str, card: Card) -> list[tuple[list[Card], list[Card]]]:

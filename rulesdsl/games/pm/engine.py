@@ -62,8 +62,10 @@ class PmEngine(GameEngine):
 
     def _setup(self, ctx: Context, info: ScenarioInfo) -> State:
         st = State()
-        decks_: dict[str, list[Card]] = {p: [] for p in PLAYERS}
-        hands: dict[str, list[Card]] = {p: [] for p in PLAYERS}
+        decks_: dict[str, list[Card]] = {}
+        hands: dict[str, list[Card]] = {}
+        for p in PLAYERS:
+            decks_[p], hands[p] = [], []
         sizes: dict[tuple[str, str], tuple[int, Call]] = {}
         for call in info.calls:
             if call.kind != "setup":
@@ -79,7 +81,9 @@ class PmEngine(GameEngine):
                 st.phase = p["phase"]
             elif name in ("deck", "hand"):
                 zone = decks_ if name == "deck" else hands
-                zone[p["player"]] += [self.new_card(ctx, st, info, r, p["player"], call) for r in p.get("cards") or ()]
+                into = zone[p["player"]]
+                for r in p.get("cards") or ():
+                    into.append(self.new_card(ctx, st, info, r, p["player"], call))
                 if name == "deck":
                     st.deck_known[p["player"]] = True
             elif name in ("deck_size", "hand_size"):
@@ -89,7 +93,7 @@ class PmEngine(GameEngine):
             elif name in ("main", "support"):
                 card = self.new_card(ctx, st, info, p["card"], p["player"], call)
                 card.resting = p["state"] == "resting"
-                if name == "main" and any(card.fact(s) == "none" for s in ("ap", "dp")):
+                if name == "main" and (card.fact("ap") == "none" or card.fact("dp") == "none"):
                     raise EngineError(f"{card.label} has no AP or DP, so it cannot be in the main area", call.loc,
                                       "only characters with AP and DP may be put in the main area (pm/main/enter); "
                                       f'put it in the support area: support {p["player"]} "{card.name}" {p["state"]}')
@@ -279,9 +283,15 @@ class PmEngine(GameEngine):
 
     def card(self, st: State, ref: CardRef, call: Call, owner: Optional[str] = None) -> Card:
         """The card a reference names (the acting player's copy first, when both have one)."""
-        found = [c for c in st.cards if matches(c, ref)]
-        if found:
-            return next((c for c in found if c.owner == owner), found[0])
+        first = None
+        for c in st.cards:
+            if matches(c, ref):
+                if c.owner == owner:
+                    return c
+                if first is None:
+                    first = c
+        if first is not None:
+            return first
         raise EngineError(f"《{ref.text}》 is not in the set-up", call.loc,
                           f'put it somewhere first, e.g. main P1 "{ref.text}" active')
 
@@ -407,16 +417,20 @@ class PmEngine(GameEngine):
         for p in PLAYERS:
             for label, zone in (("メイン", st.main), ("サポート", st.support)):
                 if zone[p]:
-                    parts.append(f"{p}{label}=" + "・".join(
-                        f"{c.label}{'休' if c.resting else '活'}" + "".join(f"+{s.label}" for s in c.supports)
-                        for c in zone[p]))
+                    parts.append(f"{p}{label}=" + _area_words(zone[p]))
             if st.points[p]:
-                up = sum(1 for c in st.points[p] if c.face == "up")
+                up = 0
+                for c in st.points[p]:
+                    if c.face == "up":
+                        up += 1
                 parts.append(f"{p}ポイント={len(st.points[p])}（表{up}）")
             for label, zone in (("手札", st.hand), ("捨て札", st.grave)):
-                named = [c for c in zone[p] if not c.filler]
+                named = []      # loops, not comprehensions: an area holds a card or a few
+                for c in zone[p]:
+                    if not c.filler:
+                        named.append(c.label)
                 if named:
-                    parts.append(f"{p}{label}=" + "・".join(c.label for c in named))
+                    parts.append(f"{p}{label}=" + "・".join(named))
         if st.left:
             parts.append("行き先不明=" + "・".join(c.label for c in st.left))
         head = boards.result_words(st)
@@ -438,3 +452,14 @@ def settle_all(ctx: Context, st: State) -> None:
 
 def _code(ref: CardRef) -> str:
     return (ref.key or ("", ref.text))[1]
+
+
+def _area_words(cards: list[Card]) -> str:
+    """「A活+B・C休」: an area's cards, resting or active, with the supports set under each."""
+    words = []
+    for c in cards:     # loops: an area holds a card or a few
+        w = c.label + ("休" if c.resting else "活")
+        for s in c.supports:
+            w += "+" + s.label
+        words.append(w)
+    return "・".join(words)

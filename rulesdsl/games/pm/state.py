@@ -68,7 +68,11 @@ class Card:
         return self.facts.get(name, UNKNOWN)
 
     def effects_of(self, trigger: str) -> list[Call]:
-        return [e for e in self.effects if e.name == trigger]
+        out = []
+        for e in self.effects:      # a loop: a card has an effect or two
+            if e.name == trigger:
+                out.append(e)
+        return out
 
 
 class Play:

@@ -150,12 +150,18 @@ def summary(st: State) -> str:
         for zone, label in _SUMMARY_ZONES:
             cards = held[zone]
             if cards:
-                named = "".join([c.label for c in cards if c.info])
+                named = ""      # loops, not comprehensions: a zone holds a card or a few
+                for c in cards:
+                    if c.info:
+                        named += c.label
                 if named:
                     bits.append(label + named)
-        up = [c.label for c in held["royal_zone"] if c.face == "up"]
+        up = ""
+        for c in held["royal_zone"]:
+            if c.face == "up":
+                up += c.label
         if up:
-            bits.append("クリアー" + "".join(up))
+            bits.append("クリアー" + up)
         parts.append(f"{p}: " + "・".join(bits))
     if st.chain:
         parts.append("チェーン" + "→".join(f"{l.text_card.label}" for l in st.chain) + "が処理を待つ")

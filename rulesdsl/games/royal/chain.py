@@ -70,7 +70,10 @@ def slower(ctx: Context, st: State, new: tuple[int, str], old: Link) -> tuple[bo
 def answered_link(st: State, player: str, refs: list[CardRef]) -> Optional[Link]:
     """The link a response answers: the opponent's link the action names, else the opponent's
     most recent one."""
-    theirs = [l for l in st.chain if l.player != player]
+    theirs = []
+    for l in st.chain:
+        if l.player != player:
+            theirs.append(l)
     for ref in refs:
         named = [l for l in theirs if fx.matches(l.card, ref) or fx.matches(l.text_card, ref)]
         if named:
@@ -174,12 +177,16 @@ def check(ctx: Context, st: State, player: str, card: Card, ability: str, how: s
                 refuse.append((f"{what}（スピード{speed}）は{reference.words}（チェーン{reference.n}・スピード{reference.speed[0]}）"
                                "より遅い: カードの発動に対してはそのカードのスピード以上のカードしか発動できない",
                                ctx.section("royal/speed/levels")))
-            earlier = [l for l in st.chain if l.answers is answered and l.player == player]
-            if earlier:
+            for earlier in st.chain:    # the player's first answer to this link, if any (a loop, not a list)
+                if earlier.answers is answered and earlier.player == player:
+                    break
+            else:
+                earlier = None
+            if earlier is not None:
                 many, cite = reading(ctx, st.readings, "chain.multiple_responses")
                 cites.append(cite)
                 if many == "one_per_link":
-                    refuse.append((f"{answered.words}にはすでに{earlier[0].words}で応答している", cite))
+                    refuse.append((f"{answered.words}にはすでに{earlier.words}で応答している", cite))
 
     # whose turn, which phase
     mine = st.active == player
@@ -324,8 +331,10 @@ def pass_(ctx: Context, st: State, player: str) -> None:
     st.passed.add(player)
     ctx.step(f"{player}はチェーン{len(st.chain)}（{st.chain[-1].words}）に応答しない", ctx.section("royal/speed/levels"),
              kind="choice")
-    if all(p in st.passed or not responses(ctx, st, p) for p in (st.active or "P1", other(st.active or "P1"))):
-        resolve(ctx, st)
+    for p in (st.active or "P1", other(st.active or "P1")):     # a loop, not `all(...)`: two players
+        if p not in st.passed and responses(ctx, st, p):
+            return
+    resolve(ctx, st)
 
 
 def close(ctx: Context, st: State) -> None:
@@ -364,7 +373,10 @@ def _option(card: Card, ability: str, unit: Optional[Card]) -> str:
 
 def resolve(ctx: Context, st: State) -> None:
     links = list(reversed(st.chain))
-    stack = "／".join(f"{l.n}. {l.words}（スピード{l.speed[0]}）" for l in links)
+    words = []      # a loop: a chain of a link or a few
+    for l in links:
+        words.append(f"{l.n}. {l.words}（スピード{l.speed[0]}）")
+    stack = "／".join(words)
     cites = [ctx.section("royal/chain/lifo")]
     if len(links) >= 2:
         cites.append(ctx.section("royal/chain/example"))

@@ -66,7 +66,9 @@ def check(entries: list[Entry], colour_scope: str) -> tuple[list[Problem], list[
         mine = [e for e in entries if e.deck == deck]
         if not mine:
             continue
-        total = sum(e.count for e in mine)
+        total = 0
+        for e in mine:      # a loop: the generator cost more than the sum of a deck's lines
+            total += e.count
         if deck == "main" and total != MAIN_SIZE:
             problems.append(Problem("main_size", f"メインデッキは{total}枚（40枚でなければならない）",
                                     f"the main deck has {total} cards; it must have {MAIN_SIZE}", "royal/deck/main", mine[-1].loc))
@@ -114,7 +116,11 @@ def check(entries: list[Entry], colour_scope: str) -> tuple[list[Problem], list[
     if colour_scope == "per_deck":
         groups = [[e for e in g if e.deck == d] for g in groups for d in ("main", "extra")]
     for group in groups:
-        colours = {c for c in (_colour(e.info, "colour") for e in group) if c}
+        colours = set()
+        for e in group:
+            c = _colour(e.info, "colour")
+            if c:
+                colours.add(c)
         if colours and not fits_wheel(colours):
             shown = "・".join(COLOUR_JA[c] for c in WHEEL if c in colours)
             problems.append(Problem("colours", f"カラーが{shown}の{len(colours)}色で、隣り合う3色に収まらない",

@@ -174,11 +174,17 @@ class RoyalEngine(GameEngine):
                 continue
             problems, _ = decks.check(entries, scope)
             st.deck_problems[p] = problems
-            checked = [ctx.section(s) for s, d in (("royal/deck/main", "main"), ("royal/deck/extra", "extra")) if lists[d]]
+            checked = []    # (loops, not comprehensions: made once per deck)
+            for s, d in (("royal/deck/main", "main"), ("royal/deck/extra", "extra")):
+                if lists[d]:
+                    checked.append(ctx.section(s))
             checked.append(ctx.section("royal/deck/colours"))
-            if any(e.info.facts.get("kind") == "royal" for e in entries):
+            kinds = set()
+            for e in entries:
+                kinds.add(e.info.facts.get("kind"))
+            if "royal" in kinds:
                 checked.append(ctx.section("royal/deck/royal-colours"))
-            if any(e.info.facts.get("kind") in ("skill", "equip", "guardian") for e in entries):
+            if not kinds.isdisjoint(("skill", "equip", "guardian")):
                 checked.append(cite)
             sizes = "・".join(f"{'メイン' if d == 'main' else 'エクストラ'}デッキ{sum(n for _, n, _, _ in lists[d])}枚"
                              for d in ("main", "extra") if lists[d])
@@ -406,8 +412,13 @@ class RoyalEngine(GameEngine):
 
     def everywhere(self, st: State, ref: CardRef) -> list[Card]:
         code, hypothetical = fx.wanted(ref)        # fx.matches, its reference read once
-        return [c for held in st.zones.values() for cards in held.values() for c in cards      # State.all_cards' order
-                if c.code == code and c.info is not None and c.hypothetical == hypothetical]
+        out = []        # loops, not a comprehension: one function less per call
+        for held in st.zones.values():      # State.all_cards' order
+            for cards in held.values():
+                for c in cards:
+                    if c.code == code and c.info is not None and c.hypothetical == hypothetical:
+                        out.append(c)
+        return out
 
     # -- describing the state -----------------------------------------------------------
     def board(self, st: State) -> dict[str, Any]:

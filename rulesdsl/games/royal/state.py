@@ -231,7 +231,11 @@ class State:
                 yield from self.zones[p][zone]
 
     def faced_up_royals(self, player: str) -> list[Card]:
-        return [c for c in self.zones[player]["royal_zone"] if c.face == "up"]
+        out = []    # a loop: a royal zone holds a card or a few
+        for c in self.zones[player]["royal_zone"]:
+            if c.face == "up":
+                out.append(c)
+        return out
 
     def first_turn(self) -> bool:
         """The first player's first turn, which has no charge, soul, judge or battle phase."""

@@ -52,7 +52,7 @@ def roll(fixed: tuple[int, ...], open_dice: int, full: bool) -> Distribution:
 
 
 def faces_words(faces) -> str:
-    return "，".join(str(f) for f in faces)
+    return "，".join(map(str, faces))
 
 
 def value_range(dist: Distribution, bonus: int = 0) -> tuple[int, int]:

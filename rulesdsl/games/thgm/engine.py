@@ -31,6 +31,7 @@ ACT_JA = {"placement": "この配置", "declaration": "この攻撃宣言", "rer
           "spell_card": "スペルカードの使用", "fue": "ＦＵＥの使用", "recover": "回復", "replenish": "この補充",
           "nullify": "コウモリ変化による攻撃の無効化", "conceal": "攻撃を行う場所を偽る・宣言しないこと"}
 _PLAYER = re.compile(r"^P(\d)$")
+_SEATS = tuple(f"P{i}" for i in range(1, 10))     # every player _PLAYER matches, in turn order
 
 
 def _marker(name: str, loc) -> Call:
@@ -59,10 +60,13 @@ class ThgmEngine(GameEngine):
                 placement_question = True
         for call in info.calls:
             _players_in(call, players)
-        highest = max((int(x[1:]) for x in players), default=2)
+        highest = 2         # the seats P1…Pn when none are seated: two at least
+        for x in players:
+            n = int(x[1:])
+            if n > highest:
+                highest = n
         actions, open_nullify = self._actions(info)
-        return {"actions": actions, "players": players,
-                "seats": tuple(f"P{i}" for i in range(1, max(2, highest) + 1)),   # when none are seated
+        return {"actions": actions, "players": players, "seats": _SEATS[:highest],
                 "needs_faces": needs_faces, "placement_question": placement_question,
                 "open_nullify": open_nullify}
 
@@ -153,7 +157,7 @@ class ThgmEngine(GameEngine):
         named = facts["players"]
         if not st.seats:
             st.seats = list(facts["seats"])
-        elif any(pl not in st.seats for pl in named):
+        elif not named.issubset(st.seats):
             extra = sorted(pl for pl in named if pl not in st.seats)
             raise EngineError(f"{', '.join(extra)} {'is' if len(extra) == 1 else 'are'} not seated", info.scenario.loc,
                               f"add every player to the seats: seats {' '.join(st.seats + extra)}")
@@ -475,10 +479,15 @@ class ThgmEngine(GameEngine):
         elif st.undecided:
             parts.append(f"未決（{st.undecided}）")
         elif atk is None or not atk.resolved:
-            parts.append("; ".join(_side_words(st, pl) for pl in st.players() if st.side(pl).count() or st.side(pl).stock))
+            sides = []
+            for pl in st.players():
+                side = st.side(pl)
+                if side.count() or side.stock:
+                    sides.append(_side_words(st, pl))
+            parts.append("; ".join(sides))
         if not any(parts):                  # said only when nothing else happened (not after every attack)
             parts.append("ゲームは続く")
-        return "; ".join(x for x in parts if x)
+        return "; ".join(filter(None, parts))
 
     def render_board(self, board: dict[str, Any]) -> str:
         from .board import render
@@ -551,5 +560,7 @@ def _players_in(call: Call, out: set[str]) -> None:
             if v[:1] == "P" and match(v):       # most values are not players: no match tried
                 out.add(v)
         elif isinstance(v, tuple):
-            out.update(x for x in v if isinstance(x, str) and x[:1] == "P" and match(x))
+            for x in v:
+                if isinstance(x, str) and x[:1] == "P" and match(x):
+                    out.add(x)
 

@@ -60,10 +60,15 @@ class Char:
 
     def verbs(self, verb: str, trigger: Optional[str] = None) -> list[tuple[str, Call]]:
         """(trigger, verb call) of every effect verb `verb` on this card."""
+        out: list[tuple[str, Call]] = []
         if self.info is None:
-            return []
-        return [(e.name, v) for e in self.info.effects if trigger in (None, e.name)
-                for v in (e.body or ()) if v.name == verb]
+            return out
+        for e in self.info.effects:     # a loop: a card has an effect or two
+            if trigger is None or trigger == e.name:
+                for v in e.body or ():
+                    if v.name == verb:
+                        out.append((e.name, v))
+        return out
 
 
 class Side(Record):

@@ -32,7 +32,11 @@ def illegal(st: State, act: str, message: str, *cites) -> IllegalAction:
 
 def check_arrangement(ctx: Context, st: State, side: Side, act: str = "placement") -> None:
     """前列・後列の配置ルール: a back-row character only behind a front-row one; six at most."""
-    lonely = sorted(c for c in side.back if c not in side.front)
+    lonely = []
+    for c in side.back:
+        if c not in side.front:
+            lonely.append(c)
+    lonely.sort()
     if lonely:
         # the diagrams illustrate the rule of thgm/placement/rows, which decides: their reading
         # is shown with the answer, not relied on

@@ -1,0 +1,71 @@
+"""A run's boards drawn late: the board after the actions drawn from the state a run ended on,
+and the board before them drawn from the set-up made again, each when it is first read (the JSON,
+a page, the terminal), not in every run: `rulesdsl test`, the readings' answers and the
+benchmarks never read them (engine.runner makes the branches that hold them)."""
+
+from __future__ import annotations
+
+from .answer import Branch
+
+
+class Pending:
+    """A board not drawn yet: `draw(state)` of the state a run ended on, drawn once when it is
+    first read (every copy of the branch reads the same picture)."""
+    __slots__ = ("draw", "state", "picture")
+
+    def __init__(self, draw, state) -> None:
+        self.draw, self.state, self.picture = draw, state, None
+
+    def drawn(self):
+        if self.state is not None:
+            self.picture, self.state = self.draw(self.state), None   # the state is no longer kept
+        return self.picture
+
+
+class Redrawn:
+    """The board before the actions, not drawn yet: drawn when first read (`redraw(picks)`: the
+    set-up made again on a scratch context with the picks the run's set-up met — a run is
+    deterministic given them, as `rebuild` relies on — and the board drawn from it as the run
+    would have drawn it, through `GameEngine.board_before`), then kept. A first-asked question's
+    runs drew it for nothing where nothing reads it (`rulesdsl test`, the history, the
+    benchmarks: 4–10 % of the instructions of such a question, benchmarks/README.md); where it is
+    read (the JSON, a page, the terminal) the set-up is made again once. Holds the knowledge base
+    the answer was made on (through `redraw`), as long as the board is not drawn."""
+    __slots__ = ("redraw", "picks", "picture")
+
+    def __init__(self, redraw, picks: list[int]) -> None:
+        self.redraw, self.picks, self.picture = redraw, picks, None
+
+    def drawn(self):
+        if self.redraw is not None:
+            self.picture = self.redraw(self.picks)
+            self.redraw = self.picks = None     # the knowledge base and the question no longer held
+        return self.picture
+
+
+def drawn_late(slot: str, late: type) -> property:
+    """A branch's board kept in `slot`, drawn when first read where it is a `late` one."""
+    def read(self):
+        v = getattr(self, slot)
+        return v.drawn() if v.__class__ is late else v
+
+    def write(self, value) -> None:
+        setattr(self, slot, value)
+    return property(read, write)
+
+
+class RunBranch(Branch):
+    """A run's branch, whose boards are drawn when they are first read (the JSON, the page, the
+    terminal; a game's expectation words read the state itself: `final`), not in every run:
+    `rulesdsl test` and the readings' answers never read them. A board is a function of the state alone, and
+    the state a run ends on is never changed after the run (a later run starts from a copy or
+    from the set-up), so the picture drawn later is the one the run would have drawn; the board
+    before the actions is drawn from the set-up made again (`Redrawn`)."""
+
+    before = drawn_late("_before", Redrawn)
+    after = drawn_late("_after", Pending)
+
+    @property
+    def final(self):    # the state itself while no board is drawn from it: none is drawn for the words
+        v = self._after
+        return (v.picture if v.state is None else v.state) if v.__class__ is Pending else v
