@@ -42,9 +42,12 @@ _DROPPED = object()     # what is shifted for a token of a terminal that no rule
 
 
 class Token(str, metaclass=ABCMeta):
-    """A token, as lark's: its text, with `type`, `value` and where it starts and ends. Lark's own
-    Token is registered as a virtual subclass once lark is imported (parser.py), so the builder
-    tells tokens from text alike whichever parser made them."""
+    """A token, as lark's: its text, with `type`, `value` and where it starts and ends (slots, as
+    lark's own: the driver sets eight of them per token, cheaper than giving it a dict). Lark's
+    own Token is registered as a virtual subclass once lark is imported (parser.py), so the
+    builder tells tokens from text alike whichever parser made them."""
+
+    __slots__ = ("type", "start_pos", "value", "line", "column", "end_line", "end_column", "end_pos")
 
     def __new__(cls, type, value, start_pos=None, line=None, column=None, end_line=None,
                 end_column=None, end_pos=None):
@@ -195,24 +198,35 @@ def tables_of(lark) -> dict:
 # ----------------------------------------------------------------------------- the driver
 
 class _Lexer:
-    __slots__ = ("scan", "unless", "compiled", "alternation", "uses")
+    __slots__ = ("scan", "unless", "compiled", "alternation", "names", "uses")
 
     def __init__(self, spec: dict, compile_after: int) -> None:
         self.scan = spec["scan"]
         self.unless = spec["unless"]
         self.compiled = None
         self.alternation = None     # its terminals' alternation's `match`, once compiled
+        self.names: list = []       # by the alternation's group numbers: the terminal each ends
         self.uses = compile_after
         if compile_after <= 0:
             self.compile()
 
     def compile(self) -> None:
-        self.alternation = re.compile("|".join(f"(?P<{name}>{rx})" for name, rx in self.scan)).match
+        """The alternation of this lexer's terminals, each followed by an empty group that says
+        which one matched (`m.lastindex`, the last group closed). Not a named group around each:
+        a terminal that begins with a literal or a class is then skipped by `re` on its first
+        character without entering it (a group's mark first defeats that check), and the match
+        is the same — the first terminal that matches, as lark's `(?P<NAME>…)|…` takes."""
+        parts, names = [], [None]
+        for name, rx in self.scan:
+            names += [None] * re.compile(rx).groups + [name]
+            parts.append(f"(?:{rx})()")
+        self.names = names
+        self.alternation = re.compile("|".join(parts)).match
 
     def match(self, text: str, pos: int, patterns: dict):
-        """(type, text, terminal) of the token at `pos` as this state's own lexer reads it, or
-        None, trying its terminals one by one; the last of its uses so (see `compile_after`)
-        compiles their alternation, which the driver then calls itself."""
+        """(the match, its terminal) of the token at `pos` as this state's own lexer reads it,
+        or (None, None), trying its terminals one by one; the last of its uses so (see
+        `compile_after`) compiles their alternation, which the driver then calls itself."""
         if self.compiled is None:
             self.compiled = [(name, patterns.get(rx) or patterns.setdefault(rx, re.compile(rx)))
                              for name, rx in self.scan]
@@ -222,10 +236,8 @@ class _Lexer:
         for name, rx in self.compiled:
             m = rx.match(text, pos)
             if m is not None:
-                value = m.group(0)
-                folded = self.unless.get(name)
-                return (folded.get(value, name) if folded else name), value, name
-        return None
+                return m, name
+        return None, None
 
 
 class Driver:
@@ -289,24 +301,23 @@ class Driver:
                     m = alternation(text, pos)
                     if m is None:
                         raise Refused(f"no token at {pos}")
-                    kind = m.lastgroup
-                    if kind in ignore:      # whitespace and comments: skipped, no token made
-                        if kind in newline:
-                            value = m.group()
-                            k = value.count("\n")
-                            if k:
-                                line += k
-                                line_start = pos + value.rindex("\n") + 1
-                        pos = m.end()
-                        continue
-                    value = m.group()
-                    unless = lexer.unless
-                    typ = unless[kind].get(value, kind) if kind in unless else kind
+                    kind = lexer.names[m.lastindex]
                 else:
-                    found = lexer.match(text, pos, patterns)
-                    if found is None:
+                    m, kind = lexer.match(text, pos, patterns)
+                    if m is None:
                         raise Refused(f"no token at {pos}")
-                    typ, value, kind = found
+                if kind in ignore:          # whitespace and comments: skipped, no token made
+                    if kind in newline:
+                        value = m.group()
+                        k = value.count("\n")
+                        if k:
+                            line += k
+                            line_start = pos + value.rindex("\n") + 1
+                    pos = m.end()
+                    continue
+                value = m.group()
+                unless = lexer.unless
+                typ = unless[kind].get(value, kind) if kind in unless else kind
                 if typ in drop and kind not in newline:     # nothing kept of it but its length
                     pos += len(value)
                     tok = _DROPPED
@@ -319,15 +330,18 @@ class Driver:
                             line += k
                             line_start = pos + value.rindex("\n") + 1
                     pos += len(value)
-                    if kind in ignore:
-                        continue
                     if typ in drop:
                         tok = _DROPPED
                     else:
                         tok = _str_new(Token, value)        # Token(…), without its call: the same attributes
-                        tok.__dict__ = {"type": typ, "start_pos": start, "value": value, "line": start_line,
-                                        "column": column, "end_line": line, "end_column": pos - line_start + 1,
-                                        "end_pos": pos}
+                        tok.type = typ
+                        tok.start_pos = start
+                        tok.value = value
+                        tok.line = start_line
+                        tok.column = column
+                        tok.end_line = line
+                        tok.end_column = pos - line_start + 1
+                        tok.end_pos = pos
             else:               # the end: reduce until the start symbol is complete
                 typ, tok = "$END", None
             while True:
