@@ -136,11 +136,10 @@ def parse_citation(raw: str, loc: Loc) -> Citation:
 
 
 class _Inlined(tuple):
-    """What an inlined rule (`_name`, and the helpers Lark makes for `x*`, `x+` and templates)
-    reduces to: its children, which the parser splices into the rule that contains it through
-    `.children` (a list, as Lark's child filter and lang/lalr.py's expect). Made and read without
-    a Python call — about three in four reductions are of such rules — where the parser would
-    otherwise build a Tree for its parent to splice."""
+    """What an inlined rule (`_name`, and Lark's helpers for `x*`, `x+` and templates) reduces to:
+    its children, which the parser splices into the rule that contains it (Lark's child filter
+    through `.children`; lang/lalr.py's driver as a tuple). Made and read without a Python call —
+    about three in four reductions are of such rules — instead of a Tree for its parent to splice."""
 
     __slots__ = ()
     children = property(list)
@@ -151,6 +150,7 @@ _inlined = partial(tuple.__new__, _Inlined)
 
 class _Builder:
     """Builds model nodes bottom-up while the LALR parser reduces."""
+    inlined = _inlined      # what every inlined rule reduces to (see lang/lalr.py `_inliner`)
 
     def __getattr__(self, name: str):
         # the parser asks for a method per rule, and per terminal: an inlined rule (lower case

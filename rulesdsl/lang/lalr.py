@@ -256,6 +256,7 @@ class Driver:
         self.specs = tables["rules"]
         self.rules: list = [None] * len(self.specs)     # each made on its first reduction
         self.transformer = transformer
+        self.inlined = _inliner(transformer, self.specs)
         self.lexer_specs = tables["lexers"]
         self.state_lexer = tables["state_lexer"]
         self.lexers: list = [None] * len(self.state_lexer)   # each made when its state is first met
@@ -272,8 +273,8 @@ class Driver:
 
     def _rule(self, k: int) -> tuple:
         origin, size, name, expand1, include = self.specs[k]
-        made = self.rules[k] = (origin, size, _callback(name, expand1, include, getattr(self.transformer, name, None)),
-                                slice(-size, None))
+        made = self.rules[k] = (origin, size, _callback(name, expand1, include, getattr(self.transformer, name, None),
+                                                        self.inlined, size), slice(-size, None))
         return made
 
     def _lexer(self, state: int) -> "_Lexer":
@@ -356,25 +357,45 @@ class Driver:
                     values.append(tok)
                     break
                 origin, size, call, last = rules[~act] or self._rule(~act)
-                if size == 1:       # a third of the reductions: no slices
-                    children = [values.pop()]
+                if size == 1:       # a third of the reductions: no slices, the child replaced
                     stack.pop()
+                    if call is not None:    # None: the child is what the rule reduces to
+                        values[-1] = call([values[-1]])
                 elif size:
                     children = values[last]
                     del stack[last]
                     del values[last]
+                    values.append(call(children))
                 else:
-                    children = []
-                values.append(call(children))
+                    values.append(call([]))
                 stack.append((states[stack[-1]] or self._row(stack[-1]))[origin])
                 if tok is None and stack[-1] == end:
                     return values[-1]
 
 
-def _callback(name: str, expand1: bool, include, user):
+def _inliner(transformer, specs: list):
+    """The transformer's `inlined`, when every inlined rule (`_name`, and lark's helpers for
+    `x*`, `x+` and templates) reduces by it and none is a `?rule`: a callable that makes of a
+    list of children a sequence which iterates over them (and gives them as a list as its
+    `.children`, which lark's child filter splices). Then every child a rule splices is such a
+    sequence, which the driver splices without `.children`'s copy, and a rule that only splices
+    one child reduces to that child itself. Else None (a child spliced through `.children`)."""
+    inlined = getattr(type(transformer), "inlined", None)
+    if inlined is None:
+        return None
+    for origin, size, name, expand1, include in specs:
+        if origin[:1] == "_" and (expand1 or getattr(transformer, name, None) is not inlined):
+            return None
+    return inlined
+
+
+def _callback(name: str, expand1: bool, include, user, inlined=None, size: int = 0):
     """A rule's reduction as lark composes it: the child filter (drop filtered-out tokens, splice
     the children of inlined `_rules`), then `?rule`'s single-child expansion, then the
-    transformer's method (or a Tree)."""
+    transformer's method (or a Tree). None for a rule of one child that reduces to that child
+    (see `_inliner`): the driver leaves it in place."""
+    if inlined is not None and include is not None:
+        return _inlined_callback(name, expand1, [(i, bool(x)) for i, x in include], user, inlined, size)
     if user is None:
         def user(children, name=name):
             return Tree(name, children)
@@ -441,6 +462,56 @@ def _callback(name: str, expand1: bool, include, user):
                     out += children[i].children
                 else:       # as lark: the spliced list itself (left recursion)
                     out = children[i].children
+            else:
+                out.append(children[i])
+        return inner(out)
+    return filtered
+
+
+def _inlined_callback(name: str, expand1: bool, include: list, user, inlined, size: int):
+    """`_callback`'s child filter when every spliced child is a sequence of its children (the
+    transformer's `inlined`, see `_inliner`): spliced without `.children`'s copy, in the shapes
+    `_callback` makes its own; the same children, in the same order, to the same method."""
+    spliced = [i for i, x in include if x]
+    if not spliced:
+        return _callback(name, expand1, include, user)
+    bare = user is inlined and not expand1      # the rule is itself inlined: its children kept as a sequence
+    if include == [(spliced[0], True)] and bare:                # `_items: _SEP? _item`
+        return None if size == 1 else itemgetter(spliced[0])
+    inner = _callback(name, expand1, None, user)
+    kept = [i for i, x in include if not x]
+    if not kept and len(spliced) == 1:                          # `block: "{" _items "}"`
+        only = spliced[0]
+        return lambda children: inner(list(children[only]))
+    if spliced == [include[0][0]]:                              # `_items: _items item`: then kept
+        first = spliced[0]
+        if len(kept) == 1:
+            k = kept[0]
+            if bare:
+                return lambda children: inlined(children[first] + (children[k],))
+            return lambda children: inner([*children[first], children[k]])
+        pick = itemgetter(*kept)
+        if bare:
+            return lambda children: inlined(children[first] + pick(children))
+        return lambda children: inner([*children[first], *pick(children)])
+    if spliced == [include[-1][0]]:                             # `clause: NAME _args`: kept, then spliced
+        last = spliced[0]
+        if len(kept) == 1:
+            k0 = kept[0]
+            return lambda children: inner([children[k0], *children[last]])
+        pick = itemgetter(*kept)
+        return lambda children: inner([*pick(children), *children[last]])
+    if len(include) == 2:                                       # `_items: _items _SEP _item`: both spliced
+        a, b = spliced
+        if bare:
+            return lambda children: inlined(children[a] + children[b])
+        return lambda children: inner([*children[a], *children[b]])
+
+    def filtered(children):
+        out: list = []
+        for i, expand in include:
+            if expand:
+                out += children[i]
             else:
                 out.append(children[i])
         return inner(out)
