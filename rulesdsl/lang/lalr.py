@@ -319,30 +319,25 @@ class Driver:
                 value = m.group()
                 unless = lexer.unless
                 typ = unless[kind].get(value, kind) if kind in unless else kind
-                if typ in drop and kind not in newline:     # nothing kept of it but its length
-                    pos += len(value)
+                if typ in drop:             # nothing kept of it but its length (and its lines: `_SEP`)
                     tok = _DROPPED
                 else:
-                    column = pos - line_start + 1
-                    start_line, start = line, pos
-                    if kind in newline:
-                        k = value.count("\n")
-                        if k:
-                            line += k
-                            line_start = pos + value.rindex("\n") + 1
-                    pos += len(value)
-                    if typ in drop:
-                        tok = _DROPPED
-                    else:
-                        tok = _str_new(Token, value)        # Token(…), without its call: the same attributes
-                        tok.type = typ
-                        tok.start_pos = start
-                        tok.value = value
-                        tok.line = start_line
-                        tok.column = column
-                        tok.end_line = line
-                        tok.end_column = pos - line_start + 1
-                        tok.end_pos = pos
+                    tok = _str_new(Token, value)        # Token(…), without its call: the same attributes
+                    tok.type = typ
+                    tok.start_pos = pos
+                    tok.value = value
+                    tok.line = line
+                    tok.column = pos - line_start + 1
+                if kind in newline:
+                    k = value.count("\n")
+                    if k:
+                        line += k
+                        line_start = pos + value.rindex("\n") + 1
+                pos += len(value)
+                if tok is not _DROPPED:
+                    tok.end_line = line
+                    tok.end_column = pos - line_start + 1
+                    tok.end_pos = pos
             else:               # the end: reduce until the start symbol is complete
                 typ, tok = "$END", None
             while True:
