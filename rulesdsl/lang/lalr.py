@@ -273,8 +273,8 @@ class Driver:
 
     def _rule(self, k: int) -> tuple:
         origin, size, name, expand1, include = self.specs[k]
-        made = self.rules[k] = (origin, size, _callback(name, expand1, include, getattr(self.transformer, name, None),
-                                                        self.inlined, size), slice(-size, None))
+        call = _callback(name, expand1, include, getattr(self.transformer, name, None), self.inlined, size)
+        made = self.rules[k] = (origin, size, call, slice(-size, None))
         return made
 
     def _lexer(self, state: int) -> "_Lexer":
