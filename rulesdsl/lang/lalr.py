@@ -371,7 +371,7 @@ class Driver:
 def _inliner(transformer, specs: list):
     """The transformer's `inlined`, when every inlined rule (`_name`, and lark's helpers for
     `x*`, `x+` and templates) reduces by it and none is a `?rule`: a callable that makes of a
-    list of children a sequence which iterates over them (and gives them as a list as its
+    list (or tuple) of children a sequence which iterates over them (and gives them as a list as its
     `.children`, which lark's child filter splices). Then every child a rule splices is such a
     sequence, which the driver splices without `.children`'s copy, and a rule that only splices
     one child reduces to that child itself. Else None (a child spliced through `.children`)."""
