@@ -144,3 +144,36 @@ def test_the_shipped_tables_are_the_same_bytes_whatever_the_string_hashes(tmp_pa
                                    check=True).stdout)
     assert len(digests) == 1
 
+
+
+def test_children_spliced_as_the_builder_s_sequences_give_the_same_models_as_through_children():
+    """With the builder, whose inlined rules all reduce to its `inlined` sequence, the driver
+    splices those without `.children` and leaves a rule that only splices one child as that
+    child: the same models as splicing every child through `.children` (lark's way)."""
+    fast = _driver(0)
+    assert fast.inlined is parser._BUILDER.inlined
+    general = lalr.Driver(lalr.tables_of(parser._lark()), parser._BUILDER, 0)
+    general.inlined = None      # before any rule is made: every reduction as lark composes it
+    for path in ALL_FILES:
+        text = path.read_text(encoding="utf-8")
+        file = path.relative_to(REPO).as_posix()
+        got = []
+        for driver in (fast, general):
+            parser._BUILDER.reset(file)
+            try:
+                got.append(_outcome(driver.parse(text), file))
+            except lalr.Refused:
+                got.append(("syntax", None))
+            finally:
+                parser._BUILDER.heights = {}
+        assert got[0] == got[1], file
+
+
+def test_a_transformer_with_its_own_method_for_an_inlined_rule_is_spliced_through_children():
+    class Own(type(parser._BUILDER)):
+        def _arg(self, children):       # an inlined rule of the grammar, made otherwise
+            return lalr.Tree("_arg", children)
+    specs = lalr.tables_of(parser._lark())["rules"]
+    assert lalr._inliner(parser._BUILDER, specs) is parser._BUILDER.inlined
+    assert lalr._inliner(Own(), specs) is None
+    assert lalr._inliner(object(), specs) is None

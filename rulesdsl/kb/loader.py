@@ -440,16 +440,16 @@ def _worth_writing(todo: list, used: set, cached: dict) -> bool:
     (parsing one file costs less than rewriting the whole snapshot each time another is asked)."""
     if any(not os.path.isabs(shown) for _, shown, *_ in todo) or len(todo) >= FEW:
         return True
-    stale = len(cached.keys() - used)
-    return stale > max(FEW, len(used) // 10)
+    return len(cached.keys() - used) > max(FEW, len(used) // 10)     # entries stale
 
 
 def parse_one(shown: str, data: bytes, key: str) -> tuple[Optional[Document], list[Diagnostic]]:
     try:
         from ..lang.parser import parse_text
         from .brief import preparsed
-        doc = preparsed(shown, data) or parse_text(decode(data, shown), shown)
-        return doc.model_copy(update={"digest": key}), []
+        doc = preparsed(shown, data)    # else made with its digest, not copied to set it
+        return (parse_text(decode(data, shown), shown, digest=key) if doc is None else
+                doc.model_copy(update={"digest": key})), []
     except DslError as e:
         return None, e.diagnostics
 

@@ -136,11 +136,10 @@ def parse_citation(raw: str, loc: Loc) -> Citation:
 
 
 class _Inlined(tuple):
-    """What an inlined rule (`_name`, and the helpers Lark makes for `x*`, `x+` and templates)
-    reduces to: its children, which the parser splices into the rule that contains it through
-    `.children` (a list, as Lark's child filter and lang/lalr.py's expect). Made and read without
-    a Python call — about three in four reductions are of such rules — where the parser would
-    otherwise build a Tree for its parent to splice."""
+    """What an inlined rule (`_name`, and Lark's helpers for `x*`, `x+` and templates) reduces to:
+    its children, which the parser splices into the rule that contains it (Lark's child filter
+    through `.children`; lang/lalr.py's driver as a tuple). Made and read without a Python call —
+    about three in four reductions are of such rules — instead of a Tree for its parent to splice."""
 
     __slots__ = ()
     children = property(list)
@@ -151,6 +150,7 @@ _inlined = partial(tuple.__new__, _Inlined)
 
 class _Builder:
     """Builds model nodes bottom-up while the LALR parser reduces."""
+    inlined = _inlined      # what every inlined rule reduces to (see lang/lalr.py `_inliner`)
 
     def __getattr__(self, name: str):
         # the parser asks for a method per rule, and per terminal: an inlined rule (lower case
@@ -211,10 +211,12 @@ class _Builder:
                                       width=max(len(str(tok)), 1), hint=hint, fatal=True))
 
     def collect(self, kind: str, items, allowed: dict[str, str]) -> dict[str, Any]:
-        """Sort body statements into fields. `allowed` maps field -> "one" | "many"."""
+        """Sort body statements (top-level nodes too: `_wrap`) into fields; `allowed`: field -> one|many."""
         out: dict[str, Any] = {f: [] for f, n in allowed.items() if n == "many"}
         seen: dict[str, Loc] = {}
         for item in items:
+            if type(item) is not _Stmt:
+                item = self._wrap(item)
             field, value, loc = item.field, item.value, item.loc
             mode = allowed.get(field)
             if mode is None:  # the grammar prevents this; keep the guard for safety
@@ -285,7 +287,7 @@ class _Builder:
         if isinstance(tok, Atom):
             return tok
         kind = tok.type
-        loc = self.loc(tok)
+        loc = _tnew(Loc, (self.file, tok.line, tok.column))     # self.loc(tok), without its call
         if kind == "NAME":           # named tuples made directly: (kind, value, loc, unit)
             return _tnew(Atom, ("name", str(tok), loc, None))
         if kind == "STRING":
@@ -323,7 +325,7 @@ class _Builder:
     def game(self, c):
         kw, gid, name, *items = c
         loc = self.loc(kw)
-        fields = self.collect("game", (self._wrap(i) for i in items), {
+        fields = self.collect("game", items, {
             "source": "one", "text": "one", "notes": "many", "points": "many",
             "vocabulary": "one", "clauses": "many"})
         vocab = fields.pop("vocabulary", None)
@@ -393,7 +395,7 @@ class _Builder:
 
     def card(self, c):
         kw, game, code, name, *items = c
-        fields = self.collect("card", (self._wrap(i) for i in items), self._CARD_FIELDS)
+        fields = self.collect("card", items, self._CARD_FIELDS)
         fields["refs"] = _flatten(fields.get("refs", ()))
         return _NEW[Card](game=str(game), code=code[0], name=self.string(name, name=True), loc=self.loc(kw), **fields)
 
@@ -402,14 +404,14 @@ class _Builder:
         if assumed:
             c = c[1:]
         kw, code, *items = c
-        fields = self.collect("card", (self._wrap(i) for i in items), self._CARD_FIELDS)
+        fields = self.collect("card", items, self._CARD_FIELDS)
         fields["refs"] = _flatten(fields.get("refs", ()))
         card = _NEW[Card](game=None, code=code[0], loc=code[1], assumed=assumed, **fields)
         return _Stmt("cards", card, self.loc(kw))
 
     def errata(self, c):
         kw, date, status, *items = c
-        fields = self.collect("errata", (self._wrap(i) for i in items), {
+        fields = self.collect("errata", items, {
             "source": "one", "text": "one", "notes": "many", "refs": "many", "clauses": "many",
             "errata": "many"})
         for nested in fields.pop("errata", ()):
@@ -422,7 +424,7 @@ class _Builder:
     # -- rulings ------------------------------------------------------------------------
     def ruling(self, c):
         kw, rid, title, *items = c
-        fields = self.collect("ruling", (self._wrap(i) for i in items), {
+        fields = self.collect("ruling", items, {
             "gap": "one", "refs": "many", "notes": "many", "revisions": "many", "scenarios": "many"})
         gap = fields.pop("gap", None)
         if gap is not None:
@@ -435,7 +437,7 @@ class _Builder:
 
     def revision(self, c):
         kw, date, status, *items = c
-        fields = self.collect("revision", (self._wrap(i) for i in items), {
+        fields = self.collect("revision", items, {
             "source": "one", "text": "one", "quotes": "many", "reason": "one", "notes": "many",
             "settings": "many", "supersedes": "many", "refs": "many", "scenarios": "many"})
         fields["refs"] = _flatten(fields.get("refs", ()))
@@ -461,7 +463,7 @@ class _Builder:
     # -- scenarios ----------------------------------------------------------------------
     def scenario(self, c):
         kw, sid, title, *items = c
-        fields = self.collect("scenario", (self._wrap(i) for i in items), {
+        fields = self.collect("scenario", items, {
             "source": "one", "notes": "many", "question": "one", "answer": "one", "as_of": "one",
             "mode": "one", "pins": "many", "cards": "many", "clauses": "many", "expects": "many",
             "status_expects": "many"})
@@ -550,7 +552,7 @@ class _Builder:
     # -- decks --------------------------------------------------------------------------
     def deck(self, c):
         kw, did, title, *items = c
-        fields = self.collect("deck", (self._wrap(i) for i in items), {
+        fields = self.collect("deck", items, {
             "source": "one", "notes": "many", "cards": "many", "clauses": "many"})
         return _NEW[Deck](id=str(did), title=self.string(title), loc=self.loc(kw), **fields)
 
@@ -559,9 +561,7 @@ class _Builder:
         return list(c)
 
     def _wrap(self, item):
-        """Top-level nodes used inside a body (scenario in a ruling, clause in a card)."""
-        if isinstance(item, _Stmt):
-            return item
+        """Top-level nodes used inside a body (scenario in a ruling, clause in a card), as statements."""
         if isinstance(item, Scenario):
             return _Stmt("scenarios", item, item.loc)
         if isinstance(item, Clause):

@@ -42,9 +42,12 @@ _DROPPED = object()     # what is shifted for a token of a terminal that no rule
 
 
 class Token(str, metaclass=ABCMeta):
-    """A token, as lark's: its text, with `type`, `value` and where it starts and ends. Lark's own
-    Token is registered as a virtual subclass once lark is imported (parser.py), so the builder
-    tells tokens from text alike whichever parser made them."""
+    """A token, as lark's: its text, with `type`, `value` and where it starts and ends (slots, as
+    lark's own: the driver sets eight of them per token, cheaper than giving it a dict). Lark's
+    own Token is registered as a virtual subclass once lark is imported (parser.py), so the
+    builder tells tokens from text alike whichever parser made them."""
+
+    __slots__ = ("type", "start_pos", "value", "line", "column", "end_line", "end_column", "end_pos")
 
     def __new__(cls, type, value, start_pos=None, line=None, column=None, end_line=None,
                 end_column=None, end_pos=None):
@@ -195,24 +198,35 @@ def tables_of(lark) -> dict:
 # ----------------------------------------------------------------------------- the driver
 
 class _Lexer:
-    __slots__ = ("scan", "unless", "compiled", "alternation", "uses")
+    __slots__ = ("scan", "unless", "compiled", "alternation", "names", "uses")
 
     def __init__(self, spec: dict, compile_after: int) -> None:
         self.scan = spec["scan"]
         self.unless = spec["unless"]
         self.compiled = None
         self.alternation = None     # its terminals' alternation's `match`, once compiled
+        self.names: list = []       # by the alternation's group numbers: the terminal each ends
         self.uses = compile_after
         if compile_after <= 0:
             self.compile()
 
     def compile(self) -> None:
-        self.alternation = re.compile("|".join(f"(?P<{name}>{rx})" for name, rx in self.scan)).match
+        """The alternation of this lexer's terminals, each followed by an empty group that says
+        which one matched (`m.lastindex`, the last group closed). Not a named group around each:
+        a terminal that begins with a literal or a class is then skipped by `re` on its first
+        character without entering it (a group's mark first defeats that check), and the match
+        is the same — the first terminal that matches, as lark's `(?P<NAME>…)|…` takes."""
+        parts, names = [], [None]
+        for name, rx in self.scan:
+            names += [None] * re.compile(rx).groups + [name]
+            parts.append(f"(?:{rx})()")
+        self.names = names
+        self.alternation = re.compile("|".join(parts)).match
 
     def match(self, text: str, pos: int, patterns: dict):
-        """(type, text, terminal) of the token at `pos` as this state's own lexer reads it, or
-        None, trying its terminals one by one; the last of its uses so (see `compile_after`)
-        compiles their alternation, which the driver then calls itself."""
+        """(the match, its terminal) of the token at `pos` as this state's own lexer reads it,
+        or (None, None), trying its terminals one by one; the last of its uses so (see
+        `compile_after`) compiles their alternation, which the driver then calls itself."""
         if self.compiled is None:
             self.compiled = [(name, patterns.get(rx) or patterns.setdefault(rx, re.compile(rx)))
                              for name, rx in self.scan]
@@ -222,10 +236,8 @@ class _Lexer:
         for name, rx in self.compiled:
             m = rx.match(text, pos)
             if m is not None:
-                value = m.group(0)
-                folded = self.unless.get(name)
-                return (folded.get(value, name) if folded else name), value, name
-        return None
+                return m, name
+        return None, None
 
 
 class Driver:
@@ -244,6 +256,7 @@ class Driver:
         self.specs = tables["rules"]
         self.rules: list = [None] * len(self.specs)     # each made on its first reduction
         self.transformer = transformer
+        self.inlined = _inliner(transformer, self.specs)
         self.lexer_specs = tables["lexers"]
         self.state_lexer = tables["state_lexer"]
         self.lexers: list = [None] * len(self.state_lexer)   # each made when its state is first met
@@ -260,8 +273,8 @@ class Driver:
 
     def _rule(self, k: int) -> tuple:
         origin, size, name, expand1, include = self.specs[k]
-        made = self.rules[k] = (origin, size, _callback(name, expand1, include, getattr(self.transformer, name, None)),
-                                slice(-size, None))
+        call = _callback(name, expand1, include, getattr(self.transformer, name, None), self.inlined, size)
+        made = self.rules[k] = (origin, size, call, slice(-size, None))
         return made
 
     def _lexer(self, state: int) -> "_Lexer":
@@ -289,45 +302,42 @@ class Driver:
                     m = alternation(text, pos)
                     if m is None:
                         raise Refused(f"no token at {pos}")
-                    kind = m.lastgroup
-                    if kind in ignore:      # whitespace and comments: skipped, no token made
-                        if kind in newline:
-                            value = m.group()
-                            k = value.count("\n")
-                            if k:
-                                line += k
-                                line_start = pos + value.rindex("\n") + 1
-                        pos = m.end()
-                        continue
-                    value = m.group()
-                    unless = lexer.unless
-                    typ = unless[kind].get(value, kind) if kind in unless else kind
+                    kind = lexer.names[m.lastindex]
                 else:
-                    found = lexer.match(text, pos, patterns)
-                    if found is None:
+                    m, kind = lexer.match(text, pos, patterns)
+                    if m is None:
                         raise Refused(f"no token at {pos}")
-                    typ, value, kind = found
-                if typ in drop and kind not in newline:     # nothing kept of it but its length
-                    pos += len(value)
-                    tok = _DROPPED
-                else:
-                    column = pos - line_start + 1
-                    start_line, start = line, pos
+                if kind in ignore:          # whitespace and comments: skipped, no token made
                     if kind in newline:
+                        value = m.group()
                         k = value.count("\n")
                         if k:
                             line += k
                             line_start = pos + value.rindex("\n") + 1
-                    pos += len(value)
-                    if kind in ignore:
-                        continue
-                    if typ in drop:
-                        tok = _DROPPED
-                    else:
-                        tok = _str_new(Token, value)        # Token(…), without its call: the same attributes
-                        tok.__dict__ = {"type": typ, "start_pos": start, "value": value, "line": start_line,
-                                        "column": column, "end_line": line, "end_column": pos - line_start + 1,
-                                        "end_pos": pos}
+                    pos = m.end()
+                    continue
+                value = m.group()
+                unless = lexer.unless
+                typ = unless[kind].get(value, kind) if kind in unless else kind
+                if typ in drop:             # nothing kept of it but its length (and its lines: `_SEP`)
+                    tok = _DROPPED
+                else:
+                    tok = _str_new(Token, value)        # Token(…), without its call: the same attributes
+                    tok.type = typ
+                    tok.start_pos = pos
+                    tok.value = value
+                    tok.line = line
+                    tok.column = pos - line_start + 1
+                if kind in newline:
+                    k = value.count("\n")
+                    if k:
+                        line += k
+                        line_start = pos + value.rindex("\n") + 1
+                pos += len(value)
+                if tok is not _DROPPED:
+                    tok.end_line = line
+                    tok.end_column = pos - line_start + 1
+                    tok.end_pos = pos
             else:               # the end: reduce until the start symbol is complete
                 typ, tok = "$END", None
             while True:
@@ -342,25 +352,45 @@ class Driver:
                     values.append(tok)
                     break
                 origin, size, call, last = rules[~act] or self._rule(~act)
-                if size == 1:       # a third of the reductions: no slices
-                    children = [values.pop()]
+                if size == 1:       # a third of the reductions: no slices, the child replaced
                     stack.pop()
+                    if call is not None:    # None: the child is what the rule reduces to
+                        values[-1] = call([values[-1]])
                 elif size:
                     children = values[last]
                     del stack[last]
                     del values[last]
+                    values.append(call(children))
                 else:
-                    children = []
-                values.append(call(children))
+                    values.append(call([]))
                 stack.append((states[stack[-1]] or self._row(stack[-1]))[origin])
                 if tok is None and stack[-1] == end:
                     return values[-1]
 
 
-def _callback(name: str, expand1: bool, include, user):
+def _inliner(transformer, specs: list):
+    """The transformer's `inlined`, when every inlined rule (`_name`, and lark's helpers for
+    `x*`, `x+` and templates) reduces by it and none is a `?rule`: a callable that makes of a
+    list (or tuple) of children a sequence which iterates over them (and gives them as a list as its
+    `.children`, which lark's child filter splices). Then every child a rule splices is such a
+    sequence, which the driver splices without `.children`'s copy, and a rule that only splices
+    one child reduces to that child itself. Else None (a child spliced through `.children`)."""
+    inlined = getattr(type(transformer), "inlined", None)
+    if inlined is None:
+        return None
+    for origin, size, name, expand1, include in specs:
+        if origin[:1] == "_" and (expand1 or getattr(transformer, name, None) is not inlined):
+            return None
+    return inlined
+
+
+def _callback(name: str, expand1: bool, include, user, inlined=None, size: int = 0):
     """A rule's reduction as lark composes it: the child filter (drop filtered-out tokens, splice
     the children of inlined `_rules`), then `?rule`'s single-child expansion, then the
-    transformer's method (or a Tree)."""
+    transformer's method (or a Tree). None for a rule of one child that reduces to that child
+    (see `_inliner`): the driver leaves it in place."""
+    if inlined is not None and include is not None:
+        return _inlined_callback(name, expand1, [(i, bool(x)) for i, x in include], user, inlined, size)
     if user is None:
         def user(children, name=name):
             return Tree(name, children)
@@ -427,6 +457,56 @@ def _callback(name: str, expand1: bool, include, user):
                     out += children[i].children
                 else:       # as lark: the spliced list itself (left recursion)
                     out = children[i].children
+            else:
+                out.append(children[i])
+        return inner(out)
+    return filtered
+
+
+def _inlined_callback(name: str, expand1: bool, include: list, user, inlined, size: int):
+    """`_callback`'s child filter when every spliced child is a sequence of its children (the
+    transformer's `inlined`, see `_inliner`): spliced without `.children`'s copy, in the shapes
+    `_callback` makes its own; the same children, in the same order, to the same method."""
+    spliced = [i for i, x in include if x]
+    if not spliced:
+        return _callback(name, expand1, include, user)
+    bare = user is inlined and not expand1      # the rule is itself inlined: its children kept as a sequence
+    if include == [(spliced[0], True)] and bare:                # `_items: _SEP? _item`
+        return None if size == 1 else itemgetter(spliced[0])
+    inner = _callback(name, expand1, None, user)
+    kept = [i for i, x in include if not x]
+    if not kept and len(spliced) == 1:                          # `block: "{" _items "}"`
+        only = spliced[0]
+        return lambda children: inner(list(children[only]))
+    if spliced == [include[0][0]]:                              # `_items: _items item`: then kept
+        first = spliced[0]
+        if len(kept) == 1:
+            k = kept[0]
+            if bare:
+                return lambda children: inlined(children[first] + (children[k],))
+            return lambda children: inner([*children[first], children[k]])
+        pick = itemgetter(*kept)
+        if bare:
+            return lambda children: inlined(children[first] + pick(children))
+        return lambda children: inner([*children[first], *pick(children)])
+    if spliced == [include[-1][0]]:                             # `clause: NAME _args`: kept, then spliced
+        last = spliced[0]
+        if len(kept) == 1:
+            k0 = kept[0]
+            return lambda children: inner([children[k0], *children[last]])
+        pick = itemgetter(*kept)
+        return lambda children: inner([*pick(children), *children[last]])
+    if len(include) == 2:                                       # `_items: _items _SEP _item`: both spliced
+        a, b = spliced
+        if bare:
+            return lambda children: inlined(children[a] + children[b])
+        return lambda children: inner([*children[a], *children[b]])
+
+    def filtered(children):
+        out: list = []
+        for i, expand in include:
+            if expand:
+                out += children[i]
             else:
                 out.append(children[i])
         return inner(out)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from . import lalr
-from .builder import _Builder
+from .builder import _Builder, constructor
 from .diagnostics import Diagnostic, DslError, did_you_mean
 from .model import Document, Loc
 
@@ -199,10 +199,12 @@ def raw_parser() -> Lark:
     return _lark(raw=True)
 
 
-def parse_text(text: str, file: str = "<text>", tokens: Optional[list] = None) -> Document:
+def parse_text(text: str, file: str = "<text>", tokens: Optional[list] = None,
+               digest: Optional[str] = None) -> Document:
     """Parse one file's text. Raises DslError with located diagnostics on bad input.
     With `tokens`, every token (comments and separators included) is appended to it, as a
-    (type, text) pair."""
+    (type, text) pair. With `digest`, the document is made with it (as the loader's
+    `model_copy(update={"digest": …})` of it would be, without the copy)."""
     if tokens is None:
         driver = _driver()
         if driver is not None:
@@ -214,7 +216,7 @@ def parse_text(text: str, file: str = "<text>", tokens: Optional[list] = None) -
             finally:
                 _BUILDER.heights = {}
             if decls is not None:
-                return _built(decls, file)
+                return _built(decls, file, digest)
     lark = _lark_lib()
     parser = _lark(callbacks=tokens is not None)
     _BUILDER.reset(file)
@@ -227,15 +229,17 @@ def parse_text(text: str, file: str = "<text>", tokens: Optional[list] = None) -
     finally:
         _TAP.sink = None
         _BUILDER.heights = {}
-    return _built(decls, file)
+    return _built(decls, file, digest)
 
 
-def _built(decls, file: str) -> Document:
+def _built(decls, file: str, digest: Optional[str] = None) -> Document:
     if _BUILDER.too_deep is not None:
         _BUILDER.errors.append(_BUILDER.too_deep)
     if _BUILDER.errors:
         raise DslError(_BUILDER.errors)
-    return Document.model_construct(path=file, decls=tuple(decls))
+    if digest is None:      # the parse's own constructor: Document.model_construct, without its machinery
+        return constructor(Document)(path=file, decls=tuple(decls))
+    return constructor(Document)(path=file, decls=tuple(decls), digest=digest)
 
 
 def scan_tokens(text: str, file: str, tokens: list) -> None:
