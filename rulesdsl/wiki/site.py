@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Union
 
-from ..engine.context import EngineError
 from ..engine.registry import engine_for
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 from ..kb.timeline import sort_key
@@ -400,43 +399,11 @@ class Wiki:
 
     # ------------------------------------------------------------------------- answers
     def compute_answers(self) -> list[Failure]:
-        """Answer every scenario of a game that has an interpreter. Failing expectations and
-        questions the interpreter cannot answer are failures."""
-        from ..engine.readings import try_readings
-        from ..engine.runner import answer
-
-        cache: dict = {}
-        self.failures = []
-        for sid, info in self.kb.scenarios.items():
-            if engine_for(info.game) is None:
-                self.answers[sid] = None
-                continue
-            loc = str(info.scenario.loc)
-            try:
-                a = answer(self.kb, info, point_cache=cache)
-                if a.unsettled:         # the answer under each reading of what the sources leave open
-                    try_readings(self.kb, info, a, point_cache=cache)
-            except EngineError as e:
-                f = Failure(sid, str(e.loc or loc), f"the interpreter cannot answer it: {e.message}")
-                self.answers[sid] = f
-                self.failures.append(f)
-                continue
-            except Exception as e:  # an interpreter bug must not hide behind a generic crash
-                f = Failure(sid, loc, f"the interpreter failed: {type(e).__name__}: {e}")
-                self.answers[sid] = f
-                self.failures.append(f)
-                continue
-            # what no page and not the history reads of the answers under other readings (their
-            # runs' traces, boards and choices: `release_runs`) let go of as soon as they are made,
-            # not held with every other answer's until the Q&A pages are drawn
-            thin_readings(a)
-            self.answers[sid] = a
-            if not a.ok:
-                failed = [e for e in a.expectations if e.applies and not e.ok]
-                detail = "; ".join(f"expected {e.text} ({e.modality}), found {', '.join(e.found) or '—'}"
-                                   for e in failed)
-                self.failures.append(Failure(sid, loc, f"{len(failed)} expectation(s) fail: {detail}"))
-        return self.failures
+        """Answer every scenario of a game that has an interpreter (answering.answer_all: over two
+        processes where it pays). Failing expectations and questions the interpreter cannot
+        answer are failures."""
+        from .answering import answer_all
+        return answer_all(self)
 
     def release_runs(self, drawn: Iterable[str]) -> None:
         """Drop from the answers what no page still to be made and not the history reads, once

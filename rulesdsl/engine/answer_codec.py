@@ -1,0 +1,247 @@
+"""Answers as JSON, for a forked copy of this process to hand back the answers it made
+(base.shared_work): `encode(answer)` gives a JSON-able value, `decode(value)` the answer again,
+equal to the one encoded field by field, its readings' answers with it.
+
+What an answer holds: records (`Record` subclasses: the answer, its branches, expectations'
+results, choice and chance points, readings, odds), citations and steps (slotted), named tuples
+(source locations), enums (statuses), dates, fractions, and lists, tuples, dicts, sets. Each
+container and object is numbered as it is first met, and met again it is written as a reference:
+what is shared stays shared (a branch between two readings' answers, a list between an answer and
+its twin under the default reading, a citation between steps), and a cycle comes back a cycle.
+
+A run's branch draws its boards when they are first read (runner `_RunBranch`): encoding reads
+them, so they are drawn in the process that encodes, and decoded as drawn. Nothing else is run:
+a class is named by its module and name and taken from that module, already imported, only when
+it is a record, a named tuple, an enum or one of the slotted classes here, and made without its
+constructor (its fields set as they were). Anything else is refused (`CodecError`): the caller
+then makes the answer itself rather than receive a different one.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import sys
+from enum import Enum
+from fractions import Fraction
+from typing import Any
+
+from ..base.record import Record
+from .trace import Cite, Step
+
+
+class CodecError(ValueError):
+    """A value this codec does not carry (or a malformed encoding)."""
+
+
+_SLOTTED = {Cite: Cite.__slots__, Step: Step.__slots__}
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def encode(value: Any) -> Any:
+    """`value` (an answer, or anything an answer holds) as a JSON-able value."""
+    return _Encoder().value(value)
+
+
+def decode(data: Any) -> Any:
+    """What `encode` gave, made again."""
+    return _Decoder().value(data)
+
+
+def _name(cls: type) -> str:
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+class _Encoder:
+    def __init__(self) -> None:
+        self.seen: dict[int, int] = {}
+        self.kept: list = []            # the objects numbered (so that no id is reused meanwhile)
+
+    def value(self, x: Any) -> Any:
+        cls = x.__class__
+        if cls is str or cls is int or cls is bool or cls is float or x is None:
+            return x
+        n = self.seen.get(id(x))
+        if n is not None:
+            return {"@": n}
+        how = _HOW.get(cls)
+        if how is None:
+            how = _HOW[cls] = _how(cls)
+        return how(self, x)
+
+    def numbered(self, x: Any) -> None:
+        self.seen[id(x)] = len(self.kept)
+        self.kept.append(x)
+
+    def list(self, x: list) -> Any:
+        self.numbered(x)
+        value = self.value
+        return [value(v) for v in x]
+
+    def tuple(self, x: tuple) -> Any:
+        self.numbered(x)
+        value = self.value
+        return {"t": [value(v) for v in x]}
+
+    def dict(self, x: dict) -> Any:
+        self.numbered(x)
+        value = self.value
+        for k in x:
+            if k.__class__ is not str:
+                return {"d": [[value(k), value(v)] for k, v in x.items()]}
+        return {"m": {k: value(v) for k, v in x.items()}}
+
+    def set(self, x: Any) -> Any:
+        self.numbered(x)
+        return {"s" if x.__class__ is set else "f": [self.value(v) for v in x]}
+
+    def record(self, x: Record) -> Any:
+        self.numbered(x)
+        value = self.value
+        return {"r": _name(x.__class__), "v": {k: value(v) for k, v in _record_fields(x).items()}}
+
+    def slotted(self, x: Any) -> Any:
+        self.numbered(x)
+        value = self.value
+        return {"o": _name(x.__class__), "v": [value(getattr(x, s)) for s in _SLOTTED[x.__class__]]}
+
+    def named(self, x: tuple) -> Any:
+        self.numbered(x)
+        value = self.value
+        return {"n": _name(x.__class__), "v": [value(v) for v in x]}
+
+    def enum(self, x: Enum) -> Any:
+        return {"e": _name(x.__class__), "v": self.value(x._value_)}
+
+    def fraction(self, x: Fraction) -> Any:
+        return {"q": [x.numerator, x.denominator]}
+
+    def date(self, x: _dt.date) -> Any:
+        return {"date": x.isoformat()}
+
+
+def _how(cls: type):
+    """How the encoder writes an instance of `cls` (worked out once per class)."""
+    if cls is list:
+        return _Encoder.list
+    if cls is tuple:
+        return _Encoder.tuple
+    if cls is dict:
+        return _Encoder.dict
+    if cls is set or cls is frozenset:
+        return _Encoder.set
+    if issubclass(cls, Enum):
+        return _Encoder.enum
+    if cls is Fraction:
+        return _Encoder.fraction
+    if cls is _dt.date:
+        return _Encoder.date
+    if issubclass(cls, Record):
+        return _Encoder.record
+    if cls in _SLOTTED:
+        return _Encoder.slotted
+    if issubclass(cls, tuple) and hasattr(cls, "_fields"):
+        return _Encoder.named
+
+    def refused(self, x: Any) -> Any:
+        raise CodecError(f"an answer holds a {cls.__qualname__}, which the codec does not carry")
+    return refused
+
+
+_HOW: dict[type, Any] = {}
+
+
+def _record_fields(x: Record) -> dict:
+    """A record's own attributes as kept (a board drawn late read through its property: drawn)."""
+    out = dict(x.__dict__)
+    for k in ("_before", "_after"):
+        if k in out:
+            out[k] = getattr(x, k[1:])
+    return out
+
+
+class _Decoder:
+    def __init__(self) -> None:
+        self.made: list = []
+
+    def value(self, d: Any) -> Any:
+        cls = d.__class__
+        if cls is list:
+            out: list = []
+            self.made.append(out)
+            out.extend(self.value(v) for v in d)
+            return out
+        if cls is not dict:
+            if cls in _SCALARS:
+                return d
+            raise CodecError(f"not an encoding: {cls.__qualname__}")
+        if "@" in d:
+            return self.made[d["@"]]
+        if "t" in d:
+            at = len(self.made)
+            self.made.append(None)
+            t = tuple(self.value(v) for v in d["t"])
+            self.made[at] = t
+            return t
+        if "m" in d:
+            m: dict = {}
+            self.made.append(m)
+            for k, v in d["m"].items():
+                m[k] = self.value(v)
+            return m
+        if "d" in d:
+            m = {}
+            self.made.append(m)
+            for k, v in d["d"]:
+                key = self.value(k)
+                m[key] = self.value(v)
+            return m
+        if "s" in d or "f" in d:
+            at = len(self.made)
+            self.made.append(None)
+            items = [self.value(v) for v in d.get("s", d.get("f"))]
+            s = set(items) if "s" in d else frozenset(items)
+            self.made[at] = s
+            return s
+        if "e" in d:
+            return _class(d["e"], Enum)(self.value(d["v"]))
+        if "q" in d:
+            return Fraction(*d["q"])
+        if "date" in d:
+            return _dt.date.fromisoformat(d["date"])
+        if "r" in d:
+            rc = _class(d["r"], Record)
+            r = rc.__new__(rc)
+            self.made.append(r)
+            for k, v in d["v"].items():
+                object.__setattr__(r, k, self.value(v))
+            return r
+        if "o" in d:
+            oc = _class(d["o"], object)
+            if oc not in _SLOTTED:
+                raise CodecError(f"not a class the codec carries: {d['o']}")
+            o = oc.__new__(oc)
+            self.made.append(o)
+            for s, v in zip(_SLOTTED[oc], d["v"]):
+                setattr(o, s, self.value(v))
+            return o
+        if "n" in d:
+            nc = _class(d["n"], tuple)
+            if not hasattr(nc, "_fields"):
+                raise CodecError(f"not a named tuple: {d['n']}")
+            at = len(self.made)
+            self.made.append(None)
+            t = nc._make(self.value(v) for v in d["v"])
+            self.made[at] = t
+            return t
+        raise CodecError(f"not an encoding: {sorted(d)[:3]}")
+
+
+def _class(name: str, base: type) -> type:
+    """The class `module:qualname`, from a module already imported, when it derives from `base`."""
+    module, _, qual = name.partition(":")
+    found: Any = sys.modules.get(module)
+    for part in qual.split("."):
+        found = getattr(found, part, None)
+    if not isinstance(found, type) or not issubclass(found, base):
+        raise CodecError(f"not a class the codec carries: {name}")
+    return found

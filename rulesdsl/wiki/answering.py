@@ -1,0 +1,82 @@
+"""The wiki's answers to every scenario, made once per build: over two processes where it pays
+(base.shared_work.shared_map: a forked copy answers the questions it takes and hands their
+answers back through engine.answer_codec, JSON through a pipe; a question it did not hand back
+is answered here), else here one after another. The same answers and failures, in the same
+order, either way."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Union
+
+from ..base.shared_work import jobs, shared_map
+from ..engine.context import EngineError
+from ..engine.registry import engine_for
+
+if TYPE_CHECKING:
+    from ..engine.answer import Answer
+    from .site import Failure, Wiki
+
+
+def answer_all(w: "Wiki") -> list["Failure"]:
+    """Answer every scenario of a game that has an interpreter into `w.answers` (None for a game
+    without one); failing expectations and questions the interpreter cannot answer are failures
+    (returned, in the scenarios' order)."""
+    from ..engine import answer_codec
+    from .site import JOBS_ENV, SHARED_FROM, Failure
+
+    kb = w.kb
+    asked = [(sid, info) for sid, info in kb.scenarios.items() if engine_for(info.game) is not None]
+    cache: dict = {}
+
+    def work(i: int) -> Union["Answer", "Failure"]:
+        return answer_one(kb, *asked[i], cache)
+
+    def encode(made: Union["Answer", "Failure"]) -> Any:
+        if isinstance(made, Failure):
+            return {"failure": [made.scenario, made.loc, made.message]}
+        return {"answer": answer_codec.encode(made)}
+
+    def decode(data: Any) -> Union["Answer", "Failure"]:
+        if "failure" in data:
+            return Failure(*data["failure"])
+        return answer_codec.decode(data["answer"])
+
+    made = shared_map(len(asked), work, encode, decode, jobs(len(asked), SHARED_FROM, JOBS_ENV))
+    by_sid = {sid: a for (sid, _), a in zip(asked, made)}
+    w.failures = []
+    for sid, info in kb.scenarios.items():
+        a = by_sid.get(sid)
+        w.answers[sid] = a
+        if a is None:
+            continue
+        if isinstance(a, Failure):
+            w.failures.append(a)
+        elif not a.ok:
+            failed = [e for e in a.expectations if e.applies and not e.ok]
+            detail = "; ".join(f"expected {e.text} ({e.modality}), found {', '.join(e.found) or '—'}"
+                               for e in failed)
+            w.failures.append(Failure(sid, str(info.scenario.loc), f"{len(failed)} expectation(s) fail: {detail}"))
+    return w.failures
+
+
+def answer_one(kb, sid: str, info, cache: dict) -> Union["Answer", "Failure"]:
+    """One scenario's answer, tried under each reading of what the sources leave open, or why the
+    interpreter cannot answer it. `cache`: the rule points' values, shared between questions."""
+    from ..engine.readings import try_readings
+    from ..engine.runner import answer
+    from .site import Failure, thin_readings
+
+    loc = str(info.scenario.loc)
+    try:
+        a = answer(kb, info, point_cache=cache)
+        if a.unsettled:         # the answer under each reading of what the sources leave open
+            try_readings(kb, info, a, point_cache=cache)
+    except EngineError as e:
+        return Failure(sid, str(e.loc or loc), f"the interpreter cannot answer it: {e.message}")
+    except Exception as e:  # an interpreter bug must not hide behind a generic crash
+        return Failure(sid, loc, f"the interpreter failed: {type(e).__name__}: {e}")
+    # what no page and not the history reads of the answers under other readings (their runs'
+    # traces, boards and choices: `release_runs`) let go of as soon as they are made, not held
+    # with every other answer's until the Q&A pages are drawn
+    thin_readings(a)
+    return a
