@@ -168,80 +168,115 @@ class _Decoder:
         if cls is list:
             out: list = []
             self.made.append(out)
-            out.extend(self.value(v) for v in d)
+            value = self.value
+            out.extend([value(v) for v in d])
             return out
-        if cls is not dict:
-            if cls in _SCALARS:
-                return d
-            raise CodecError(f"not an encoding: {cls.__qualname__}")
-        if "@" in d:
-            return self.made[d["@"]]
-        if "t" in d:
-            at = len(self.made)
-            self.made.append(None)
-            t = tuple(self.value(v) for v in d["t"])
-            self.made[at] = t
-            return t
-        if "m" in d:
-            m: dict = {}
-            self.made.append(m)
-            for k, v in d["m"].items():
-                m[k] = self.value(v)
-            return m
-        if "d" in d:
-            m = {}
-            self.made.append(m)
-            for k, v in d["d"]:
-                key = self.value(k)
-                m[key] = self.value(v)
-            return m
-        if "s" in d or "f" in d:
-            at = len(self.made)
-            self.made.append(None)
-            items = [self.value(v) for v in d.get("s", d.get("f"))]
-            s = set(items) if "s" in d else frozenset(items)
-            self.made[at] = s
-            return s
-        if "e" in d:
-            return _class(d["e"], Enum)(self.value(d["v"]))
-        if "q" in d:
-            return Fraction(*d["q"])
-        if "date" in d:
-            return _dt.date.fromisoformat(d["date"])
-        if "r" in d:
-            rc = _class(d["r"], Record)
-            r = rc.__new__(rc)
-            self.made.append(r)
-            for k, v in d["v"].items():
-                object.__setattr__(r, k, self.value(v))
-            return r
-        if "o" in d:
-            oc = _class(d["o"], object)
-            if oc not in _SLOTTED:
-                raise CodecError(f"not a class the codec carries: {d['o']}")
-            o = oc.__new__(oc)
-            self.made.append(o)
-            for s, v in zip(_SLOTTED[oc], d["v"]):
-                setattr(o, s, self.value(v))
-            return o
-        if "n" in d:
-            nc = _class(d["n"], tuple)
-            if not hasattr(nc, "_fields"):
-                raise CodecError(f"not a named tuple: {d['n']}")
-            at = len(self.made)
-            self.made.append(None)
-            t = nc._make(self.value(v) for v in d["v"])
-            self.made[at] = t
-            return t
-        raise CodecError(f"not an encoding: {sorted(d)[:3]}")
+        if cls is dict:
+            for tag in d:       # an encoding's first key says what it is
+                how = _READ.get(tag)
+                if how is not None:
+                    return how(self, d)
+                break
+            raise CodecError(f"not an encoding: {sorted(d)[:3]}")
+        if cls in _SCALARS:
+            return d
+        raise CodecError(f"not an encoding: {cls.__qualname__}")
+
+    def _later(self) -> int:
+        """A number kept for an immutable value made once its parts are (a tuple, a set)."""
+        self.made.append(None)
+        return len(self.made) - 1
+
+    def reference(self, d: dict) -> Any:
+        return self.made[d["@"]]
+
+    def tuple(self, d: dict) -> Any:
+        at = self._later()
+        value = self.value
+        t = self.made[at] = tuple([value(v) for v in d["t"]])
+        return t
+
+    def str_dict(self, d: dict) -> Any:
+        m: dict = {}
+        self.made.append(m)
+        value = self.value
+        for k, v in d["m"].items():
+            m[k] = value(v)
+        return m
+
+    def dict(self, d: dict) -> Any:
+        m: dict = {}
+        self.made.append(m)
+        value = self.value
+        for k, v in d["d"]:
+            key = value(k)
+            m[key] = value(v)
+        return m
+
+    def set(self, d: dict) -> Any:
+        at = self._later()
+        s = self.made[at] = set([self.value(v) for v in d["s"]])
+        return s
+
+    def frozenset(self, d: dict) -> Any:
+        at = self._later()
+        s = self.made[at] = frozenset([self.value(v) for v in d["f"]])
+        return s
+
+    def enum(self, d: dict) -> Any:
+        return _class(d["e"], Enum)(self.value(d["v"]))
+
+    def fraction(self, d: dict) -> Any:
+        return Fraction(*d["q"])
+
+    def date(self, d: dict) -> Any:
+        return _dt.date.fromisoformat(d["date"])
+
+    def record(self, d: dict) -> Any:
+        rc = _class(d["r"], Record)
+        r = rc.__new__(rc)
+        self.made.append(r)
+        value, setter = self.value, object.__setattr__
+        for k, v in d["v"].items():
+            setter(r, k, value(v))
+        return r
+
+    def slotted(self, d: dict) -> Any:
+        oc = _class(d["o"], object)
+        if oc not in _SLOTTED:
+            raise CodecError(f"not a class the codec carries: {d['o']}")
+        o = oc.__new__(oc)
+        self.made.append(o)
+        for s, v in zip(_SLOTTED[oc], d["v"]):
+            setattr(o, s, self.value(v))
+        return o
+
+    def named(self, d: dict) -> Any:
+        nc = _class(d["n"], tuple)
+        if not hasattr(nc, "_fields"):
+            raise CodecError(f"not a named tuple: {d['n']}")
+        at = self._later()
+        value = self.value
+        t = self.made[at] = nc._make([value(v) for v in d["v"]])
+        return t
+
+
+_READ = {"@": _Decoder.reference, "t": _Decoder.tuple, "m": _Decoder.str_dict, "d": _Decoder.dict,
+         "s": _Decoder.set, "f": _Decoder.frozenset, "e": _Decoder.enum, "q": _Decoder.fraction,
+         "date": _Decoder.date, "r": _Decoder.record, "o": _Decoder.slotted, "n": _Decoder.named}
+_CLASSES: dict[str, type] = {}
 
 
 def _class(name: str, base: type) -> type:
     """The class `module:qualname`, from a module already imported, when it derives from `base`."""
+    known = _CLASSES.get(name)
+    if known is not None and issubclass(known, base):
+        return known
     module, _, qual = name.partition(":")
     found: Any = sys.modules.get(module)
     for part in qual.split("."):
         found = getattr(found, part, None)
     if not isinstance(found, type) or not issubclass(found, base):
         raise CodecError(f"not a class the codec carries: {name}")
+    _CLASSES[name] = found
     return found
