@@ -23,7 +23,7 @@ import datetime as _dt
 import sys
 from enum import Enum
 from fractions import Fraction
-from typing import Any
+from typing import Any, Optional
 
 from ..base.record import Record
 from .trace import Cite, Step
@@ -42,9 +42,11 @@ def encode(value: Any) -> Any:
     return _Encoder().value(value)
 
 
-def decode(data: Any) -> Any:
-    """What `encode` gave, made again."""
-    return _Decoder().value(data)
+def decode(data: Any, strings: Optional[dict[str, str]] = None) -> Any:
+    """What `encode` gave, made again. `strings`: the strings decoded so far, each kept once
+    (JSON makes a new string at each occurrence: card names, references, sources repeat from
+    answer to answer), shared between the calls that pass the same dict."""
+    return _Decoder({} if strings is None else strings).value(data)
 
 
 def _name(cls: type) -> str:
@@ -160,8 +162,9 @@ def _record_fields(x: Record) -> dict:
 
 
 class _Decoder:
-    def __init__(self) -> None:
+    def __init__(self, strings: dict[str, str]) -> None:
         self.made: list = []
+        self.strings = strings
 
     def value(self, d: Any) -> Any:
         cls = d.__class__
@@ -178,6 +181,8 @@ class _Decoder:
                     return how(self, d)
                 break
             raise CodecError(f"not an encoding: {sorted(d)[:3]}")
+        if cls is str:
+            return self.strings.setdefault(d, d)
         if cls in _SCALARS:
             return d
         raise CodecError(f"not an encoding: {cls.__qualname__}")
@@ -199,9 +204,9 @@ class _Decoder:
     def str_dict(self, d: dict) -> Any:
         m: dict = {}
         self.made.append(m)
-        value = self.value
+        value, kept = self.value, self.strings.setdefault
         for k, v in d["m"].items():
-            m[k] = value(v)
+            m[kept(k, k)] = value(v)
         return m
 
     def dict(self, d: dict) -> Any:
@@ -236,9 +241,9 @@ class _Decoder:
         rc = _class(d["r"], Record)
         r = rc.__new__(rc)
         self.made.append(r)
-        value, setter = self.value, object.__setattr__
+        value, setter, name = self.value, object.__setattr__, sys.intern    # (a field's name: the class's own)
         for k, v in d["v"].items():
-            setter(r, k, value(v))
+            setter(r, name(k), value(v))
         return r
 
     def slotted(self, d: dict) -> Any:

@@ -27,6 +27,7 @@ def answer_all(w: "Wiki") -> list["Failure"]:
     kb = w.kb
     asked = [(sid, info) for sid, info in kb.scenarios.items() if engine_for(info.game) is not None]
     cache: dict = {}
+    strings: dict[str, str] = {}    # the strings of the answers handed back, each kept once
 
     def work(i: int) -> Union["Answer", "Failure"]:
         return answer_one(kb, *asked[i], cache)
@@ -39,7 +40,7 @@ def answer_all(w: "Wiki") -> list["Failure"]:
     def decode(data: Any) -> Union["Answer", "Failure"]:
         if "failure" in data:
             return Failure(*data["failure"])
-        return answer_codec.decode(data["answer"])
+        return answer_codec.decode(data["answer"], strings)
 
     made = shared_map(len(asked), work, encode, decode, jobs(len(asked), SHARED_FROM, JOBS_ENV))
     by_sid = {sid: a for (sid, _), a in zip(asked, made)}
