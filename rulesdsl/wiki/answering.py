@@ -6,6 +6,7 @@ order, either way."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Union
 
 from ..base.shared_work import jobs, shared_map
@@ -14,17 +15,28 @@ from ..engine.registry import engine_for
 
 if TYPE_CHECKING:
     from ..engine.answer import Answer
-    from .site import Failure, Wiki
+    from ..kb.knowledge import KnowledgeBase
+
+JOBS_ENV = "RULESDSL_WIKI_JOBS"   # how many processes share the build's long parts (1: one; unset: as base.shared_work.jobs says)
+SHARED_FROM = 200               # questions from which the answers, the history and the browser interpreter are made with a forked copy
 
 
-def answer_all(w: "Wiki") -> list["Failure"]:
-    """Answer every scenario of a game that has an interpreter into `w.answers` (None for a game
+@dataclass
+class Failure:
+    scenario: str
+    loc: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.loc}: scenario {self.scenario}: {self.message}"
+
+
+def answer_all(kb: "KnowledgeBase", answers: dict) -> list[Failure]:
+    """Answer every scenario of a game that has an interpreter into `answers` (None for a game
     without one); failing expectations and questions the interpreter cannot answer are failures
     (returned, in the scenarios' order)."""
     from ..engine import answer_codec
-    from .site import JOBS_ENV, SHARED_FROM, Failure
 
-    kb = w.kb
     asked = [(sid, info) for sid, info in kb.scenarios.items() if engine_for(info.game) is not None]
     cache: dict = {}
     strings: dict[str, str] = {}    # the strings of the answers handed back, each kept once
@@ -44,20 +56,20 @@ def answer_all(w: "Wiki") -> list["Failure"]:
 
     made = shared_map(len(asked), work, encode, decode, jobs(len(asked), SHARED_FROM, JOBS_ENV))
     by_sid = {sid: a for (sid, _), a in zip(asked, made)}
-    w.failures = []
+    failures = []
     for sid, info in kb.scenarios.items():
         a = by_sid.get(sid)
-        w.answers[sid] = a
+        answers[sid] = a
         if a is None:
             continue
         if isinstance(a, Failure):
-            w.failures.append(a)
+            failures.append(a)
         elif not a.ok:
             failed = [e for e in a.expectations if e.applies and not e.ok]
             detail = "; ".join(f"expected {e.text} ({e.modality}), found {', '.join(e.found) or '—'}"
                                for e in failed)
-            w.failures.append(Failure(sid, str(info.scenario.loc), f"{len(failed)} expectation(s) fail: {detail}"))
-    return w.failures
+            failures.append(Failure(sid, str(info.scenario.loc), f"{len(failed)} expectation(s) fail: {detail}"))
+    return failures
 
 
 def answer_one(kb, sid: str, info, cache: dict) -> Union["Answer", "Failure"]:
@@ -65,7 +77,6 @@ def answer_one(kb, sid: str, info, cache: dict) -> Union["Answer", "Failure"]:
     interpreter cannot answer it. `cache`: the rule points' values, shared between questions."""
     from ..engine.readings import try_readings
     from ..engine.runner import answer
-    from .site import Failure, thin_readings
 
     loc = str(info.scenario.loc)
     try:
@@ -81,3 +92,31 @@ def answer_one(kb, sid: str, info, cache: dict) -> Union["Answer", "Failure"]:
     # with every other answer's until the Q&A pages are drawn
     thin_readings(a)
     return a
+
+
+def thin_readings(a: "Answer") -> None:
+    """An answer's answers under other readings as the pages and the history read them: their
+    branches' outcomes, illegal actions and expectations' results, without their choices, traces
+    and boards (a Q&A page shows their sentences and status; the history reads what they say,
+    their outcomes and what they consulted)."""
+    if a.readings is not None:
+        slim: dict[int, tuple] = {}     # a branch shared by two readings (the same run) stays shared
+        for _, x in a.readings.answers:
+            if x is not a:
+                thin_branches(x, slim)
+
+
+def thin_branches(a: "Answer", slim: dict[int, tuple]) -> None:
+    """`a` with its branches reduced to their outcomes; `slim`: the branches already reduced, by
+    the id of the branch they replace."""
+    for b in a.branches:
+        if id(b) not in slim:
+            slim[id(b)] = (b, _outcome_only(b))     # (the branch kept, so that its id is not reused)
+    a.branches = [slim[id(b)][1] for b in a.branches]
+
+
+def _outcome_only(b):
+    """A branch as the verdict reads it: its outcome, illegal action and expectations' results,
+    without its choices, trace and boards."""
+    from ..base.record import replace
+    return replace(b, choices=[], steps=[], before=None, after=None, refused=[])
