@@ -123,22 +123,12 @@ class _Encoder:
 
 def _how(cls: type):
     """How the encoder writes an instance of `cls` (worked out once per class)."""
-    if cls is list:
-        return _Encoder.list
-    if cls is tuple:
-        return _Encoder.tuple
-    if cls is dict:
-        return _Encoder.dict
-    if cls is set or cls is frozenset:
-        return _Encoder.set
-    if issubclass(cls, Enum):
-        return _Encoder.enum
-    if cls is Fraction:
-        return _Encoder.fraction
-    if cls is _dt.date:
-        return _Encoder.date
-    if issubclass(cls, Record):
-        return _Encoder.record
+    exact = _EXACT.get(cls)
+    if exact is not None:
+        return exact
+    for base, how in ((Enum, _Encoder.enum), (Record, _Encoder.record)):
+        if issubclass(cls, base):
+            return how
     if cls in _SLOTTED:
         return _Encoder.slotted
     if issubclass(cls, tuple) and hasattr(cls, "_fields"):
@@ -150,6 +140,8 @@ def _how(cls: type):
 
 
 _HOW: dict[type, Any] = {}
+_EXACT = {list: _Encoder.list, tuple: _Encoder.tuple, dict: _Encoder.dict, set: _Encoder.set,
+          frozenset: _Encoder.set, Fraction: _Encoder.fraction, _dt.date: _Encoder.date}
 
 
 def _record_fields(x: Record) -> dict:
