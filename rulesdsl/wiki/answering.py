@@ -7,7 +7,7 @@ order, either way."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 from ..base.shared_work import jobs, shared_map
 from ..engine.context import EngineError
@@ -31,10 +31,11 @@ class Failure:
         return f"{self.loc}: scenario {self.scenario}: {self.message}"
 
 
-def answer_all(kb: "KnowledgeBase", answers: dict) -> list[Failure]:
+def answer_all(kb: "KnowledgeBase", answers: dict, processes: Optional[int] = None) -> list[Failure]:
     """Answer every scenario of a game that has an interpreter into `answers` (None for a game
     without one); failing expectations and questions the interpreter cannot answer are failures
-    (returned, in the scenarios' order)."""
+    (returned, in the scenarios' order). `processes`: how many share them (None: two where it
+    pays, as `base.shared_work.jobs` says)."""
     from ..engine import answer_codec
 
     asked = [(sid, info) for sid, info in kb.scenarios.items() if engine_for(info.game) is not None]
@@ -54,7 +55,9 @@ def answer_all(kb: "KnowledgeBase", answers: dict) -> list[Failure]:
             return Failure(*data["failure"])
         return answer_codec.decode(data["answer"], strings)
 
-    made = shared_map(len(asked), work, encode, decode, jobs(len(asked), SHARED_FROM, JOBS_ENV))
+    if processes is None:
+        processes = jobs(len(asked), SHARED_FROM, JOBS_ENV)
+    made = shared_map(len(asked), work, encode, decode, processes)
     by_sid = {sid: a for (sid, _), a in zip(asked, made)}
     failures = []
     for sid, info in kb.scenarios.items():

@@ -132,7 +132,10 @@ class WikiPlugin:
         made_beside = beside(lambda: ask_bundle.encode(ask_bundle.build(self.wiki)),
                              jobs(len(kb.scenarios), SHARED_FROM, JOBS_ENV))
         try:
-            failures = self.wiki.compute_answers()
+            # the answers over two processes only where the second processor is not making that
+            # interpreter: at 10,000 cards it takes as long as the answers, and a third process
+            # with the answers' hand-over cost more than it saved (benchmarks/README.md, wiki14)
+            failures = self.wiki.compute_answers(1 if made_beside.forked else None)
         except BaseException:
             made_beside.cancel()
             raise
