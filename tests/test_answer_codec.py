@@ -116,3 +116,21 @@ def test_a_value_the_codec_does_not_carry_is_refused_not_guessed():
         decode({"r": "os:system", "v": {}})
     with pytest.raises(CodecError):
         decode({"o": "rulesdsl.lang.model:Loc", "v": []})
+
+
+def test_a_frozen_record_comes_back_frozen_with_what_its_constructor_made():
+    # Resolved's `cite` is no field: __post_init__ makes it; CardRef's key is a tuple
+    from rulesdsl.base.record import FrozenRecordError
+    from rulesdsl.kb.knowledge import Resolved
+    from rulesdsl.lang.vocab import CardRef
+    point = Resolved("grm/stack-order", "top-only", Status.provisional, ruling="grm/r-7",
+                     revision="2026-03", loc=Loc("r.rules", 2, 1), readings=("a", "b"))
+    card = CardRef('"Ash"', ("grm", "GRM-001"))
+    back_point, back_card = decode(json.loads(json.dumps(encode([point, card]))))
+    assert back_point.__class__ is Resolved and back_card.__class__ is CardRef
+    assert back_point == point and back_point.cite == point.cite == "grm/r-7@2026-03"
+    assert back_point.loc == Loc("r.rules", 2, 1) and back_point.readings == ("a", "b")
+    assert back_card == card and back_card.key == ("grm", "GRM-001")
+    assert hash(back_point) == hash(point) and hash(back_card) == hash(card)
+    with pytest.raises(FrozenRecordError):
+        back_point.value = "other"
