@@ -2,20 +2,27 @@
 """Time and peak memory of the wiki build (`mkdocs build` with the rulesdsl hook) on synthetic
 corpora of two sizes.
 
-    python benchmarks/bench_wiki.py [--cards 10000] [--work DIR] [--runs 2] [--json]
+    python benchmarks/bench_wiki.py [--cards 10000] [--work DIR] [--runs 2] [--keep-runtime] [--json]
 
 The corpora are those of the foundation benchmark (benchmarks/gen_corpus.py): N cards, 3N ruling
 revisions and N scenarios over the repository's four games, and the same at half size. Each is
 generated once into --work (default: a temporary folder, removed afterwards unless --keep), then
 built in a fresh process:
 
-  cold   with an empty parse cache: parsing every file counts; the parse snapshot's writer,
-         which the build forks and leaves running, is waited for (this process is made the
-         subreaper of what it runs) and its CPU given as `left_running_cpu_s`, with the time
-         until it ended as `all_seconds`
+  cold   with the knowledge base's caches empty (a new cache folder): parsing every file counts;
+         the parse snapshot's writer, which the build forks and leaves running, is waited for
+         (this process is made the subreaper of what it runs) and its CPU given as
+         `left_running_cpu_s`, with the time until it ended as `all_seconds`
   warm   again, with the parse cache filled (the usual case once `rulesdsl check` has run);
          --runs times, alternating between the two sizes, the fastest of each reported (the
          machine's other load only ever adds time)
+
+The browser's interpreter (Pyodide from npm, lark from PyPI, their bytecode compiled under node:
+wiki/ask_bundle.py `gather`) does not depend on the knowledge base. By default it lives in the
+cache folder, so a cold build fetches and compiles it again and a warm one reads it (each build's
+`runtime`: "fetched" or "kept"); with --keep-runtime it is gathered once, untimed, into a folder
+of its own ($RULESDSL_ASK_RUNTIME) that every build reads, cold ones too ("kept": the usual case
+on a machine after its first build).
 
 The synthetic scenarios' expectations are random, so the builds run with
 RULESDSL_WIKI_KEEP_GOING=1 (failures are marked on their pages instead of stopping the build).
@@ -47,12 +54,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Optional
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(HERE))
 
+from rulesdsl.wiki.ask_bundle import ENV_RUNTIME as RUNTIME_ENV  # noqa: E402
 from rulesdsl.wiki.testing import build_site  # noqa: E402
 
 TIME_GOAL, MEMORY_GOAL_MB, RATIO_GOAL, TYPED_BYTES_GOAL = 60.0, 1024.0, 2.1, 300_000
@@ -95,10 +104,13 @@ def search_figures(site: Path) -> dict:
     return {**{k: pasted[k] for k in keys}, "typed": {k: typed[k] for k in keys}}
 
 
-def one_build(root: Path, site: Path, cache: Path, search: bool = False) -> dict:
+def one_build(root: Path, site: Path, cache: Path, search: bool = False, runtime: Optional[Path] = None) -> dict:
+    """One build; `runtime`: a kept browser runtime's folder (None: the cache folder's)."""
     shutil.rmtree(site, ignore_errors=True)
+    kept = runtime is not None or (cache / "ask-runtime" / "compiled-bytecode").is_file()
     t0 = time.perf_counter()
-    r = build_site(root, site, keep_going=True, extra_env={"RULESDSL_CACHE": str(cache)})
+    r = build_site(root, site, keep_going=True,
+                   extra_env={"RULESDSL_CACHE": str(cache), RUNTIME_ENV: str(runtime or "")})
     # what the build left running (the parse snapshot's writer), handed to this process as their
     # subreaper (see bench_check.become_subreaper): waited for, and its time counted
     left_cpu, left_peak = 0.0, 0.0
@@ -120,6 +132,7 @@ def one_build(root: Path, site: Path, cache: Path, search: bool = False) -> dict
     found = search_figures(site) if search else None
     shutil.rmtree(site, ignore_errors=True)
     return {"seconds": round(r.seconds, 1), "peak_mb": round(r.peak_mb), "pages": pages, "search": found,
+            "runtime": "kept" if kept else "fetched",
             "all_seconds": round(all_seconds, 1), "left_running_cpu_s": round(left_cpu, 1),
             "left_running_peak_mb": round(left_peak),
             "kb_load_s": float(load.group(1)) if load else None,
@@ -132,6 +145,15 @@ def one_build(root: Path, site: Path, cache: Path, search: bool = False) -> dict
                                        (int(effects.group(i)) for i in range(2, 7)))) if effects else None}
 
 
+def keep_runtime(folder: Path, cache: Path) -> Path:
+    """`folder` holding the browser's runtime, gathered by this code (untimed)."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    env = dict(os.environ, PYTHONPATH=str(REPO), RULESDSL_CACHE=str(cache), **{RUNTIME_ENV: str(folder)})
+    subprocess.run([sys.executable, "-c", "from rulesdsl.wiki.ask_bundle import gather; gather()"],
+                   env=env, cwd=str(REPO), check=True)
+    return folder
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cards", type=int, default=10000)
@@ -139,6 +161,8 @@ def main() -> int:
     ap.add_argument("--keep", action="store_true", help="keep the temporary folder")
     ap.add_argument("--runs", type=int, default=2, help="warm builds per size; the fastest is reported")
     ap.add_argument("--no-search", action="store_true", help="do not try the search in chromium")
+    ap.add_argument("--keep-runtime", action="store_true",
+                    help="gather the browser's runtime once, before the builds, and keep it for all of them")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     global SUBREAPER
@@ -152,24 +176,25 @@ def main() -> int:
     try:
         sizes = (args.cards // 2, args.cards)
         roots = {cards: generate(work / f"corpus{cards}", cards) for cards in sizes}
+        runtime = keep_runtime(work / "ask-runtime", work / "cache-runtime") if args.keep_runtime else None
         warm_runs: dict[int, list[dict]] = {cards: [] for cards in sizes}
         for cards in sizes:
             cache = work / f"cache{cards}"
             shutil.rmtree(cache, ignore_errors=True)
-            results[cards] = {"cold": one_build(roots[cards], work / f"site{cards}", cache)}
+            results[cards] = {"cold": one_build(roots[cards], work / f"site{cards}", cache, runtime=runtime)}
         # Warm runs alternate between the sizes, so that a slow spell of this shared machine
         # does not fall on one size only and skew the ratio; the fastest of each is kept.
         runs = max(1, args.runs)
         for i in range(runs):
             for cards in sizes:
                 warm_runs[cards].append(one_build(roots[cards], work / f"site{cards}", work / f"cache{cards}",
-                                                  search=search and i == runs - 1))
+                                                  search=search and i == runs - 1, runtime=runtime))
         for cards in sizes:
             cold = results[cards]["cold"]
             warm = results[cards]["warm"] = min(warm_runs[cards], key=lambda r: r["seconds"])
             results[cards]["search"] = next((r["search"] for r in warm_runs[cards] if r["search"]), None)
             results[cards]["warm_runs"] = [r["seconds"] for r in warm_runs[cards]]
-            print(f"{cards:>6} cards: cold {cold['seconds']:.1f} s {cold['peak_mb']} MB; "
+            print(f"{cards:>6} cards: cold {cold['seconds']:.1f} s {cold['peak_mb']} MB (runtime {cold['runtime']}); "
                   f"warm {warm['seconds']:.1f} s {warm['peak_mb']} MB "
                   f"(kb load {warm['kb_load_s']} s, answers {warm['answers_s']} s, history {warm['history_s']} s, "
                   f"{warm['item_pages']} item pages {warm['item_pages_s']} s, "
@@ -191,12 +216,12 @@ def main() -> int:
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
-        print("| cards | build | seconds | peak RSS | knowledge base load | card/ruling/Q&A pages | pages |")
-        print("|---:|---|---:|---:|---:|---:|---:|")
+        print("| cards | build | browser runtime | seconds | peak RSS | knowledge base load | card/ruling/Q&A pages | pages |")
+        print("|---:|---|---|---:|---:|---:|---:|---:|")
         for cards, runs in results.items():
             for kind in ("cold", "warm"):
                 r = runs[kind]
-                print(f"| {cards:,} | {kind} | {r['seconds']:.1f} | {r['peak_mb']} MB | {r['kb_load_s']} s | "
+                print(f"| {cards:,} | {kind} | {r['runtime']} | {r['seconds']:.1f} | {r['peak_mb']} MB | {r['kb_load_s']} s | "
                       f"{r['item_pages']:,} in {r['item_pages_s']} s | {r['pages']:,} |")
         print(f"\nratio {args.cards:,} / {args.cards // 2:,} cards: cold {ratio['cold']}×, warm {ratio['warm']}× "
               f"(goal ≤ {RATIO_GOAL}×); goal for {args.cards:,} cards: ≤ {TIME_GOAL:.0f} s, ≤ {MEMORY_GOAL_MB:.0f} MB")

@@ -192,10 +192,11 @@ def _private_dir(path: Path, strict: bool) -> Path:
 _keys: dict[Path, bytes] = {}
 
 
-def user_key() -> bytes:
+def user_key(base: Optional[Path] = None) -> bytes:
     """The per-user MAC key (`<base>/key`, created 0600 on first use; accepted only at 0600 or
-    0400 and owned by the user: a key others could read could sign a planted entry)."""
-    base = base_dir()
+    0400 and owned by the user: a key others could read could sign a planted entry). `base`: a
+    private folder kept apart from the cache folder (its entries signed by its own key)."""
+    base = base_dir() if base is None else base
     key = _keys.get(base)
     if key is None:
         key = _keys[base] = _load_key(base / "key")
@@ -254,8 +255,8 @@ def _read_private(path: Path, limit: int, closed: int = 0o022) -> Optional[bytes
 
 # ----------------------------------------------------------------------------- entries
 
-def _mac(kind: str, inputs: str, payload: bytes) -> str:
-    h = blake2b(key=user_key(), digest_size=32, person=b"rulesdsl-entry")
+def _mac(kind: str, inputs: str, payload: bytes, keyed: Optional[Path] = None) -> str:
+    h = blake2b(key=user_key(keyed), digest_size=32, person=b"rulesdsl-entry")
     h.update(f"{kind}\0{inputs}\0".encode("utf-8", "surrogateescape"))
     h.update(payload)
     return h.hexdigest()
@@ -275,10 +276,11 @@ def _mkstemp(folder: Path, prefix: str, suffix: str) -> tuple[int, str]:
     raise FileExistsError(f"no free temporary name in {folder}")
 
 
-def write_entry(path: Path, kind: str, inputs: str, payload: bytes) -> bool:
-    """Write a cache entry atomically; False (and a note) when it cannot be written."""
+def write_entry(path: Path, kind: str, inputs: str, payload: bytes, keyed: Optional[Path] = None) -> bool:
+    """Write a cache entry atomically; False (and a note) when it cannot be written. `keyed`: the
+    private folder whose key signs it (user_key), if not the cache folder."""
     try:
-        header = FORMAT + b" " + kind.encode() + b" " + _mac(kind, inputs, payload).encode() + b"\n"
+        header = FORMAT + b" " + kind.encode() + b" " + _mac(kind, inputs, payload, keyed).encode() + b"\n"
         fd, tmp = _mkstemp(path.parent, f".{path.name}.", ".tmp")
     except (OSError, Unavailable) as e:
         note(f"not writing {path.name}: {e}")
@@ -298,9 +300,10 @@ def write_entry(path: Path, kind: str, inputs: str, payload: bytes) -> bool:
         return False
 
 
-def read_entry(path: Path, kind: str, inputs: str, limit: int = 1 << 31) -> Optional[bytes]:
-    """The payload of a cache entry written by `write_entry` for this kind and these inputs;
-    None (with a note saying why) when there is none or it does not verify."""
+def read_entry(path: Path, kind: str, inputs: str, limit: int = 1 << 31,
+               keyed: Optional[Path] = None) -> Optional[bytes]:
+    """The payload of a cache entry written by `write_entry` for this kind and these inputs (and
+    key: `keyed`); None (with a note saying why) when there is none or it does not verify."""
     try:
         data = _read_private(path, limit)
     except Unavailable as e:
@@ -314,7 +317,7 @@ def read_entry(path: Path, kind: str, inputs: str, limit: int = 1 << 31) -> Opti
         note(f"ignoring {path.name}: not a {kind} entry of this version; rebuilding it")
         return None
     try:
-        expected = _mac(kind, inputs, payload)
+        expected = _mac(kind, inputs, payload, keyed)
     except Unavailable as e:
         note(f"ignoring {path.name}: {e}")
         return None

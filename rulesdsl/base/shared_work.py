@@ -6,8 +6,9 @@ left, so that a few long tasks do not leave one process idle while the other wor
 
 The tasks are numbered; their numbers wait in a pipe written before the fork, each number four
 bytes (a read of four bytes from a pipe is atomic: two processes never take the same number).
-The child sends what it made back through a second pipe, as JSON (`encode` makes a result
-JSON-able, `decode` reads it back: nothing pickled travels), and leaves without this process's
+The child sends what it made back through a second pipe, a line of JSON per task (`encode` makes
+a result JSON-able, `decode` reads it back: nothing pickled travels; the lines are read and
+decoded one at a time, so that no more than one task's JSON value is held at once), and leaves without this process's
 exit handlers. Nothing is lost when the child fails: every task it did not report is done here
 afterwards, so the results are always every task's, in order, exactly as `[work(i) for i in
 range(count)]` gives them (each task must depend only on what was there before the fork).
@@ -69,12 +70,14 @@ def shared_map(count: int, work: Callable[[int], Any], encode: Callable[[Any], A
         code = 0
         try:
             os.close(out_r)
-            made = {}
+            made = []           # a line per task, as bytes: far smaller than the values, let go of as made
             for i in _taken(queue_r):
-                made[i] = encode(work(i))
-            data = json.dumps(made, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+                made.append(json.dumps([i, encode(work(i))], ensure_ascii=False,
+                                       separators=(",", ":")).encode("utf-8"))
             with os.fdopen(out_w, "wb") as f:
-                f.write(data)
+                for line in made:
+                    f.write(line + b"\n")
+                f.write(_END)
         except BaseException:   # noqa: BLE001 - the parent does what the child did not report
             code = 1
         finally:
@@ -95,12 +98,22 @@ def shared_map(count: int, work: Callable[[int], Any], encode: Callable[[Any], A
                 os.kill(pid, signal.SIGKILL)
         theirs = _read_all(out_r)
         _, status = os.waitpid(pid, 0)
-    if os.waitstatus_to_exitcode(status) == 0 and theirs is not None:
-        with contextlib.suppress(ValueError, TypeError, AttributeError, KeyError):
-            got = {int(k): v for k, v in json.loads(theirs).items()}
-            decoded = {i: decode(v) for i, v in got.items() if 0 <= i < count and i not in results}
-            results.update(decoded)
+    if os.waitstatus_to_exitcode(status) == 0 and theirs is not None and theirs.endswith(_END):
+        lines = theirs.split(b"\n")[:-2]     # (the end line, and the empty piece after it)
+        del theirs
+        decoded = {}
+        with contextlib.suppress(ValueError, TypeError, AttributeError, KeyError, IndexError):
+            for n, line in enumerate(lines):
+                if line:
+                    i, v = json.loads(line)
+                    lines[n] = b""      # (each line's text and value let go of as it is read)
+                    if 0 <= i < count and i not in results:
+                        decoded[i] = decode(v)
+            results.update(decoded)     # all the child's results, or (one unreadable) none of them
     return [results[i] if i in results else work(i) for i in range(count)]
+
+
+_END = b"\x00end\n"      # the child's last line: what comes before it is whole
 
 
 def beside(work: Callable[[], bytes], processes: int = 2) -> "Beside":

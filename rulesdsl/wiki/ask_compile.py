@@ -72,7 +72,10 @@ def compiled(core: dict[str, bytes], wheels: dict[str, bytes], games: list[str],
     h.update(json.dumps(games).encode())
     inputs = h.hexdigest()
     path = folder / "compiled-bytecode"
-    payload = cache.read_entry(path, FORMAT, inputs)
+    # signed by the runtime folder's own key, not the cache folder's: a runtime kept between
+    # builds with caches of their own ($RULESDSL_ASK_RUNTIME: the benchmarks', the tests') keeps
+    # its bytecode too, not only its downloads (else node compiles it again at every build)
+    payload = cache.read_entry(path, FORMAT, inputs, keyed=folder)
     if payload is not None:
         try:
             return [[a, p, base64.b64decode(b), n] for a, p, b, n in json.loads(payload)]
@@ -80,7 +83,8 @@ def compiled(core: dict[str, bytes], wheels: dict[str, bytes], games: list[str],
             pass
     out = _compile(core, wheels, games)
     cache.write_entry(path, FORMAT, inputs,
-                      json.dumps([[a, p, base64.b64encode(b).decode(), n] for a, p, b, n in out]).encode())
+                      json.dumps([[a, p, base64.b64encode(b).decode(), n] for a, p, b, n in out]).encode(),
+                      keyed=folder)
     return out
 
 

@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Union
 
-from ..engine.context import EngineError
 from ..engine.registry import engine_for
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 from ..kb.timeline import sort_key
 from ..lang.model import Revision, Ruling, Section, Status
 from ..lang.vocab import Call, CardRef
+from .answering import JOBS_ENV, SHARED_FROM, Failure, answer_all, thin_branches, thin_readings  # noqa: F401
 from .escape import Anchors, path_slug, url_quote
 from .render import STATUS_JA
 from .source import SourceTexts
@@ -34,16 +34,6 @@ log = logging.getLogger("mkdocs.plugins.rulesdsl")
 
 class WikiError(Exception):
     """The knowledge base cannot be published as it is (a failing scenario, a fatal error)."""
-
-
-@dataclass
-class Failure:
-    scenario: str
-    loc: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.loc}: scenario {self.scenario}: {self.message}"
 
 
 @dataclass
@@ -69,8 +59,6 @@ class Settled:
 
 
 AnswerResult = Union["Answer", Settled, Failure, None]
-JOBS_ENV = "RULESDSL_WIKI_JOBS"   # how many processes share the build's long parts (1: one; unset: as base.shared_work.jobs says)
-SHARED_FROM = 200               # questions from which the history and the browser interpreter are made with a forked copy
 REVIEW_STATUSES = (Status.provisional, Status.unofficial, Status.unconfirmed)   # the review list's, in order
 
 
@@ -399,43 +387,11 @@ class Wiki:
         return (iv.begin, iv.end) if iv else None
 
     # ------------------------------------------------------------------------- answers
-    def compute_answers(self) -> list[Failure]:
-        """Answer every scenario of a game that has an interpreter. Failing expectations and
-        questions the interpreter cannot answer are failures."""
-        from ..engine.readings import try_readings
-        from ..engine.runner import answer
-
-        cache: dict = {}
-        self.failures = []
-        for sid, info in self.kb.scenarios.items():
-            if engine_for(info.game) is None:
-                self.answers[sid] = None
-                continue
-            loc = str(info.scenario.loc)
-            try:
-                a = answer(self.kb, info, point_cache=cache)
-                if a.unsettled:         # the answer under each reading of what the sources leave open
-                    try_readings(self.kb, info, a, point_cache=cache)
-            except EngineError as e:
-                f = Failure(sid, str(e.loc or loc), f"the interpreter cannot answer it: {e.message}")
-                self.answers[sid] = f
-                self.failures.append(f)
-                continue
-            except Exception as e:  # an interpreter bug must not hide behind a generic crash
-                f = Failure(sid, loc, f"the interpreter failed: {type(e).__name__}: {e}")
-                self.answers[sid] = f
-                self.failures.append(f)
-                continue
-            # what no page and not the history reads of the answers under other readings (their
-            # runs' traces, boards and choices: `release_runs`) let go of as soon as they are made,
-            # not held with every other answer's until the Q&A pages are drawn
-            thin_readings(a)
-            self.answers[sid] = a
-            if not a.ok:
-                failed = [e for e in a.expectations if e.applies and not e.ok]
-                detail = "; ".join(f"expected {e.text} ({e.modality}), found {', '.join(e.found) or '—'}"
-                                   for e in failed)
-                self.failures.append(Failure(sid, loc, f"{len(failed)} expectation(s) fail: {detail}"))
+    def compute_answers(self, processes: Optional[int] = None) -> list[Failure]:
+        """Answer every scenario of a game that has an interpreter (answering.answer_all: over
+        `processes`, by default two where it pays). Failing expectations and questions the
+        interpreter cannot answer are failures."""
+        self.failures = answer_all(self.kb, self.answers, processes)
         return self.failures
 
     def release_runs(self, drawn: Iterable[str]) -> None:
@@ -449,7 +405,7 @@ class Wiki:
             a = self.answers.get(sid)
             if a is None or isinstance(a, Failure) or sid in shown:
                 continue
-            _thin(a, {})        # (a branch shared with another answer's run is thinned there again)
+            thin_branches(a, {})        # (a branch shared with another answer's run is thinned there again)
 
     def shown_whole(self) -> frozenset[str]:
         """The scenarios whose answers a ruling page shows in full (`answers.pinned_answer`)."""
@@ -500,34 +456,6 @@ class Wiki:
                  f"again without the revision, {stats['in_full']} of them in full; the tests of what decides "
                  f"took {stats['reused']} answers under other readings from the build's and made {stats['readings']})")
         return self._changed
-
-
-def thin_readings(a: "Answer") -> None:
-    """An answer's answers under other readings as the pages and the history read them: their
-    branches' outcomes, illegal actions and expectations' results, without their choices, traces
-    and boards (a Q&A page shows their sentences and status; the history reads what they say,
-    their outcomes and what they consulted)."""
-    if a.readings is not None:
-        slim: dict[int, tuple] = {}     # a branch shared by two readings (the same run) stays shared
-        for _, x in a.readings.answers:
-            if x is not a:
-                _thin(x, slim)
-
-
-def _thin(a: "Answer", slim: dict[int, tuple]) -> None:
-    """`a` with its branches reduced to their outcomes; `slim`: the branches already reduced, by
-    the id of the branch they replace."""
-    for b in a.branches:
-        if id(b) not in slim:
-            slim[id(b)] = (b, _outcome_only(b))     # (the branch kept, so that its id is not reused)
-    a.branches = [slim[id(b)][1] for b in a.branches]
-
-
-def _outcome_only(b):
-    """A branch as the verdict reads it: its outcome, illegal action and expectations' results,
-    without its choices, trace and boards."""
-    from ..base.record import replace
-    return replace(b, choices=[], steps=[], before=None, after=None, refused=[])
 
 
 def revision_anchor(label: str) -> str:

@@ -1,0 +1,125 @@
+"""The wiki's answers to every scenario, made once per build: over two processes where it pays
+(base.shared_work.shared_map: a forked copy answers the questions it takes and hands their
+answers back through engine.answer_codec, JSON through a pipe; a question it did not hand back
+is answered here), else here one after another. The same answers and failures, in the same
+order, either way."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Optional, Union
+
+from ..base.shared_work import jobs, shared_map
+from ..engine.context import EngineError
+from ..engine.registry import engine_for
+
+if TYPE_CHECKING:
+    from ..engine.answer import Answer
+    from ..kb.knowledge import KnowledgeBase
+
+JOBS_ENV = "RULESDSL_WIKI_JOBS"   # how many processes share the build's long parts (1: one; unset: as base.shared_work.jobs says)
+SHARED_FROM = 200               # questions from which the answers, the history and the browser interpreter are made with a forked copy
+
+
+@dataclass
+class Failure:
+    scenario: str
+    loc: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.loc}: scenario {self.scenario}: {self.message}"
+
+
+def answer_all(kb: "KnowledgeBase", answers: dict, processes: Optional[int] = None) -> list[Failure]:
+    """Answer every scenario of a game that has an interpreter into `answers` (None for a game
+    without one); failing expectations and questions the interpreter cannot answer are failures
+    (returned, in the scenarios' order). `processes`: how many share them (None: two where it
+    pays, as `base.shared_work.jobs` says)."""
+    from ..engine import answer_codec
+
+    asked = [(sid, info) for sid, info in kb.scenarios.items() if engine_for(info.game) is not None]
+    cache: dict = {}
+    strings: dict[str, str] = {}    # the strings of the answers handed back, each kept once
+
+    def work(i: int) -> Union["Answer", "Failure"]:
+        return answer_one(kb, *asked[i], cache)
+
+    def encode(made: Union["Answer", "Failure"]) -> Any:
+        if isinstance(made, Failure):
+            return {"failure": [made.scenario, made.loc, made.message]}
+        return {"answer": answer_codec.encode(made)}
+
+    def decode(data: Any) -> Union["Answer", "Failure"]:
+        if "failure" in data:
+            return Failure(*data["failure"])
+        return answer_codec.decode(data["answer"], strings)
+
+    if processes is None:
+        processes = jobs(len(asked), SHARED_FROM, JOBS_ENV)
+    made = shared_map(len(asked), work, encode, decode, processes)
+    by_sid = {sid: a for (sid, _), a in zip(asked, made)}
+    failures = []
+    for sid, info in kb.scenarios.items():
+        a = by_sid.get(sid)
+        answers[sid] = a
+        if a is None:
+            continue
+        if isinstance(a, Failure):
+            failures.append(a)
+        elif not a.ok:
+            failed = [e for e in a.expectations if e.applies and not e.ok]
+            detail = "; ".join(f"expected {e.text} ({e.modality}), found {', '.join(e.found) or '—'}"
+                               for e in failed)
+            failures.append(Failure(sid, str(info.scenario.loc), f"{len(failed)} expectation(s) fail: {detail}"))
+    return failures
+
+
+def answer_one(kb, sid: str, info, cache: dict) -> Union["Answer", "Failure"]:
+    """One scenario's answer, tried under each reading of what the sources leave open, or why the
+    interpreter cannot answer it. `cache`: the rule points' values, shared between questions."""
+    from ..engine.readings import try_readings
+    from ..engine.runner import answer
+
+    loc = str(info.scenario.loc)
+    try:
+        a = answer(kb, info, point_cache=cache)
+        if a.unsettled:         # the answer under each reading of what the sources leave open
+            try_readings(kb, info, a, point_cache=cache)
+    except EngineError as e:
+        return Failure(sid, str(e.loc or loc), f"the interpreter cannot answer it: {e.message}")
+    except Exception as e:  # an interpreter bug must not hide behind a generic crash
+        return Failure(sid, loc, f"the interpreter failed: {type(e).__name__}: {e}")
+    # what no page and not the history reads of the answers under other readings (their runs'
+    # traces, boards and choices: `release_runs`) let go of as soon as they are made, not held
+    # with every other answer's until the Q&A pages are drawn
+    thin_readings(a)
+    return a
+
+
+def thin_readings(a: "Answer") -> None:
+    """An answer's answers under other readings as the pages and the history read them: their
+    branches' outcomes, illegal actions and expectations' results, without their choices, traces
+    and boards (a Q&A page shows their sentences and status; the history reads what they say,
+    their outcomes and what they consulted)."""
+    if a.readings is not None:
+        slim: dict[int, tuple] = {}     # a branch shared by two readings (the same run) stays shared
+        for _, x in a.readings.answers:
+            if x is not a:
+                thin_branches(x, slim)
+
+
+def thin_branches(a: "Answer", slim: dict[int, tuple]) -> None:
+    """`a` with its branches reduced to their outcomes; `slim`: the branches already reduced, by
+    the id of the branch they replace."""
+    for b in a.branches:
+        if id(b) not in slim:
+            slim[id(b)] = (b, _outcome_only(b))     # (the branch kept, so that its id is not reused)
+    a.branches = [slim[id(b)][1] for b in a.branches]
+
+
+def _outcome_only(b):
+    """A branch as the verdict reads it: its outcome, illegal action and expectations' results,
+    without its choices, trace and boards."""
+    from ..base.record import replace
+    return replace(b, choices=[], steps=[], before=None, after=None, refused=[])
