@@ -43,6 +43,7 @@ from mkdocs.structure.toc import get_toc
 
 from ..base.shared_work import beside, jobs
 from .a11y import fix_page
+from .aside import Aside, Kept
 from .escape import esc, strip_tags
 from .render import Doc
 from .search import DOCS_PER_SHARD, Entry, SearchIndex, write_meta
@@ -78,6 +79,7 @@ class WikiPlugin:
         self._toc_template: list[str] = []
         self.entries: list[Entry] = []           # the search index's entries (search.py)
         self.drawn: dict[str, Drawn] = {}        # item page src -> its parts, made before the page shells exist
+        self.aside: Optional[Aside] = None       # the drawn Q&A pages' contents, kept on disk until written
         self.started = 0.0
 
     # ------------------------------------------------------------------------- config
@@ -164,6 +166,7 @@ class WikiPlugin:
         from .pages import render
         w = self.wiki
         started = time.perf_counter()
+        self.aside = Aside()
         for page in w.items:
             if page.kind == "scenario":
                 url = w.url(page.src)
@@ -178,7 +181,7 @@ class WikiPlugin:
         where, rank = self._where(page)
         keys = (page.key[1], w.kb.card(*page.key).card.name or "") if page.kind == "card" else ()
         html = doc.html()
-        return Drawn(doc.title, zlib.compress(html.encode("utf-8"), 1) if pack else html, doc.toc,
+        return Drawn(doc.title, self.aside.put(zlib.compress(html.encode("utf-8"), 1)) if pack else html, doc.toc,
                      doc.sections[0][1] if doc.sections else "",
                      doc.search_entries(url, limit=ITEM_TEXT, single=True, where=where, keys=keys, rank=rank))
 
@@ -377,6 +380,7 @@ class WikiPlugin:
             self._write_items(items, site, index)
             parts = [index.write(site, 0)]
         stats = write_meta(site, parts)      # (the interpreter for browsers: written in on_files)
+        self._close_aside()
         w.sources.clear()
         shutil.rmtree(site / SHELL_DIR, ignore_errors=True)
         self._fix_sitemap(site)
@@ -471,8 +475,8 @@ class WikiPlugin:
     def _fill(self, pieces: list[str], drawn: "Drawn", url: str) -> str:
         toc = "".join(self._toc_li(t) for t in drawn.toc)
         content = drawn.content
-        if isinstance(content, bytes):
-            content = zlib.decompress(content).decode("utf-8")
+        if isinstance(content, Kept):
+            content = zlib.decompress(self.aside.get(content)).decode("utf-8")
         values = {"TITLE": esc(drawn.title), "CONTENT": content, "TOC": toc, "TOCID": esc(drawn.first), "URL": url}
         return "".join(values[p] if i % 2 else p for i, p in enumerate(pieces))
 
@@ -497,7 +501,13 @@ class WikiPlugin:
             with open(gz, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
                 f.write(text.encode("utf-8"))
 
+    def _close_aside(self) -> None:
+        if self.aside is not None:
+            self.aside.close()
+            self.aside = None
+
     def on_build_error(self, error, **kwargs) -> None:
+        self._close_aside()
         gc.unfreeze()
         gc.collect()
 
@@ -512,9 +522,9 @@ class WikiPlugin:
 
 
 class Drawn(NamedTuple):
-    """An item page's parts: its title, its content (UTF-8, compressed: at 10,000 questions the
-    Q&A pages wait through the index pages and the history; a page made on the spot: text), its
-    table of contents, its first heading's id and its search entries."""
+    """An item page's parts: its title, its content (`Kept` in the `Aside` file: at 10,000
+    questions the Q&A pages wait through the history and the index pages; a page made on the
+    spot: text), its table of contents, its first heading's id and its search entries."""
 
     title: str
     content: Any
