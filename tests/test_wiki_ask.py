@@ -227,28 +227,6 @@ def test_the_bytecode_kept_in_a_runtime_folder_is_read_whatever_the_cache_folder
     assert len(made) == 2
 
 
-def test_the_bundle_is_quick_to_build_with_its_runtime_kept_or_the_feature_off_not_with_a_download_missing(
-        tmp_path, monkeypatch):
-    # the wiki answers over two processes only then (plugin._load): otherwise the copy making
-    # the bundle fetches and compiles the runtime beside the answers
-    from rulesdsl.wiki import ask_bundle
-    runtime = tmp_path / "runtime"
-    runtime.mkdir(mode=0o700)
-    monkeypatch.setenv(ask_bundle.ENV_RUNTIME, str(runtime))
-    monkeypatch.delenv(ask_bundle.ENV_OFF, raising=False)
-    names = [f"pyodide-{ask_bundle.PYODIDE_VERSION}.tgz", *(n for n, _ in ask_bundle.WHEELS.values()),
-             "compiled-bytecode"]
-    for name in names[:-1]:
-        (runtime / name).write_bytes(b"kept")
-    assert not ask_bundle.quick_to_build()
-    (runtime / names[-1]).write_bytes(b"kept")
-    assert ask_bundle.quick_to_build()
-    (runtime / names[0]).unlink()
-    assert not ask_bundle.quick_to_build()
-    monkeypatch.setenv(ask_bundle.ENV_OFF, "1")
-    assert ask_bundle.quick_to_build()
-
-
 def test_the_trim_follows_every_import_that_runs_when_a_module_is_imported_and_no_other():
     from rulesdsl.wiki import ask_trim
     text = ("import a, b.c as d\nfrom . import e\nfrom ..f import (g,\n  h,  # why\n)\ntry:\n    import i\n"

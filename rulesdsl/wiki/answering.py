@@ -1,15 +1,12 @@
-"""The wiki's answers to every scenario, made once per build: over two processes where it pays
-(base.shared_work.shared_map: a forked copy answers the questions it takes and hands their
-answers back through engine.answer_codec, JSON through a pipe; a question it did not hand back
-is answered here), else here one after another. The same answers and failures, in the same
-order, either way."""
+"""The wiki's answers to every scenario, made once per build, one after another in this process
+(answering them over two processes, with the answers handed back as JSON, was measured and not
+kept: benchmarks/README.md, the fourteenth and fifteenth rounds' wiki14 and wiki15)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import TYPE_CHECKING, Union
 
-from ..base.shared_work import jobs, shared_map
 from ..engine.context import EngineError
 from ..engine.registry import engine_for
 
@@ -31,34 +28,13 @@ class Failure:
         return f"{self.loc}: scenario {self.scenario}: {self.message}"
 
 
-def answer_all(kb: "KnowledgeBase", answers: dict, processes: Optional[int] = None) -> list[Failure]:
+def answer_all(kb: "KnowledgeBase", answers: dict) -> list[Failure]:
     """Answer every scenario of a game that has an interpreter into `answers` (None for a game
     without one); failing expectations and questions the interpreter cannot answer are failures
-    (returned, in the scenarios' order). `processes`: how many share them (None: two where it
-    pays, as `base.shared_work.jobs` says)."""
-    from ..engine import answer_codec
-
-    asked = [(sid, info) for sid, info in kb.scenarios.items() if engine_for(info.game) is not None]
+    (returned, in the scenarios' order)."""
     cache: dict = {}
-    strings: dict[str, str] = {}    # the strings of the answers handed back, each kept once
-
-    def work(i: int) -> Union["Answer", "Failure"]:
-        return answer_one(kb, *asked[i], cache)
-
-    def encode(made: Union["Answer", "Failure"]) -> Any:
-        if isinstance(made, Failure):
-            return {"failure": [made.scenario, made.loc, made.message]}
-        return {"answer": answer_codec.encode(made)}
-
-    def decode(data: Any) -> Union["Answer", "Failure"]:
-        if "failure" in data:
-            return Failure(*data["failure"])
-        return answer_codec.decode(data["answer"], strings)
-
-    if processes is None:
-        processes = jobs(len(asked), SHARED_FROM, JOBS_ENV)
-    made = shared_map(len(asked), work, encode, decode, processes)
-    by_sid = {sid: a for (sid, _), a in zip(asked, made)}
+    by_sid = {sid: answer_one(kb, sid, info, cache)
+              for sid, info in kb.scenarios.items() if engine_for(info.game) is not None}
     failures = []
     for sid, info in kb.scenarios.items():
         a = by_sid.get(sid)

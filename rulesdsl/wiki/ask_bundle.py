@@ -99,21 +99,6 @@ def runtime_dir() -> Path:
     return folder
 
 
-def quick_to_build() -> bool:
-    """Whether `build` is a few seconds' work, not npm's, pip's and node's: the feature is off,
-    or the runtime seems gathered already (its downloads and compiled bytecode are in its
-    folder). A hint for how the wiki's build shares its processors, never trusted for what is
-    shipped (`gather` checks every file against its pin, the bytecode against its inputs)."""
-    if os.environ.get(ENV_OFF, "").strip() not in ("", "0"):
-        return True
-    try:
-        folder = runtime_dir()
-    except Unavailable:
-        return False
-    names = [f"pyodide-{PYODIDE_VERSION}.tgz", *(name for name, _ in WHEELS.values()), "compiled-bytecode"]
-    return all((folder / n).is_file() for n in names)
-
-
 def _verified(path: Path, digest: str) -> Optional[bytes]:
     """The bytes of `path` if they have the pinned digest, else None (and the file is removed:
     it is ours, in our private folder, and is fetched again)."""

@@ -134,12 +134,7 @@ class WikiPlugin:
         made_beside = beside(lambda: ask_bundle.encode(ask_bundle.build(self.wiki)),
                              jobs(len(kb.scenarios), SHARED_FROM, JOBS_ENV))
         try:
-            # the answers over two processes where that interpreter's runtime is kept (making it
-            # is then a few seconds' work), else in this one while the copy fetches and compiles
-            # the runtime: as long as the answers at 10,000 cards, and a third process with the
-            # answers' hand-over cost more than it saved (benchmarks/README.md, wiki14 and wiki15)
-            shared = ask_bundle.quick_to_build() or not made_beside.forked
-            failures = self.wiki.compute_answers(None if shared else 1)
+            failures = self.wiki.compute_answers()
         except BaseException:
             made_beside.cancel()
             raise

@@ -387,11 +387,10 @@ class Wiki:
         return (iv.begin, iv.end) if iv else None
 
     # ------------------------------------------------------------------------- answers
-    def compute_answers(self, processes: Optional[int] = None) -> list[Failure]:
-        """Answer every scenario of a game that has an interpreter (answering.answer_all: over
-        `processes`, by default two where it pays). Failing expectations and questions the
-        interpreter cannot answer are failures."""
-        self.failures = answer_all(self.kb, self.answers, processes)
+    def compute_answers(self) -> list[Failure]:
+        """Answer every scenario of a game that has an interpreter (answering.answer_all). Failing
+        expectations and questions the interpreter cannot answer are failures."""
+        self.failures = answer_all(self.kb, self.answers)
         return self.failures
 
     def release_runs(self, drawn: Iterable[str]) -> None:
