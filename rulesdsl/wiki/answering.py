@@ -14,10 +14,6 @@ if TYPE_CHECKING:
     from ..engine.answer import Answer
     from ..kb.knowledge import KnowledgeBase
 
-JOBS_ENV = "RULESDSL_WIKI_JOBS"   # how many processes share the build's long parts (1: one; unset: as base.shared_work.jobs says)
-SHARED_FROM = 200               # questions from which the answers, the history and the browser interpreter are made with a forked copy
-
-
 @dataclass
 class Failure:
     scenario: str
@@ -33,14 +29,12 @@ def answer_all(kb: "KnowledgeBase", answers: dict) -> list[Failure]:
     without one); failing expectations and questions the interpreter cannot answer are failures
     (returned, in the scenarios' order)."""
     cache: dict = {}
-    by_sid = {sid: answer_one(kb, sid, info, cache)
-              for sid, info in kb.scenarios.items() if engine_for(info.game) is not None}
     failures = []
     for sid, info in kb.scenarios.items():
-        a = by_sid.get(sid)
-        answers[sid] = a
-        if a is None:
+        if engine_for(info.game) is None:
+            answers[sid] = None
             continue
+        a = answers[sid] = answer_one(kb, sid, info, cache)
         if isinstance(a, Failure):
             failures.append(a)
         elif not a.ok:

@@ -21,7 +21,7 @@ from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 from ..kb.timeline import sort_key
 from ..lang.model import Revision, Ruling, Section, Status
 from ..lang.vocab import Call, CardRef
-from .answering import JOBS_ENV, SHARED_FROM, Failure, answer_all, thin_branches, thin_readings  # noqa: F401
+from .answering import Failure, answer_all, thin_branches
 from .escape import Anchors, path_slug, url_quote
 from .render import STATUS_JA
 from .source import SourceTexts
@@ -59,6 +59,8 @@ class Settled:
 
 
 AnswerResult = Union["Answer", Settled, Failure, None]
+JOBS_ENV = "RULESDSL_WIKI_JOBS"   # how many processes share the build's long parts (1: one; unset: as base.shared_work.jobs says)
+SHARED_FROM = 200               # questions from which the history and the browser interpreter are made with a forked copy
 REVIEW_STATUSES = (Status.provisional, Status.unofficial, Status.unconfirmed)   # the review list's, in order
 
 
