@@ -362,10 +362,11 @@ def test_the_parents_own_parts_are_written_here_when_no_copy_can_be_forked(bundl
     assert checked == answers(run_cli, bundled, "--no-cache")[0] and checked[0] == 0
 
 
-def test_a_clauses_arguments_are_columns_of_its_row_grouped_by_count_and_read_back_as_a_tuple():
+def test_a_clauses_arguments_are_columns_of_its_row_grouped_by_count_and_read_back_as_atoms():
     """Snapshot format 3: the arguments of a clause or an expectation (the field declared
-    `tuple[Atom, ...]`) are not a tuple node but one column per argument in the owner's group,
-    whose class entry says how many; what is not a plain tuple there is one reference column (-1)."""
+    `tuple[Atom, ...]`) are neither a tuple node nor atom nodes but six columns per argument in the
+    owner's group (kind, value, unit, and the location's file, line and column), whose class entry
+    says how many arguments; arguments that are not a tuple of located atoms are one reference (-1)."""
     path = REPO / "rulings/grm/qa/continuous.rules"
     doc = parser.parse_text(path.read_text(encoding="utf-8"), "rulings/grm/qa/continuous.rules")
     data = json.loads(snapshot.dumps([doc]))
@@ -373,14 +374,19 @@ def test_a_clauses_arguments_are_columns_of_its_row_grouped_by_count_and_read_ba
     assert {("args", 0), ("args", 1), ("args", 2)} <= counts
     assert all(rest == [] for name, _, _, _, *rest in data["classes"]
                if not name.endswith((":Clause", ":Expectation")))
+    assert not any(name.endswith(":Atom") for name, *_ in data["classes"])     # no array in this file
     back, = snapshot.loads(snapshot.dumps([doc]))
     assert back == doc and back.model_dump() == doc.model_dump()
     clauses = [c for d in doc.decls if isinstance(d, Scenario) for c in d.clauses]
     loc = Loc("f", 1, 2)
-    odd = Clause("h", loc, [Atom("name", "x", loc)], None)          # a list: written as a reference
-    for c in (*clauses, odd):
+    odd = (Clause("h", loc, [Atom("name", "x", loc)], None),                  # a list
+           Clause("h", loc, (Atom("name", "x", loc), "y"), None),            # not only atoms
+           Clause("h", loc, (Atom("array", (Atom("number", 1, loc), Atom("name", "y", loc)), loc),
+                             Atom("quantity", 60, loc, "kg")), None))        # an array's atoms are nodes
+    for c in (*clauses, *odd):
         again, = snapshot.loads(snapshot.dumps([c]))
         assert again == c and type(again.args) is type(c.args)
+        assert list(map(type, again.args)) == list(map(type, c.args))
 
 
 def test_a_class_entry_whose_arguments_disagree_with_the_class_is_refused():

@@ -39,7 +39,7 @@ import json
 from itertools import repeat, starmap
 from typing import Any, Iterable
 
-from .snapshot_classes import (VERSION, SnapshotError, _SCALARS, _Loc, _all, _fields, _name, allowed,
+from .snapshot_classes import (VERSION, SnapshotError, _SCALARS, _Atom, _Loc, _all, _fields, _name, allowed,
                                inline_field, loc_field)
 
 _new = object.__new__
@@ -133,24 +133,20 @@ def _decode(data: dict, objs: list, classes: list) -> list:
                 0 if args is None else _width(args[1]) - 1):
             raise SnapshotError(f"{_name(cls)}: wrong number of fields")
         if at is not None:      # its Loc, as the last three columns of its fields
-            lf, ll, lc = refs[-3:]
-            if count and (max(lf) >= n_scalars or max(ll) >= n_scalars or max(lc) >= n_scalars):
-                raise SnapshotError("a location that is not one")
-            # (over a base, an index below this payload's scalars may name one of the base's
-            # objects: the types below rule them out, as no object decoded is a plain str or int)
-            lf, ll, lc = list(map(get, lf)), list(map(get, ll)), list(map(get, lc))
-            if count and (set(map(type, lf)) != {str} or set(map(type, ll)) != {int} or set(map(type, lc)) != {int}):
-                raise SnapshotError("a location that is not one")
-            made[at] = map(_tnew, repeat(_Loc, count), zip(lf, ll, lc))
+            made[at] = _located(refs[-3:], count, n_scalars, get)
             refs = refs[:-3]
-        if args is not None:    # its arguments, the columns before: a tuple of each instance's
+        if args is not None:    # its arguments, the columns before: six per atom
             ix, width = args
             if width == -1:
                 made[ix] = map(get, refs[-1])
             elif width == 0:
                 made[ix] = repeat((), count)
             else:
-                made[ix] = zip(*[map(get, c) for c in refs[-width:]])
+                block = refs[len(refs) - _width(width):]
+                made[ix] = zip(*[map(_tnew, repeat(_Atom, count),
+                                     zip(map(get, c[0]), map(get, c[1]), _located(c[3:], count, n_scalars, get),
+                                         map(get, c[2])))
+                                 for c in (block[j:j + _ATOM_COLUMNS] for j in range(0, len(block), _ATOM_COLUMNS))])
             refs = refs[:len(refs) - _width(width)]
         if kind in ("model", "ntuple"):
             columns = [map(get, c) for c in refs]
@@ -193,6 +189,23 @@ def _decode(data: dict, objs: list, classes: list) -> list:
     return [objs[r] for r in data["roots"]]
 
 
+def _located(columns: list, count: int, n_scalars: int, get) -> Iterable[_Loc]:
+    """The locations of a group's `count` instances, from three columns of this payload's scalars:
+    file, line, column."""
+    lf, ll, lc = columns
+    if count and (max(lf) >= n_scalars or max(ll) >= n_scalars or max(lc) >= n_scalars):
+        raise SnapshotError("a location that is not one")
+    # (over a base, an index below this payload's scalars may name one of the base's
+    # objects: the types below rule them out, as no object decoded is a plain str or int)
+    lf, ll, lc = list(map(get, lf)), list(map(get, ll)), list(map(get, lc))
+    if count and (set(map(type, lf)) != {str} or set(map(type, ll)) != {int} or set(map(type, lc)) != {int}):
+        raise SnapshotError("a location that is not one")
+    return map(_tnew, repeat(_Loc, count), zip(lf, ll, lc))
+
+
+_ATOM_COLUMNS = 6       # an argument written inline: its atom's kind, value, unit, file, line, column
+
+
 def _width(count: int) -> int:
-    """How many columns a group's arguments take: one per argument, one for a reference (-1)."""
-    return 1 if count == -1 else count
+    """How many columns a group's arguments take: six per argument, one for a reference (-1)."""
+    return 1 if count == -1 else _ATOM_COLUMNS * count

@@ -16,6 +16,9 @@ VERSION = 3
 _SCALARS = (str, int, float, bool, type(None))
 _SCALAR_SET = frozenset(_SCALARS)
 _Loc = model.Loc
+_Atom = model.Atom
+if _Atom._fields != ("kind", "value", "loc", "unit"):
+    raise ImportError("lang/snapshot_writer.py writes an Atom by field order: update it with the model")
 
 
 class SnapshotError(ValueError):
@@ -107,11 +110,11 @@ _ARGUMENTS = ("tuple[Atom, ...]", "tuple['Atom', ...]", 'tuple["Atom", ...]')
 
 @cache
 def inline_field(cls: type, kind: str) -> Optional[str]:
-    """The field of `cls` whose tuple is written in its owner's row, element by element, rather
-    than as a node of its own (version 3): its arguments, the field declared `tuple[Atom, ...]`
-    (a clause's and an expectation's). A clause's arguments were the commonest node after the
-    atoms themselves (a seventh of the nodes). Instances are grouped by the tuple's length, which
-    their class entry gives (see snapshot.py)."""
+    """The field of `cls` whose atoms are written in its owner's row, field by field, rather than
+    the tuple and each atom as a node of its own (version 3): its arguments, the field declared
+    `tuple[Atom, ...]` (a clause's and an expectation's). The atoms and a clause's arguments were
+    the commonest nodes (half of them). Instances are grouped by how many arguments they have,
+    which their class entry gives (see snapshot.py)."""
     if kind not in ("model", "ntuple"):
         return None
     for f in _fields(cls, kind):

@@ -11,7 +11,7 @@ from itertools import repeat
 from operator import itemgetter
 from typing import NamedTuple, Optional
 
-from .snapshot_classes import (VERSION, SnapshotError, _SCALAR_SET, _Loc, _all, _fields, _name, allowed,
+from .snapshot_classes import (VERSION, SnapshotError, _SCALAR_SET, _Atom, _Loc, _all, _fields, _name, allowed,
                                inline_field, loc_field)
 
 _NONE_KEY = (type(None), "None")    # None's key among the scalars (see `Writer.scalar`)
@@ -125,10 +125,11 @@ class Writer:
                 p = v
             else:
                 p = _parts(v, t, kind)
-            if ix is not None:                  # its arguments, inline: their elements are parts
+            if ix is not None:                  # its arguments, inline: their atoms' fields are parts
                 a = src[ix]
-                if type(a) is tuple:
-                    p += a
+                inline = _atoms(a) if type(a) is tuple else None
+                if inline is not None:
+                    p += inline
                     width = len(a)
                 else:
                     p += (a,)
@@ -324,6 +325,24 @@ class Writer:
         text = b"".join((*opening, memoryview(text)[1:-1], b',"groups":[', ",".join(out_groups).encode("ascii"),
                          b'],"roots":[', join(map(get, roots)).encode("ascii"), b"]}"))
         return text, table
+
+
+def _atoms(args: tuple) -> Optional[tuple]:
+    """The parts of a clause's arguments written inline: each atom's kind, value, unit and its
+    location's file, line and column (see snapshot.py); None when one is not an atom with a
+    location (the arguments are then a node, as any tuple)."""
+    out: tuple = ()
+    for atom in args:
+        if type(atom) is not _Atom:
+            return None
+        kind, value, loc, unit = atom
+        if type(loc) is not _Loc:
+            return None
+        file, line, col = loc
+        if type(file) is not str or type(line) is not int or type(col) is not int:
+            return None
+        out += (kind, value, unit, file, line, col)
+    return out
 
 
 class _Table(NamedTuple):
