@@ -18,10 +18,12 @@ per node (a knowledge base of 10,000 cards has about 800,000 nodes):
   (the field declared `loc: Loc`, which nearly every node has) is not a node of its own but the
   group's last three columns, its file, line and column as scalars (version 2: locations were
   two fifths of the nodes); an optional location is a node like any other. A clause's or an
-  expectation's arguments (the field declared `tuple[Atom, ...]`) are not a tuple node either but
-  columns of the group, after its other fields and before its location, one per argument
-  (version 3: a seventh of the nodes), so that a group holds instances of as many arguments;
-  what is not a plain tuple there is written as one column of references (count -1);
+  expectation's arguments (the field declared `tuple[Atom, ...]`) are neither a tuple node nor
+  atom nodes but columns of the group, after its other fields and before its location: six per
+  argument, its atom's kind, value and unit and its location's file, line and column (version 3:
+  the atoms and the arguments' tuples were half of the nodes), so that a group holds instances
+  of as many arguments; arguments that are not a plain tuple of atoms are one column of
+  references (count -1);
 - `roots`: the indices of what was snapshotted;
 - `base` (optional): a whole payload (without a base of its own) that this one is written over:
   its scalars and objects come first in the table, this payload's own after them, and this
