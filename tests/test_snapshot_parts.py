@@ -16,7 +16,7 @@ from rulesdsl.base import cache
 from rulesdsl.base.declared import BaseModel
 from rulesdsl.kb import loader
 from rulesdsl.lang import builder, parser, snapshot
-from rulesdsl.lang.model import Card, Loc, Revision, Ruling, Scenario
+from rulesdsl.lang.model import Atom, Card, Clause, Loc, Revision, Ruling, Scenario
 
 QUESTION = "grm/qa/stack-flips-top-only"
 
@@ -227,8 +227,8 @@ def test_a_nodes_location_is_written_in_its_owners_row_and_read_back_as_a_loc():
     doc = parser.parse_text(path.read_text(encoding="utf-8"), "rulings/grm/calendar.rules")
     payload = snapshot.dumps([doc])
     data = json.loads(payload)
-    assert data["snapshot"] == snapshot.VERSION == 2
-    classes = {name.split(":")[1]: (fields, at) for name, _, fields, at in data["classes"]}
+    assert data["snapshot"] == snapshot.VERSION >= 2
+    classes = {name.split(":")[1]: (fields, at) for name, _, fields, at, *_ in data["classes"]}
     assert classes["Ruling"][1] == "loc" and classes["Clause"][1] == "loc"
     loc_groups = [g for g in data["groups"] if data["classes"][g[0]][0].endswith(":Loc")]
     ruling = next(d for d in doc.decls if isinstance(d, Ruling) and d.gap_loc is not None)
@@ -360,3 +360,46 @@ def test_the_parents_own_parts_are_written_here_when_no_copy_can_be_forked(bundl
     checked = run_cli("--root", bundled, "check", "--json")[:2]
     assert len(parts(bundled)) == loader.SHARDS
     assert checked == answers(run_cli, bundled, "--no-cache")[0] and checked[0] == 0
+
+
+def test_a_clauses_arguments_are_columns_of_its_row_grouped_by_count_and_read_back_as_atoms():
+    """Snapshot format 3: the arguments of a clause or an expectation (the field declared
+    `tuple[Atom, ...]`) are neither a tuple node nor atom nodes but six columns per argument in the
+    owner's group (kind, value, unit, and the location's file, line and column), whose class entry
+    says how many arguments; arguments that are not a tuple of located atoms are one reference (-1)."""
+    path = REPO / "rulings/grm/qa/continuous.rules"
+    doc = parser.parse_text(path.read_text(encoding="utf-8"), "rulings/grm/qa/continuous.rules")
+    data = json.loads(snapshot.dumps([doc]))
+    counts = {tuple(rest[0]) for name, _, _, _, *rest in data["classes"] if name.endswith(":Clause")}
+    assert {("args", 0), ("args", 1), ("args", 2)} <= counts
+    assert all(rest == [] for name, _, _, _, *rest in data["classes"]
+               if not name.endswith((":Clause", ":Expectation")))
+    assert not any(name.endswith(":Atom") for name, *_ in data["classes"])     # no array in this file
+    back, = snapshot.loads(snapshot.dumps([doc]))
+    assert back == doc and back.model_dump() == doc.model_dump()
+    clauses = [c for d in doc.decls if isinstance(d, Scenario) for c in d.clauses]
+    loc = Loc("f", 1, 2)
+    odd = (Clause("h", loc, [Atom("name", "x", loc)], None),                  # a list
+           Clause("h", loc, (Atom("name", "x", loc), "y"), None),            # not only atoms
+           Clause("h", loc, (Atom("array", (Atom("number", 1, loc), Atom("name", "y", loc)), loc),
+                             Atom("quantity", 60, loc, "kg")), None))        # an array's atoms are nodes
+    for c in (*clauses, *odd):
+        again, = snapshot.loads(snapshot.dumps([c]))
+        assert again == c and type(again.args) is type(c.args)
+        assert list(map(type, again.args)) == list(map(type, c.args))
+
+
+def test_a_class_entry_whose_arguments_disagree_with_the_class_is_refused():
+    doc = parser.parse_text((REPO / "cards/grm/No.013.rules").read_text(encoding="utf-8"), "No.013.rules")
+    data = json.loads(snapshot.dumps([doc]))
+    for change in (lambda e: e.pop(), lambda e: e[4].__setitem__(0, "body"), lambda e: e[4].__setitem__(1, -2),
+                   lambda e: e[4].__setitem__(1, "1"), lambda e: e.append(None)):
+        damaged = json.loads(json.dumps(data))
+        entry = next(e for e in damaged["classes"] if e[0].endswith(":Clause"))
+        change(entry)
+        with pytest.raises(snapshot.SnapshotError):
+            snapshot.loads(json.dumps(damaged).encode())
+    plain = json.loads(json.dumps(data))
+    next(e for e in plain["classes"] if e[0].endswith(":Card")).append(["args", 0])
+    with pytest.raises(snapshot.SnapshotError):
+        snapshot.loads(json.dumps(plain).encode())

@@ -10,13 +10,20 @@ per node (a knowledge base of 10,000 cards has about 800,000 nodes):
 
 - `scalars`: every distinct str, int, float, bool and None, once;
 - `classes`: per class, its name, kind, fields, and the field written inline as a location
-  (below), if any;
+  (below), if any; for a class whose arguments are written inline (below), one entry per count
+  of arguments, with a fifth member: [the arguments' field, their count];
 - `groups`: the objects, grouped by class and by height (a node's height is one more than its
   tallest child's), lowest first, each group a column per field holding indices into the table
   of everything decoded so far (the scalars, then the groups in order). A node's own location
   (the field declared `loc: Loc`, which nearly every node has) is not a node of its own but the
   group's last three columns, its file, line and column as scalars (version 2: locations were
-  two fifths of the nodes); an optional location is a node like any other;
+  two fifths of the nodes); an optional location is a node like any other. A clause's or an
+  expectation's arguments (the field declared `tuple[Atom, ...]`) are neither a tuple node nor
+  atom nodes but columns of the group, after its other fields and before its location: six per
+  argument, its atom's kind, value and unit and its location's file, line and column (version 3:
+  the atoms and the arguments' tuples were half of the nodes), so that a group holds instances
+  of as many arguments; arguments that are not a plain tuple of atoms are one column of
+  references (count -1);
 - `roots`: the indices of what was snapshotted;
 - `base` (optional): a whole payload (without a base of its own) that this one is written over:
   its scalars and objects come first in the table, this payload's own after them, and this
@@ -34,8 +41,8 @@ import json
 from itertools import repeat, starmap
 from typing import Any, Iterable
 
-from .snapshot_classes import (VERSION, SnapshotError, _SCALARS, _Loc, _all, _fields, _name, allowed,
-                               loc_field)
+from .snapshot_classes import (VERSION, SnapshotError, _SCALARS, _Atom, _Loc, _all, _fields, _name, allowed,
+                               inline_field, loc_field)
 
 _new = object.__new__
 _set = object.__setattr__
@@ -91,14 +98,19 @@ def _decode(data: dict, objs: list, classes: list) -> list:
     """The roots of the payload `data`; over a base already decoded, `objs` and `classes` are
     what it holds, to which `data`'s own are added (its scalars and objects numbered after them)."""
     table = allowed()
-    for name, kind, fields, at in data["classes"]:
+    for name, kind, fields, at, *inline in data["classes"]:
         found = table.get(name)
         if found is None or found[1] != kind:
             raise SnapshotError(f"a snapshot may not hold {name}")
         cls = found[0]
-        if fields != _fields(cls, kind) or at != loc_field(cls, kind):
+        args = inline_field(cls, kind)
+        if fields != _fields(cls, kind) or at != loc_field(cls, kind) or (args is None) != (not inline):
             raise SnapshotError(f"{name} has other fields now")
-        classes.append((cls, kind, tuple(fields), None if at is None else fields.index(at)))
+        if args is not None:    # [the arguments' field, how many]
+            if len(inline) != 1 or inline[0][0] != args or type(inline[0][1]) is not int or inline[0][1] < -1:
+                raise SnapshotError(f"{name} has other fields now")
+            args = (fields.index(args), inline[0][1])
+        classes.append((cls, kind, tuple(fields), None if at is None else fields.index(at), args))
     scalars = data["scalars"]
     if any(type(s) not in _SCALARS for s in scalars):
         raise SnapshotError("a scalar that is not one")
@@ -106,7 +118,7 @@ def _decode(data: dict, objs: list, classes: list) -> list:
     n_scalars = len(objs)
     get = objs.__getitem__
     for no, count, cols in data["groups"]:
-        cls, kind, names, at = classes[no]
+        cls, kind, names, at, args = classes[no]
         top = len(objs)
         refs = cols[:-1] if kind == "model" else cols
         if kind in ("tuple", "list"):
@@ -118,21 +130,30 @@ def _decode(data: dict, objs: list, classes: list) -> list:
         if refs and (max(map(max, refs)) >= top or min(map(min, refs)) < 0):
             raise SnapshotError("a reference to nothing")
         columns: list = []
-        if at is not None:      # its Loc, as the last three columns of its fields: made here
-            if len(refs) != len(names) + 2:
-                raise SnapshotError(f"{_name(cls)}: wrong number of fields")
-            lf, ll, lc = refs[-3:]
-            if count and (max(lf) >= n_scalars or max(ll) >= n_scalars or max(lc) >= n_scalars):
-                raise SnapshotError("a location that is not one")
-            # (over a base, an index below this payload's scalars may name one of the base's
-            # objects: the types below rule them out, as no object decoded is a plain str or int)
-            lf, ll, lc = list(map(get, lf)), list(map(get, ll)), list(map(get, lc))
-            if count and (set(map(type, lf)) != {str} or set(map(type, ll)) != {int} or set(map(type, lc)) != {int}):
-                raise SnapshotError("a location that is not one")
-            columns = [map(get, c) for c in refs[:-3]]
-            columns.insert(at, map(_tnew, repeat(_Loc, count), zip(lf, ll, lc)))
-        elif kind in ("model", "ntuple"):
+        made: dict = {}         # field's index -> its column, made here
+        if kind in ("model", "ntuple") and len(refs) != len(names) + (at is not None) * 2 + (
+                0 if args is None else _width(args[1]) - 1):
+            raise SnapshotError(f"{_name(cls)}: wrong number of fields")
+        if at is not None:      # its Loc, as the last three columns of its fields
+            made[at] = _located(refs[-3:], count, n_scalars, get)
+            refs = refs[:-3]
+        if args is not None:    # its arguments, the columns before: six per atom
+            ix, width = args
+            if width == -1:
+                made[ix] = map(get, refs[-1])
+            elif width == 0:
+                made[ix] = repeat((), count)
+            else:
+                block = refs[len(refs) - _width(width):]
+                made[ix] = zip(*[map(_tnew, repeat(_Atom, count),
+                                     zip(map(get, c[0]), map(get, c[1]), _located(c[3:], count, n_scalars, get),
+                                         map(get, c[2])))
+                                 for c in (block[j:j + _ATOM_COLUMNS] for j in range(0, len(block), _ATOM_COLUMNS))])
+            refs = refs[:len(refs) - _width(width)]
+        if kind in ("model", "ntuple"):
             columns = [map(get, c) for c in refs]
+            for i in sorted(made):
+                columns.insert(i, made[i])
         if kind == "tuple":
             objs.extend(map(tuple, map(map, repeat(get, count), cols)))
         elif kind == "list":
@@ -168,3 +189,25 @@ def _decode(data: dict, objs: list, classes: list) -> list:
         if len(objs) != top + count:
             raise SnapshotError("a group of the wrong size")
     return [objs[r] for r in data["roots"]]
+
+
+def _located(columns: list, count: int, n_scalars: int, get) -> Iterable[_Loc]:
+    """The locations of a group's `count` instances, from three columns of this payload's scalars:
+    file, line, column."""
+    lf, ll, lc = columns
+    if count and (max(lf) >= n_scalars or max(ll) >= n_scalars or max(lc) >= n_scalars):
+        raise SnapshotError("a location that is not one")
+    # (over a base, an index below this payload's scalars may name one of the base's
+    # objects: the types below rule them out, as no object decoded is a plain str or int)
+    lf, ll, lc = list(map(get, lf)), list(map(get, ll)), list(map(get, lc))
+    if count and (set(map(type, lf)) != {str} or set(map(type, ll)) != {int} or set(map(type, lc)) != {int}):
+        raise SnapshotError("a location that is not one")
+    return map(_tnew, repeat(_Loc, count), zip(lf, ll, lc))
+
+
+_ATOM_COLUMNS = 6       # an argument written inline: its atom's kind, value, unit, file, line, column
+
+
+def _width(count: int) -> int:
+    """How many columns a group's arguments take: six per argument, one for a reference (-1)."""
+    return 1 if count == -1 else _ATOM_COLUMNS * count

@@ -5,16 +5,20 @@ syntax model, each with its kind, fields and inline location, shared by the read
 from __future__ import annotations
 
 import enum
+from functools import cache
 from typing import Optional
 
 from ..base.declared import BaseModel
 from ..base.record import own_annotations
 from . import model
 
-VERSION = 2
+VERSION = 3
 _SCALARS = (str, int, float, bool, type(None))
 _SCALAR_SET = frozenset(_SCALARS)
 _Loc = model.Loc
+_Atom = model.Atom
+if _Atom._fields != ("kind", "value", "loc", "unit"):
+    raise ImportError("lang/snapshot_writer.py writes an Atom by field order: update it with the model")
 
 
 class SnapshotError(ValueError):
@@ -67,6 +71,15 @@ def _fields(cls: type, kind: str) -> list[str]:
     return []
 
 
+def _written(cls: type, f: str):
+    """The annotation of field `f` of `cls` as written (by the class that declares it)."""
+    for c in cls.__mro__:
+        written = own_annotations(c)
+        if f in written:
+            return written[f]
+    return None
+
+
 def _loc_field(cls: type, kind: str) -> Optional[str]:
     """The field of `cls` written in its owner's row as three columns (file, line, column)
     rather than as a node of its own: the first one declared a `Loc` (not an optional one).
@@ -76,12 +89,9 @@ def _loc_field(cls: type, kind: str) -> Optional[str]:
     if kind not in ("model", "ntuple") or cls is _Loc:
         return None
     for f in _fields(cls, kind):
-        for c in cls.__mro__:
-            written = own_annotations(c)
-            if f in written:
-                if written[f] is _Loc or getattr(written[f], "__forward_arg__", written[f]) == "Loc":
-                    return f
-                break
+        written = _written(cls, f)
+        if written is _Loc or getattr(written, "__forward_arg__", written) == "Loc":
+            return f
     return None
 
 
@@ -93,6 +103,25 @@ def loc_field(cls: type, kind: str) -> Optional[str]:
     if found is False:
         found = _LOC_FIELDS[cls] = _loc_field(cls, kind)
     return found
+
+
+_ARGUMENTS = ("tuple[Atom, ...]", "tuple['Atom', ...]", 'tuple["Atom", ...]')
+
+
+@cache
+def inline_field(cls: type, kind: str) -> Optional[str]:
+    """The field of `cls` whose atoms are written in its owner's row, field by field, rather than
+    the tuple and each atom as a node of its own (version 3): its arguments, the field declared
+    `tuple[Atom, ...]` (a clause's and an expectation's). The atoms and a clause's arguments were
+    the commonest nodes (half of them). Instances are grouped by how many arguments they have,
+    which their class entry gives (see snapshot.py)."""
+    if kind not in ("model", "ntuple"):
+        return None
+    for f in _fields(cls, kind):
+        written = _written(cls, f)
+        if written is not None and getattr(written, "__forward_arg__", str(written)) in _ARGUMENTS:
+            return f
+    return None
 
 
 _ALLOWED: Optional[dict] = None

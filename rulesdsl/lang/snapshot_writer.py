@@ -11,23 +11,24 @@ from itertools import repeat
 from operator import itemgetter
 from typing import NamedTuple, Optional
 
-from .snapshot_classes import (VERSION, SnapshotError, _SCALAR_SET, _Loc, _all, _fields, _name, allowed,
-                               loc_field)
+from .snapshot_classes import (VERSION, SnapshotError, _SCALAR_SET, _Atom, _Loc, _all, _fields, _name, allowed,
+                               inline_field, loc_field)
 
 _NONE_KEY = (type(None), "None")    # None's key among the scalars (see `Writer.scalar`)
 
 
 def _layout(cls: type, kind: str) -> tuple:
     """How a row of `cls` is read from an instance: (the getter of its other parts, as a
-    tuple, from a model's __dict__ or a named tuple; its Loc field's key or index, or None)."""
+    tuple, from a model's __dict__ or a named tuple; its Loc field's key or index, or None; its
+    arguments' (written inline, see `inline_field`) key or index, or None)."""
     fields = _fields(cls, kind)
-    at = loc_field(cls, kind)
+    at, args = loc_field(cls, kind), inline_field(cls, kind)
     if kind == "model":
-        return _getter([f for f in fields if f != at]), at
-    if at is None:
-        return None, None
-    i = fields.index(at)
-    return _getter([j for j in range(len(fields)) if j != i]), i
+        return _getter([f for f in fields if f != at and f != args]), at, args
+    if at is None and args is None:
+        return None, None, None
+    at, args = (None if f is None else fields.index(f) for f in (at, args))
+    return _getter([j for j in range(len(fields)) if j != at and j != args]), at, args
 
 
 class Writer:
@@ -54,6 +55,7 @@ class Writer:
         self.rows: list = []
         self.heights: list[int] = []
         self.masks: list[int] = []        # a model's fields given, as bits (else 0)
+        self.widths: dict[int, int] = {}  # position -> how many arguments its row holds inline (-1: a reference)
         self._numerals: list[str] = []
         self._visit = self._visitor()
 
@@ -83,6 +85,7 @@ class Writer:
         kinds, loose, layouts, all_bits = self.kinds, self.loose, self.layouts, self.bits
         strs, ints, scalars, memo, others = self.strs, self.ints, self.scalars, self.memo, self.others
         nodes, rows, heights, masks, scalar = self.nodes, self.rows, self.heights, self.masks, self.scalar
+        widths = self.widths
 
         def visit(v) -> int:
             t = type(v)
@@ -92,7 +95,7 @@ class Writer:
                     return scalar(str(v))
                 raise SnapshotError(f"a snapshot cannot hold a {t.__module__}.{t.__qualname__}")
             mask = 0
-            at = None
+            at = ix = None
             if kind == "model":
                 if getattr(v, "__pydantic_extra__", None) or getattr(v, "__pydantic_private__", None):
                     raise SnapshotError(f"{_name(t)}: extra or private attributes are not kept")
@@ -100,8 +103,8 @@ class Writer:
                 if lay is None:
                     lay = layouts[t] = _layout(t, kind)
                     all_bits[t] = {f: 1 << j for j, f in enumerate(t.model_fields)}
-                get, at = lay
-                d = v.__dict__
+                get, at, ix = lay
+                d = src = v.__dict__
                 p = get(d)
                 if at is not None:
                     at = d[at]
@@ -110,16 +113,27 @@ class Writer:
                 lay = layouts.get(t)
                 if lay is None:
                     lay = layouts[t] = _layout(t, kind)
-                get, at = lay
-                if at is None:
+                get, at, ix = lay
+                if get is None:
                     p = v
                 else:
                     p = get(v)
-                    at = v[at]
+                    src = v
+                    if at is not None:
+                        at = v[at]
             elif kind in ("tuple", "list"):
                 p = v
             else:
                 p = _parts(v, t, kind)
+            if ix is not None:                  # its arguments, inline: their atoms' fields are parts
+                a = src[ix]
+                inline = _atoms(a) if type(a) is tuple else None
+                if inline is not None:
+                    p += inline
+                    width = len(a)
+                else:
+                    p += (a,)
+                    width = -1
             row = []
             append = row.append
             h = 0
@@ -181,6 +195,8 @@ class Writer:
             rows.append(row)
             heights.append(h + 1)
             masks.append(mask)
+            if ix is not None:
+                widths[pos] = width
             memo[id(v)] = ~pos
             return ~pos
         return visit
@@ -204,7 +220,7 @@ class Writer:
         would free them — and a cold load runs with it off (at 2,000 cards its eight writers per
         process held 184,000 objects, ~50 MB, until a collection that a wiki build never makes)."""
         for table in (self.scalars, self.strs, self.ints, self.others, self.memo, self.nodes, self.rows,
-                      self.heights, self.masks, self.layouts, self.bits, self._numerals):
+                      self.heights, self.masks, self.widths, self.layouts, self.bits, self._numerals):
             table.clear()
         self._visit = None
 
@@ -216,7 +232,9 @@ class Writer:
                 marks.append((refs, len(self.nodes), len(self.scalars)))
         except RecursionError:
             raise SnapshotError("nested too deep for a snapshot") from None
-        types = list(map(type, self.nodes))
+        types: list = list(map(type, self.nodes))
+        for pos, width in self.widths.items():     # grouped by their arguments' count too
+            types[pos] = (types[pos], width)
         groups: dict[tuple[int, type], list[int]] = {}
         for pos, key in enumerate(zip(self.heights, types)):
             g = groups.get(key)
@@ -224,7 +242,7 @@ class Writer:
                 groups[key] = [pos]
             else:
                 g.append(pos)
-        keys = sorted(groups, key=lambda k: (k[0], _name(k[1])))
+        keys = sorted(groups, key=_order)
         out: list[bytes] = []
         base: Optional[_Base] = None
         for refs, n_nodes, n_scalars in marks:
@@ -276,11 +294,15 @@ class Writer:
         rows, masks, kinds = self.rows, self.masks, self.kinds
         classes: list = []
         out_groups = []
-        for (_, cls), g in chosen:
+        for (_, key), g in chosen:
+            cls, width = key if type(key) is tuple else (key, None)
             kind = kinds[cls]
-            if cls not in class_no:
-                class_no[cls] = len(class_no)
-                classes.append([_name(cls), kind, _fields(cls, kind), loc_field(cls, kind)])
+            if key not in class_no:
+                class_no[key] = len(class_no)
+                entry = [_name(cls), kind, _fields(cls, kind), loc_field(cls, kind)]
+                if width is not None:
+                    entry.append([inline_field(cls, kind), width])
+                classes.append(entry)
             grows = list(map(rows.__getitem__, g))
             if kind in ("tuple", "list"):          # a column per instance
                 cols = list(map(join, map(map, repeat(get), grows)))
@@ -291,7 +313,7 @@ class Writer:
                 if kind == "model":
                     cols.append(join(map(str, map(masks.__getitem__, g))))
             cols_text = "[" + "],[".join(cols) + "]" if cols else ""
-            out_groups.append(f"[{class_no[cls]},{len(g)},[{cols_text}]]")
+            out_groups.append(f"[{class_no[key]},{len(g)},[{cols_text}]]")
         head = {"snapshot": VERSION, "classes": classes, "scalars": self.scalars[lo_scalars:n_scalars]}
         try:
             text = json.dumps(head, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
@@ -303,6 +325,24 @@ class Writer:
         text = b"".join((*opening, memoryview(text)[1:-1], b',"groups":[', ",".join(out_groups).encode("ascii"),
                          b'],"roots":[', join(map(get, roots)).encode("ascii"), b"]}"))
         return text, table
+
+
+def _atoms(args: tuple) -> Optional[tuple]:
+    """The parts of a clause's arguments written inline: each atom's kind, value, unit and its
+    location's file, line and column (see snapshot.py); None when one is not an atom with a
+    location (the arguments are then a node, as any tuple)."""
+    out: tuple = ()
+    for atom in args:
+        if type(atom) is not _Atom:
+            return None
+        kind, value, loc, unit = atom
+        if type(loc) is not _Loc:
+            return None
+        file, line, col = loc
+        if type(file) is not str or type(line) is not int or type(col) is not int:
+            return None
+        out += (kind, value, unit, file, line, col)
+    return out
 
 
 class _Table(NamedTuple):
@@ -322,7 +362,13 @@ class _Base(NamedTuple):
     table: _Table
 
 
-def _getter(fields: list[str]):
+def _order(key: tuple) -> tuple:
+    """The groups' order: by height, then by class name and arguments' count."""
+    height, of = key
+    return (height, _name(of[0]), of[1]) if type(of) is tuple else (height, _name(of), -2)
+
+
+def _getter(fields: list):
     """The values of `fields` from a model's __dict__, as a tuple, in one C-level call."""
     if len(fields) == 1:
         f = fields[0]
