@@ -36,7 +36,8 @@ GROWTH = 1_500_000          # the bytes the bytecode may add to what a reader do
                             # question or a syntax error imports fits, and one game stays < 14 MB
 SCRIPT = Path(__file__).with_name("ask_compile.mjs")
 FORMAT = "ask-compiled-1"
-CHOSEN = "ask-chosen-1"     # the entry keeping `chosen`'s answer beside the bytecode (`kept_choice`)
+CHOSEN = "ask-chosen-1"     # the entry keeping `chosen`'s answer beside the bytecode (`kept_choice`):
+                            # a new name whenever `chosen` ranks otherwise (the entry is keyed by its input only)
 
 
 def _compile(core: dict[str, bytes], wheels: dict[str, bytes], games: list[str]) -> list:
