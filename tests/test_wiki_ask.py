@@ -227,6 +227,41 @@ def test_the_bytecode_kept_in_a_runtime_folder_is_read_whatever_the_cache_folder
     assert len(made) == 2
 
 
+def test_the_bytecode_chosen_is_kept_beside_it_read_back_in_its_order_and_ranked_again_when_edited(
+        tmp_path, monkeypatch):
+    # ranking compresses every module at level 9: a runtime folder keeps the choice made from the
+    # same inputs, and an entry that does not verify or names a module not found is ranked again
+    import zlib
+
+    from rulesdsl.wiki import ask_compile
+    plain, noisy = b"x = 1\n" * 400, bytes(range(256)) * 8
+    found = [["stdlib", "a.py", noisy, 10], ["stdlib", "b.py", plain, 900], ["wheels", "c/d.py", plain, 500]]
+    sources = {("stdlib", "a.py"): plain, ("stdlib", "b.py"): plain, ("wheels", "c/d.py"): plain}
+    ranked = []
+    real = ask_compile.chosen
+
+    def chosen(*args, **kwargs):
+        ranked.append(1)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(ask_compile, "chosen", chosen)
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    expected = real(found, sources)
+    for build in ("first", "second"):
+        monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / build))
+        got = ask_compile.kept_choice(found, sources, runtime, "inputs")
+        assert list(got.items()) == list(expected.items())
+    assert len(ranked) == 1
+    grows = len(zlib.compress(noisy, 9)) - len(zlib.compress(plain, 9))
+    assert ("stdlib", "a.py") not in ask_compile.kept_choice(found, sources, runtime, "inputs", growth=grows - 1)
+    assert ask_compile.kept_choice(found, sources, runtime, "other inputs") == expected
+    assert len(ranked) == 3                     # another growth, other inputs: ranked again
+    entry = runtime / "chosen-bytecode"
+    entry.write_bytes(entry.read_bytes().replace(b"a.py", b"e.py"))      # the choice edited on disk
+    assert list(ask_compile.kept_choice(found, sources, runtime, "other inputs").items()) == list(expected.items())
+    assert len(ranked) == 4
+
+
 def test_the_trim_follows_every_import_that_runs_when_a_module_is_imported_and_no_other():
     from rulesdsl.wiki import ask_trim
     text = ("import a, b.c as d\nfrom . import e\nfrom ..f import (g,\n  h,  # why\n)\ntry:\n    import i\n"

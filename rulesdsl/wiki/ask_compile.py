@@ -36,6 +36,8 @@ GROWTH = 1_500_000          # the bytes the bytecode may add to what a reader do
                             # question or a syntax error imports fits, and one game stays < 14 MB
 SCRIPT = Path(__file__).with_name("ask_compile.mjs")
 FORMAT = "ask-compiled-1"
+CHOSEN = "ask-chosen-1"     # the entry keeping `chosen`'s answer beside the bytecode (`kept_choice`):
+                            # a new name whenever `chosen` ranks otherwise (the entry is keyed by its input only)
 
 
 def _compile(core: dict[str, bytes], wheels: dict[str, bytes], games: list[str]) -> list:
@@ -62,15 +64,22 @@ def _compile(core: dict[str, bytes], wheels: dict[str, bytes], games: list[str])
     return [[a, p, base64.b64decode(b), n] for a, p, b, n in json.loads(proc.stdout)]
 
 
-def compiled(core: dict[str, bytes], wheels: dict[str, bytes], games: list[str], folder: Path) -> list:
-    """`_compile`'s answer, from the cache entry in `folder` made from the same input if there is one."""
+def _inputs(core: dict[str, bytes], wheels: dict[str, bytes], games: list[str]) -> str:
+    """The digest of everything the bytecode is made from."""
     h = hashlib.sha256(FORMAT.encode() + SCRIPT.read_bytes())
     for name in sorted(core):
         h.update(name.encode() + b"\0" + hashlib.sha256(core[name]).digest())
     for name in sorted(wheels):
         h.update(name.encode() + b"\0" + hashlib.sha256(wheels[name]).digest())
     h.update(json.dumps(games).encode())
-    inputs = h.hexdigest()
+    return h.hexdigest()
+
+
+def compiled(core: dict[str, bytes], wheels: dict[str, bytes], games: list[str], folder: Path,
+             inputs: Optional[str] = None) -> list:
+    """`_compile`'s answer, from the cache entry in `folder` made from the same input if there is
+    one (`inputs`: their `_inputs`, where the caller has it)."""
+    inputs = inputs or _inputs(core, wheels, games)
     path = folder / "compiled-bytecode"
     # signed by the runtime folder's own key, not the cache folder's: a runtime kept between
     # builds with caches of their own ($RULESDSL_ASK_RUNTIME: the benchmarks', the tests') keeps
@@ -112,6 +121,27 @@ def chosen(found: list, sources: dict[tuple[str, str], bytes], growth: int = GRO
     return out
 
 
+def kept_choice(found: list, sources: dict[tuple[str, str], bytes], folder: Path, inputs: str,
+                growth: int = GROWTH) -> dict[tuple[str, str], bytes]:
+    """`chosen`'s answer, from the entry beside the bytecode in `folder` made for the same inputs
+    (`_inputs`: `found` and `sources` are made from them alone) and growth if there is one: ranking
+    compresses every module and its bytecode at level 9, ~1.5 s of CPU a build. Signed by the
+    runtime folder's key as the bytecode is; an entry naming a module not found is made again."""
+    path, key = folder / "chosen-bytecode", f"{inputs} {growth}"
+    pycs = {(a, p): pyc for a, p, pyc, _ in found}
+    payload = cache.read_entry(path, CHOSEN, key, keyed=folder)
+    if payload is not None:
+        try:
+            names = [(a, p) for a, p in json.loads(payload)]
+            if all(n in pycs and sources.get(n) for n in names):
+                return {n: pycs[n] for n in names}          # in the order `chosen` gave them
+        except (ValueError, TypeError):
+            pass
+    out = chosen(found, sources, growth)
+    cache.write_entry(path, CHOSEN, key, json.dumps([list(n) for n in out]).encode(), keyed=folder)
+    return out
+
+
 def apply(files: dict[str, bytes], chosen_here: dict[str, bytes]) -> dict[str, bytes]:
     """The files of an archive with each chosen `X.py` replaced by `X.pyc`."""
     out = {p: d for p, d in files.items() if p not in chosen_here}
@@ -124,8 +154,9 @@ def with_bytecode(core: dict[str, bytes], wheels: dict[str, bytes], games: list[
     """`core` (Pyodide's files) and `wheels` with the chosen modules as bytecode; and why not,
     if they could not be compiled (then unchanged)."""
     from .ask_trim import read_zip, record, write_zip
+    inputs = _inputs(core, wheels, games)
     try:
-        found = compiled(core, wheels, games, folder)
+        found = compiled(core, wheels, games, folder, inputs)
     except OSError as e:
         return core, wheels, f"shipping the sources without bytecode: {e}"
     stdlib = read_zip(core["python_stdlib.zip"])
@@ -133,7 +164,7 @@ def with_bytecode(core: dict[str, bytes], wheels: dict[str, bytes], games: list[
     owner = {p: name for name, files in unpacked.items() for p in files}
     sources = {("stdlib", p): stdlib[p] for a, p, *_ in found if a == "stdlib" and p in stdlib}
     sources.update({("wheels", p): unpacked[owner[p]][p] for a, p, *_ in found if a == "wheels" and p in owner})
-    picked = chosen(found, sources)
+    picked = kept_choice(found, sources, folder, inputs)
     core = dict(core)
     core["python_stdlib.zip"] = write_zip(apply(stdlib, {p: b for (a, p), b in picked.items() if a == "stdlib"}))
     wheels = dict(wheels)
