@@ -1,11 +1,12 @@
 """A run's boards drawn late: the board after the actions drawn from the state a run ended on,
 and the board before them drawn from the set-up made again, each when it is first read (the JSON,
 a page, the terminal), not in every run: `rulesdsl test`, the readings' answers and the
-benchmarks never read them (engine.runner makes the branches that hold them)."""
+benchmarks never read them (engine.runner makes the branches that hold them). And an answer's
+sentences, written when they are first read (`RunAnswer`)."""
 
 from __future__ import annotations
 
-from .answer import Branch
+from .answer import Answer, Branch
 
 
 class Pending:
@@ -69,3 +70,32 @@ class RunBranch(Branch):
     def final(self):    # the state itself while no board is drawn from it: none is drawn for the words
         v = self._after
         return (v.picture if v.state is None else v.state) if v.__class__ is Pending else v
+
+
+class Worded:
+    """An answer's sentences not written yet: `write(*args)`, written once when first read (every
+    copy of the answer reads the same list), then only the list is kept. `args` hold what the
+    sentences are written from as it was when the answer was made (`RunAnswer`)."""
+    __slots__ = ("write", "args", "words")
+
+    def __init__(self, write, args: tuple) -> None:
+        self.write, self.args, self.words = write, args, None
+
+    def drawn(self):
+        if self.write is not None:
+            self.words = self.write(*self.args)
+            self.write = self.args = None       # the knowledge base, the question and the view no longer held
+        return self.words
+
+
+class RunAnswer(Answer):
+    """A run's answer, whose sentences (and the sentences written from the run alone, `derived`)
+    are written when they are first read — the JSON, the terminal, a page, the test of what
+    decides comparing two readings' words — not for every answer: `rulesdsl test` reads the
+    verdict alone, as do the history's quick answers and the benchmarks' runs. They are written
+    from a view of the answer as it was made (a shallow copy, with a list of its expectations of
+    its own: the status checks appended later, the readings' twins and the pages' slimmed
+    branches do not reach it), so they say what the sentences written at once said."""
+
+    sentences = drawn_late("_sentences", Worded)
+    derived = drawn_late("_derived", Worded)

@@ -18,7 +18,7 @@ from .chance import ChanceLimit, is_chance, summarize
 from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, StepLimit, carded_games, explore
 from .deciding import SEASON_POINT, RunMemo, settle
 from .expecting import add_status_checks, probability_expectation, under_policy
-from .late import Pending, Redrawn, RunBranch
+from .late import Pending, Redrawn, RunAnswer, RunBranch, Worded
 from .registry import engine_for
 from .resume import MIN_RUNS, Resumes, copier
 from .sentences import answer_sentences
@@ -368,7 +368,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         cite = getattr(first, "illegal_cite", None)
         illegal = {"message": first.illegal, "rule": cite.ref if cite else None,
                    "title": cite_title(kb, cite) if cite else None}
-    a = Answer(
+    a = RunAnswer(
         scenario=sc.id, title=sc.title, question=sc.question, game=game, as_of=day, mode=mode,
         branches=branches, expectations=expectations, status=weakest(statuses), cautions=cautions,
         fuzzy=sorted(fuzzy_notes), points=dict(sorted(points.items())), sections=sorted(sections),
@@ -377,11 +377,15 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         assumptions=list(assumed), authority=_authority(kb, game, cites.values()),
         gaps=[c.as_dict() for c in gaps.values()] if gaps else [], odds=odds, relies=relies, direct=direct,
         firm=firm)
-    a.sentences = engine.answer_sentences(a) or answer_sentences(kb, a, info)
+    # the sentences, written when first read (late.RunAnswer), from the answer as it is now
+    said = RunAnswer.__new__(RunAnswer)     # a shallow copy (copy.copy's reduction costs thrice this)
+    said.__dict__ = a.__dict__.copy()
+    said.expectations = list(expectations)
+    a.sentences = words = Worded(_sentences, (engine, kb, said, info, True))
     # under another reading the question's own answer words are never read out: the sentences
     # are already the run's own
-    a.derived = a.sentences if not info.scenario.answer or reading else \
-        (engine.answer_sentences(a) or answer_sentences(kb, a, info, own=False))
+    a.derived = words if not info.scenario.answer or reading else \
+        Worded(_sentences, (engine, kb, said, info, False))
     if settled and not reading:
         def under(r: dict[str, str]) -> Answer:   # the point cache holds values before any reading: shared
             return answer(kb, info, as_of=as_of, tournament=tournament, bounds=bounds,
@@ -390,6 +394,12 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         _unlink_readings(a)
         add_status_checks(a, sc)
     return a
+
+
+def _sentences(engine, kb: KnowledgeBase, a: Answer, info: ScenarioInfo, own: bool) -> list[str]:
+    """The answer's sentences: the game's own, else the core's (`own` false: never the scenario's
+    own answer words)."""
+    return engine.answer_sentences(a) or answer_sentences(kb, a, info, own=own)
 
 
 def _all_illegal(branches: list) -> bool:
