@@ -2,7 +2,7 @@
 and the board before them drawn from the set-up made again, each when it is first read (the JSON,
 a page, the terminal), not in every run: `rulesdsl test`, the readings' answers and the
 benchmarks never read them (engine.runner makes the branches that hold them). And an answer's
-sentences, written when they are first read (`RunAnswer`)."""
+sentences and the authority of its sources, written when they are first read (`RunAnswer`)."""
 
 from __future__ import annotations
 
@@ -73,9 +73,10 @@ class RunBranch(Branch):
 
 
 class Worded:
-    """An answer's sentences not written yet: `write(*args)`, written once when first read (every
-    copy of the answer reads the same list), then only the list is kept. `args` hold what the
-    sentences are written from as it was when the answer was made (`RunAnswer`)."""
+    """An answer's words not written yet (its sentences, what its sources are): `write(*args)`,
+    written once when first read (every copy of the answer reads the same list), then only the
+    list is kept. `args` hold what the words are written from as it was when the answer was made
+    (`RunAnswer`)."""
     __slots__ = ("write", "args", "words")
 
     def __init__(self, write, args: tuple) -> None:
@@ -89,8 +90,8 @@ class Worded:
 
 
 class RunAnswer(Answer):
-    """A run's answer, whose sentences (and the sentences written from the run alone, `derived`)
-    are written when they are first read — the JSON, the terminal, a page, the test of what
+    """A run's answer, whose sentences (and the sentences written from the run alone, `derived`;
+    and what the documents it cites are, `authority`) are written when they are first read — the JSON, the terminal, a page, the test of what
     decides comparing two readings' words — not for every answer: `rulesdsl test` reads the
     verdict alone, as do the history's quick answers and the benchmarks' runs. They are written
     from a view of the answer as it was made (a shallow copy, with a list of its expectations of
@@ -99,3 +100,12 @@ class RunAnswer(Answer):
 
     sentences = drawn_late("_sentences", Worded)
     derived = drawn_late("_derived", Worded)
+    authority = drawn_late("_authority", Worded)     # what the documents cited are: read with the status line
+
+    def __copy__(self) -> "RunAnswer":
+        """A shallow copy (`copy.copy`: a twin under another reading, the view the sentences are
+        written from), made without the reduction protocol `copy` otherwise goes through (three
+        times the cost)."""
+        twin = RunAnswer.__new__(RunAnswer)
+        twin.__dict__ = self.__dict__.copy()
+        return twin

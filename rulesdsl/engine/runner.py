@@ -374,12 +374,11 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         fuzzy=sorted(fuzzy_notes), points=dict(sorted(points.items())), sections=sorted(sections),
         cards=sorted(cards), rulings=sorted(rulings), choosers=_choosers(kb, contexts), illegal=illegal,
         unsettled=dict(sorted(unsettled.items())), reading=dict(reading or {}),
-        assumptions=list(assumed), authority=_authority(kb, game, cites.values()),
+        assumptions=list(assumed), authority=Worded(_authority, (kb, game, cites.values())),
         gaps=[c.as_dict() for c in gaps.values()] if gaps else [], odds=odds, relies=relies, direct=direct,
         firm=firm)
     # the sentences, written when first read (late.RunAnswer), from the answer as it is now
-    said = RunAnswer.__new__(RunAnswer)     # a shallow copy (copy.copy's reduction costs thrice this)
-    said.__dict__ = a.__dict__.copy()
+    said = _copy.copy(a)
     said.expectations = list(expectations)
     a.sentences = words = Worded(_sentences, (engine, kb, said, info, True))
     # under another reading the question's own answer words are never read out: the sentences
