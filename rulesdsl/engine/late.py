@@ -6,7 +6,7 @@ sentences and the authority of its sources, written when they are first read (`R
 
 from __future__ import annotations
 
-from .answer import Answer, Branch
+from .answer import Answer, Branch, ExpectationResult
 
 
 class Pending:
@@ -109,3 +109,14 @@ class RunAnswer(Answer):
         twin = RunAnswer.__new__(RunAnswer)
         twin.__dict__ = self.__dict__.copy()
         return twin
+
+
+class RunExpectation(ExpectationResult):
+    """A run's result of one expectation, whose words (`text`; a probability expectation's words
+    without the bound, `statement`) are written when first read — the sentences, the JSON, the
+    terminal — not for every answer: the verdict reads whether it holds, not its words. The words
+    depend on the expectation and the knowledge base alone (engine.runner: `describe`), so every
+    answer of a question shares them."""
+
+    text = drawn_late("_text", Worded)
+    statement = drawn_late("_statement", Worded)

@@ -13,12 +13,12 @@ from typing import Optional
 
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 from ..lang.model import Status, weakest
-from .answer import Answer, Branch, ExpectationResult
+from .answer import Answer, Branch
 from .chance import ChanceLimit, is_chance, summarize
 from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, StepLimit, carded_games, explore
 from .deciding import SEASON_POINT, RunMemo, settle
 from .expecting import add_status_checks, probability_expectation, under_policy
-from .late import Pending, Redrawn, RunAnswer, RunBranch, Worded
+from .late import Pending, Redrawn, RunAnswer, RunBranch, RunExpectation, Worded
 from .registry import engine_for
 from .resume import MIN_RUNS, Resumes, copier
 from .sentences import answer_sentences
@@ -252,7 +252,12 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         # (one run: no chance point had two outcomes)
         odds = summarize(branches, len(info.expects))
     expectations = []
-    for i, (e, modality, text, statement, loc, bound) in enumerate(_expects(kb, engine, info)):
+    for i, (e, modality, call, loc, bound) in enumerate(_expects(kb, info)):
+        # the words, written when first read (late.RunExpectation): the verdict reads none
+        if bound is None:
+            text, statement = Worded(describe, (kb, engine, call)), None
+        else:
+            text, statement = Worded(_bounded, (kb, engine, call, e.probability)), Worded(describe, (kb, engine, call))
         applies = (e.valid_from is None or e.valid_from.start() <= day) and \
                   (e.valid_until is None or day <= e.valid_until.end())
         want = modality != "never"      # what a run that bears the expectation out finds
@@ -272,7 +277,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
             per_plan = under_policy(e, i, branches, odds, per_plan)
         if bound is not None and evaluated == len(branches):
             ok, found = probability_expectation(e, modality, per_plan or [])
-        expectations.append(ExpectationResult(     # by position (one per expectation and answer): text,
+        expectations.append(RunExpectation(     # by position (one per expectation and answer): text,
             # modality, ok, applies, holds_in, branches, found, loc, evaluated, probability, statement, odds
             text, modality, ok, applies, holds_in, len(branches), found, loc, evaluated, bound, statement,
             None if per_plan is None else [{"plan": label, "probability": str(p)} for label, p in per_plan]))
@@ -436,27 +441,28 @@ def describe(kb: KnowledgeBase, engine, call) -> str:
     return found[1]
 
 
-def _expects(kb: KnowledgeBase, engine, info: ScenarioInfo) -> list[tuple]:
+def _expects(kb: KnowledgeBase, info: ScenarioInfo) -> list[tuple]:
     """What an answer says of each expectation whatever its runs found, worked out once per
     question (the answer and every reading it is tried under): the expectation, its modality,
-    its words (with a probability's bound), the words without the bound (a probability
-    expectation's only), where it is written, and the bound (`>= 1/2`)."""
+    its call (to word it: `describe`, `_bounded`), where it is written, and a probability's bound
+    (`>= 1/2`)."""
     key = ("engine.expects", id(info))
     found = kb.memo.get(key)
     if found is not None and found[0] is info:    # the question is kept with its entry
         return found[1]
     out = []
     for e, call in info.expects:
-        text = statement = describe(kb, engine, call)
         prob = e.probability
-        if prob is not None:
-            policy = f"{prob.best_for}の最善の決め方で" if prob.best_for else \
-                ("「" + "」「".join(prob.plan) + "」と決めて" if prob.plan else "")
-            text += f"（{policy}その確率 {prob.op} {prob.value}）"
-        out.append((e, e.modality or "always", text, statement if prob is not None else None, str(e.loc),
-                    f"{prob.op} {prob.value}" if prob is not None else None))
+        out.append((e, e.modality or "always", call, str(e.loc), None if prob is None else f"{prob.op} {prob.value}"))
     kb.memo[key] = (info, out)
     return out
+
+
+def _bounded(kb: KnowledgeBase, engine, call, prob) -> str:
+    """A probability expectation in words, with its policy and bound."""
+    policy = f"{prob.best_for}の最善の決め方で" if prob.best_for else \
+        ("「" + "」「".join(prob.plan) + "」と決めて" if prob.plan else "")
+    return describe(kb, engine, call) + f"（{policy}その確率 {prob.op} {prob.value}）"
 
 
 BRANCH_LIMIT = "branch-limit"       # the refusal's code: raised once every run explored is made
