@@ -6,6 +6,8 @@ sentences and the authority of its sources, written when they are first read (`R
 
 from __future__ import annotations
 
+import copy as _copy
+
 from .answer import Answer, Branch, ExpectationResult
 
 
@@ -87,6 +89,11 @@ class Worded:
             self.words = self.write(*self.args)
             self.write = self.args = None       # the knowledge base, the question and the view no longer held
         return self.words
+
+    def __deepcopy__(self, memo: dict):
+        """A deep copy of the answer holds the words themselves, written now: not a copy of the
+        knowledge base and the question they are written from."""
+        return _copy.deepcopy(self.drawn(), memo)
 
 
 class RunAnswer(Answer):
