@@ -13,7 +13,7 @@ from typing import Optional
 
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 from ..lang.model import Status, weakest
-from .answer import Answer, Branch
+from .answer import Answer, Branch, ExpectationResult
 from .chance import ChanceLimit, is_chance, summarize
 from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, StepLimit, carded_games, explore
 from .deciding import SEASON_POINT, RunMemo, settle
@@ -252,10 +252,16 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         # (one run: no chance point had two outcomes)
         odds = summarize(branches, len(info.expects))
     expectations = []
+    # the words, written when first read (late.RunExpectation): the verdict reads none; under
+    # another reading at once (the test of what decides compares the readings' sentences, which
+    # word the expectations: every such answer's words are read)
+    result = ExpectationResult if reading else RunExpectation
     for i, (e, modality, call, loc, bound) in enumerate(_expects(kb, info)):
-        # the words, written when first read (late.RunExpectation): the verdict reads none
         if bound is None:
-            text, statement = Worded(describe, (kb, engine, call)), None
+            text = describe(kb, engine, call) if reading else Worded(describe, (kb, engine, call))
+            statement = None
+        elif reading:
+            text, statement = _bounded(kb, engine, call, e.probability), describe(kb, engine, call)
         else:
             text, statement = Worded(_bounded, (kb, engine, call, e.probability)), Worded(describe, (kb, engine, call))
         applies = (e.valid_from is None or e.valid_from.start() <= day) and \
@@ -277,7 +283,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
             per_plan = under_policy(e, i, branches, odds, per_plan)
         if bound is not None and evaluated == len(branches):
             ok, found = probability_expectation(e, modality, per_plan or [])
-        expectations.append(RunExpectation(     # by position (one per expectation and answer): text,
+        expectations.append(result(     # by position (one per expectation and answer): text,
             # modality, ok, applies, holds_in, branches, found, loc, evaluated, probability, statement, odds
             text, modality, ok, applies, holds_in, len(branches), found, loc, evaluated, bound, statement,
             None if per_plan is None else [{"plan": label, "probability": str(p)} for label, p in per_plan]))
@@ -382,14 +388,14 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         assumptions=list(assumed), authority=Worded(_authority, (kb, game, cites.values())),
         gaps=[c.as_dict() for c in gaps.values()] if gaps else [], odds=odds, relies=relies, direct=direct,
         firm=firm)
-    # the sentences, written when first read (late.RunAnswer), from the answer as it is now
-    said = _copy.copy(a)
-    said.expectations = list(expectations)
-    a.sentences = words = Worded(_sentences, (engine, kb, said, info, True))
-    # under another reading the question's own answer words are never read out: the sentences
-    # are already the run's own
-    a.derived = words if not info.scenario.answer or reading else \
-        Worded(_sentences, (engine, kb, said, info, False))
+    if reading:     # under another reading the sentences are read (compared): written at once, and
+        # the question's own answer words are never read out: the sentences are already the run's own
+        a.sentences = a.derived = _sentences(engine, kb, a, info, True)
+    else:           # written when first read (late.RunAnswer), from the answer as it is now
+        said = _copy.copy(a)
+        said.expectations = list(expectations)
+        a.sentences = words = Worded(_sentences, (engine, kb, said, info, True))
+        a.derived = Worded(_sentences, (engine, kb, said, info, False)) if info.scenario.answer else words
     if settled and not reading:
         def under(r: dict[str, str]) -> Answer:   # the point cache holds values before any reading: shared
             return answer(kb, info, as_of=as_of, tournament=tournament, bounds=bounds,
