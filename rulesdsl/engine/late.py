@@ -1,11 +1,14 @@
 """A run's boards drawn late: the board after the actions drawn from the state a run ended on,
 and the board before them drawn from the set-up made again, each when it is first read (the JSON,
 a page, the terminal), not in every run: `rulesdsl test`, the readings' answers and the
-benchmarks never read them (engine.runner makes the branches that hold them)."""
+benchmarks never read them (engine.runner makes the branches that hold them). And an answer's
+sentences and the authority of its sources, written when they are first read (`RunAnswer`)."""
 
 from __future__ import annotations
 
-from .answer import Branch
+import copy as _copy
+
+from .answer import Answer, Branch, ExpectationResult
 
 
 class Pending:
@@ -69,3 +72,58 @@ class RunBranch(Branch):
     def final(self):    # the state itself while no board is drawn from it: none is drawn for the words
         v = self._after
         return (v.picture if v.state is None else v.state) if v.__class__ is Pending else v
+
+
+class Worded:
+    """An answer's words not written yet (its sentences, what its sources are): `write(*args)`,
+    written once when first read (every copy of the answer reads the same list), then only the
+    list is kept. `args` hold what the words are written from as it was when the answer was made
+    (`RunAnswer`)."""
+    __slots__ = ("write", "args", "words")
+
+    def __init__(self, write, args: tuple) -> None:
+        self.write, self.args, self.words = write, args, None
+
+    def drawn(self):
+        if self.write is not None:
+            self.words = self.write(*self.args)
+            self.write = self.args = None       # the knowledge base, the question and the view no longer held
+        return self.words
+
+    def __deepcopy__(self, memo: dict):
+        """A deep copy of the answer holds the words themselves, written now: not a copy of the
+        knowledge base and the question they are written from."""
+        return _copy.deepcopy(self.drawn(), memo)
+
+
+class RunAnswer(Answer):
+    """A run's answer, whose sentences (and the sentences written from the run alone, `derived`;
+    and what the documents it cites are, `authority`) are written when they are first read — the JSON, the terminal, a page, the test of what
+    decides comparing two readings' words — not for every answer: `rulesdsl test` reads the
+    verdict alone, as do the history's quick answers and the benchmarks' runs. They are written
+    from a view of the answer as it was made (a shallow copy, with a list of its expectations of
+    its own: the status checks appended later, the readings' twins and the pages' slimmed
+    branches do not reach it), so they say what the sentences written at once said."""
+
+    sentences = drawn_late("_sentences", Worded)
+    derived = drawn_late("_derived", Worded)
+    authority = drawn_late("_authority", Worded)     # what the documents cited are: read with the status line
+
+    def __copy__(self) -> "RunAnswer":
+        """A shallow copy (`copy.copy`: a twin under another reading, the view the sentences are
+        written from), made without the reduction protocol `copy` otherwise goes through (three
+        times the cost)."""
+        twin = RunAnswer.__new__(RunAnswer)
+        twin.__dict__ = self.__dict__.copy()
+        return twin
+
+
+class RunExpectation(ExpectationResult):
+    """A run's result of one expectation, whose words (`text`; a probability expectation's words
+    without the bound, `statement`) are written when first read — the sentences, the JSON, the
+    terminal — not for every answer: the verdict reads whether it holds, not its words. The words
+    depend on the expectation and the knowledge base alone (engine.runner: `describe`), so every
+    answer of a question shares them."""
+
+    text = drawn_late("_text", Worded)
+    statement = drawn_late("_statement", Worded)

@@ -18,7 +18,7 @@ from .chance import ChanceLimit, is_chance, summarize
 from .context import Bounds, BranchLimit, Context, EngineError, IllegalAction, StepLimit, carded_games, explore
 from .deciding import SEASON_POINT, RunMemo, settle
 from .expecting import add_status_checks, probability_expectation, under_policy
-from .late import Pending, Redrawn, RunBranch
+from .late import Pending, Redrawn, RunAnswer, RunBranch, RunExpectation, Worded
 from .registry import engine_for
 from .resume import MIN_RUNS, Resumes, copier
 from .sentences import answer_sentences
@@ -252,7 +252,18 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         # (one run: no chance point had two outcomes)
         odds = summarize(branches, len(info.expects))
     expectations = []
-    for i, (e, modality, text, statement, loc, bound) in enumerate(_expects(kb, engine, info)):
+    # the words, written when first read (late.RunExpectation): the verdict reads none; under
+    # another reading at once (the test of what decides compares the readings' sentences, which
+    # word the expectations: every such answer's words are read)
+    result = ExpectationResult if reading else RunExpectation
+    for i, (e, modality, call, loc, bound) in enumerate(_expects(kb, info)):
+        if bound is None:
+            text = describe(kb, engine, call) if reading else Worded(describe, (kb, engine, call))
+            statement = None
+        elif reading:
+            text, statement = _bounded(kb, engine, call, e.probability), describe(kb, engine, call)
+        else:
+            text, statement = Worded(_bounded, (kb, engine, call, e.probability)), Worded(describe, (kb, engine, call))
         applies = (e.valid_from is None or e.valid_from.start() <= day) and \
                   (e.valid_until is None or day <= e.valid_until.end())
         want = modality != "never"      # what a run that bears the expectation out finds
@@ -272,7 +283,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
             per_plan = under_policy(e, i, branches, odds, per_plan)
         if bound is not None and evaluated == len(branches):
             ok, found = probability_expectation(e, modality, per_plan or [])
-        expectations.append(ExpectationResult(     # by position (one per expectation and answer): text,
+        expectations.append(result(     # by position (one per expectation and answer): text,
             # modality, ok, applies, holds_in, branches, found, loc, evaluated, probability, statement, odds
             text, modality, ok, applies, holds_in, len(branches), found, loc, evaluated, bound, statement,
             None if per_plan is None else [{"plan": label, "probability": str(p)} for label, p in per_plan]))
@@ -368,20 +379,23 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         cite = getattr(first, "illegal_cite", None)
         illegal = {"message": first.illegal, "rule": cite.ref if cite else None,
                    "title": cite_title(kb, cite) if cite else None}
-    a = Answer(
+    a = RunAnswer(
         scenario=sc.id, title=sc.title, question=sc.question, game=game, as_of=day, mode=mode,
         branches=branches, expectations=expectations, status=weakest(statuses), cautions=cautions,
         fuzzy=sorted(fuzzy_notes), points=dict(sorted(points.items())), sections=sorted(sections),
         cards=sorted(cards), rulings=sorted(rulings), choosers=_choosers(kb, contexts), illegal=illegal,
         unsettled=dict(sorted(unsettled.items())), reading=dict(reading or {}),
-        assumptions=list(assumed), authority=_authority(kb, game, cites.values()),
+        assumptions=list(assumed), authority=Worded(_authority, (kb, game, cites.values())),
         gaps=[c.as_dict() for c in gaps.values()] if gaps else [], odds=odds, relies=relies, direct=direct,
         firm=firm)
-    a.sentences = engine.answer_sentences(a) or answer_sentences(kb, a, info)
-    # under another reading the question's own answer words are never read out: the sentences
-    # are already the run's own
-    a.derived = a.sentences if not info.scenario.answer or reading else \
-        (engine.answer_sentences(a) or answer_sentences(kb, a, info, own=False))
+    if reading:     # under another reading the sentences are read (compared): written at once, and
+        # the question's own answer words are never read out: the sentences are already the run's own
+        a.sentences = a.derived = _sentences(engine, kb, a, info, True)
+    else:           # written when first read (late.RunAnswer), from the answer as it is now
+        said = _copy.copy(a)
+        said.expectations = list(expectations)
+        a.sentences = words = Worded(_sentences, (engine, kb, said, info, True))
+        a.derived = Worded(_sentences, (engine, kb, said, info, False)) if info.scenario.answer else words
     if settled and not reading:
         def under(r: dict[str, str]) -> Answer:   # the point cache holds values before any reading: shared
             return answer(kb, info, as_of=as_of, tournament=tournament, bounds=bounds,
@@ -390,6 +404,12 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
         _unlink_readings(a)
         add_status_checks(a, sc)
     return a
+
+
+def _sentences(engine, kb: KnowledgeBase, a: Answer, info: ScenarioInfo, own: bool) -> list[str]:
+    """The answer's sentences: the game's own, else the core's (`own` false: never the scenario's
+    own answer words)."""
+    return engine.answer_sentences(a) or answer_sentences(kb, a, info, own=own)
 
 
 def _all_illegal(branches: list) -> bool:
@@ -427,27 +447,28 @@ def describe(kb: KnowledgeBase, engine, call) -> str:
     return found[1]
 
 
-def _expects(kb: KnowledgeBase, engine, info: ScenarioInfo) -> list[tuple]:
+def _expects(kb: KnowledgeBase, info: ScenarioInfo) -> list[tuple]:
     """What an answer says of each expectation whatever its runs found, worked out once per
     question (the answer and every reading it is tried under): the expectation, its modality,
-    its words (with a probability's bound), the words without the bound (a probability
-    expectation's only), where it is written, and the bound (`>= 1/2`)."""
+    its call (to word it: `describe`, `_bounded`), where it is written, and a probability's bound
+    (`>= 1/2`)."""
     key = ("engine.expects", id(info))
     found = kb.memo.get(key)
     if found is not None and found[0] is info:    # the question is kept with its entry
         return found[1]
     out = []
     for e, call in info.expects:
-        text = statement = describe(kb, engine, call)
         prob = e.probability
-        if prob is not None:
-            policy = f"{prob.best_for}の最善の決め方で" if prob.best_for else \
-                ("「" + "」「".join(prob.plan) + "」と決めて" if prob.plan else "")
-            text += f"（{policy}その確率 {prob.op} {prob.value}）"
-        out.append((e, e.modality or "always", text, statement if prob is not None else None, str(e.loc),
-                    f"{prob.op} {prob.value}" if prob is not None else None))
+        out.append((e, e.modality or "always", call, str(e.loc), None if prob is None else f"{prob.op} {prob.value}"))
     kb.memo[key] = (info, out)
     return out
+
+
+def _bounded(kb: KnowledgeBase, engine, call, prob) -> str:
+    """A probability expectation in words, with its policy and bound."""
+    policy = f"{prob.best_for}の最善の決め方で" if prob.best_for else \
+        ("「" + "」「".join(prob.plan) + "」と決めて" if prob.plan else "")
+    return describe(kb, engine, call) + f"（{policy}その確率 {prob.op} {prob.value}）"
 
 
 BRANCH_LIMIT = "branch-limit"       # the refusal's code: raised once every run explored is made
