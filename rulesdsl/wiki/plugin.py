@@ -80,6 +80,7 @@ class WikiPlugin:
         self.entries: list[Entry] = []           # the search index's entries (search.py)
         self.drawn: dict[str, Drawn] = {}        # item page src -> its parts, made before the page shells exist
         self.aside: Optional[Aside] = None       # the drawn Q&A pages' contents, kept on disk until written
+        self.scratch: Optional[Path] = None      # where the forked maker leaves the browser's interpreter (on_files copies it)
         self.started = 0.0
 
     # ------------------------------------------------------------------------- config
@@ -130,9 +131,13 @@ class WikiPlugin:
             raise PluginError(f"rulesdsl wiki: {e}") from None
         from . import ask_bundle
         loaded = time.perf_counter()
-        # the interpreter for readers' browsers does not depend on the answers: made beside them
-        made_beside = beside(lambda: ask_bundle.encode(ask_bundle.build(self.wiki)),
-                             jobs(len(kb.scenarios), SHARED_FROM, JOBS_ENV))
+        # the interpreter for readers' browsers does not depend on the answers: made beside them,
+        # its files left in a private scratch folder (copied into the site in on_files), so that
+        # their ~50 MB never enter this process's heap, which the answers have taken to its highest
+        processes = jobs(len(kb.scenarios), SHARED_FROM, JOBS_ENV)
+        self._discard_scratch()
+        aside = self.scratch = ask_bundle.scratch() if processes > 1 else None
+        made_beside = beside(lambda: ask_bundle.encode(ask_bundle.build(self.wiki), aside), processes)
         try:
             failures = self.wiki.compute_answers()
         except BaseException:
@@ -188,11 +193,13 @@ class WikiPlugin:
         bundle = None
         data = made_beside.result()
         if data is not None:
-            with contextlib.suppress(ValueError, TypeError, KeyError):
-                bundle = ask_bundle.decode(data)
+            with contextlib.suppress(ValueError, TypeError, KeyError, OSError):
+                bundle = ask_bundle.decode(data, self.scratch)
         how = "made beside the answers, waited for" if bundle is not None else "gathered"
         if bundle is None:
             bundle = ask_bundle.build(self.wiki)
+        if bundle.aside is None:     # (its files are in memory: the folder is not needed)
+            self._discard_scratch()
         self.wiki.ask = bundle
         if bundle.available:
             log.info(f"rulesdsl: the interpreter for readers' browsers ({bundle.total_bytes() / 1e6:.1f} MB, "
@@ -246,7 +253,8 @@ class WikiPlugin:
         # mkdocs has emptied the site folder (unless --dirty): the interpreter for readers'
         # browsers goes there now, and its bytes are let go of instead of held while every page is made
         from .ask_bundle import write as write_ask
-        write_ask(w.ask, Path(config.site_dir))
+        write_ask(w.ask, Path(config.site_dir))     # (and the scratch folder its files were in removed)
+        self.scratch = None
         in_nav = {"changelog_year": InclusionLevel.NOT_IN_NAV, "chapter": InclusionLevel.NOT_IN_NAV,
                   "review_part": InclusionLevel.NOT_IN_NAV}
         for page in w.pages:
@@ -501,8 +509,14 @@ class WikiPlugin:
             self.aside.close()
             self.aside = None
 
+    def _discard_scratch(self) -> None:
+        from .ask_bundle import discard
+        discard(self.scratch)
+        self.scratch = None
+
     def on_build_error(self, error, **kwargs) -> None:
         self._close_aside()
+        self._discard_scratch()
         gc.unfreeze()
         gc.collect()
 
