@@ -33,9 +33,8 @@ import re
 import shutil
 import tempfile
 import time
-import zlib
 from pathlib import Path
-from typing import Any, NamedTuple, Optional
+from typing import Any, Optional
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
@@ -43,7 +42,7 @@ from mkdocs.structure.toc import get_toc
 
 from ..base.shared_work import beside, jobs
 from .a11y import fix_page
-from .aside import Aside, Kept
+from .aside import Aside, Drawn, Kept, packed, unpacked
 from .escape import esc, strip_tags
 from .render import Doc
 from .search import DOCS_PER_SHARD, Entry, SearchIndex, write_meta
@@ -78,8 +77,8 @@ class WikiPlugin:
         self.shells: dict[int, list[str]] = {}   # url depth -> template pieces
         self._toc_template: list[str] = []
         self.entries: list[Entry] = []           # the search index's entries (search.py)
-        self.drawn: dict[str, Drawn] = {}        # item page src -> its parts, made before the page shells exist
-        self.aside: Optional[Aside] = None       # the drawn Q&A pages' contents, kept on disk until written
+        self.drawn: dict[str, Kept] = {}         # Q&A page src -> its parts (`Drawn`), made before the page shells exist
+        self.aside: Optional[Aside] = None       # the drawn Q&A pages' parts, kept on disk until written
         self.scratch: Optional[Path] = None      # where the forked maker leaves the browser's interpreter (on_files copies it)
         self.started = 0.0
 
@@ -170,19 +169,16 @@ class WikiPlugin:
         for page in w.items:
             if page.kind == "scenario":
                 url = w.url(page.src)
-                self.drawn[page.src] = self._drawing(render(w, page, Wiki.root_of(url)), page, url, pack=True)
+                self.drawn[page.src] = self.aside.put(packed(self._drawing(render(w, page, Wiki.root_of(url)), page, url)))
                 w.release_runs((page.key,))
         log.info(f"rulesdsl: {len(self.drawn)} Q&A pages made in {time.perf_counter() - started:.1f} s")
 
-    def _drawing(self, doc: Doc, page: Page, url: str, pack: bool = False) -> "Drawn":
-        """What an item page's file and search entries are made of, from its rendered document
-        (`pack`: its content compressed, to be kept)."""
+    def _drawing(self, doc: Doc, page: Page, url: str) -> Drawn:
+        """What an item page's file and search entries are made of, from its rendered document."""
         w = self.wiki
         where, rank = self._where(page)
         keys = (page.key[1], w.kb.card(*page.key).card.name or "") if page.kind == "card" else ()
-        html = doc.html()
-        return Drawn(doc.title, self.aside.put(zlib.compress(html.encode("utf-8"), 1)) if pack else html, doc.toc,
-                     doc.sections[0][1] if doc.sections else "",
+        return Drawn(doc.title, doc.html(), doc.toc, doc.sections[0][1] if doc.sections else "",
                      doc.search_entries(url, limit=ITEM_TEXT, single=True, where=where, keys=keys, rank=rank))
 
     def _ask_bundle(self, made_beside) -> None:
@@ -413,7 +409,9 @@ class WikiPlugin:
         made: set[Path] = set()
         for page in items:
             url = w.url(page.src)
-            drawn = self.drawn.pop(page.src, None) or self._drawing(render(w, page, Wiki.root_of(url)), page, url)
+            kept = self.drawn.pop(page.src, None)
+            drawn = unpacked(self.aside.get(kept)) if kept is not None else \
+                self._drawing(render(w, page, Wiki.root_of(url)), page, url)
             html = self._fill(self.shells[url.count("/")], drawn, url)
             path = w.path(page.src)
             dest = site / (path + "index.html" if path.endswith("/") or not path else path)
@@ -475,12 +473,9 @@ class WikiPlugin:
         for page in items:
             self.drawn.pop(page.src, None)
 
-    def _fill(self, pieces: list[str], drawn: "Drawn", url: str) -> str:
+    def _fill(self, pieces: list[str], drawn: Drawn, url: str) -> str:
         toc = "".join(self._toc_li(t) for t in drawn.toc)
-        content = drawn.content
-        if isinstance(content, Kept):
-            content = zlib.decompress(self.aside.get(content)).decode("utf-8")
-        values = {"TITLE": esc(drawn.title), "CONTENT": content, "TOC": toc, "TOCID": esc(drawn.first), "URL": url}
+        values = {"TITLE": esc(drawn.title), "CONTENT": drawn.content, "TOC": toc, "TOCID": esc(drawn.first), "URL": url}
         return "".join(values[p] if i % 2 else p for i, p in enumerate(pieces))
 
     def _toc_li(self, token: dict) -> str:
@@ -528,18 +523,6 @@ class WikiPlugin:
                 if path.is_dir():
                     server.watch(str(path))
         return server
-
-
-class Drawn(NamedTuple):
-    """An item page's parts: its title, its content (`Kept` in the `Aside` file: at 10,000
-    questions the Q&A pages wait through the history and the index pages; a page made on the
-    spot: text), its table of contents, its first heading's id and its search entries."""
-
-    title: str
-    content: Any
-    toc: list
-    first: str
-    entries: list
 
 
 _KIND_JA = {"game": "", "rules": "ルール", "chapter": "ルール", "cards": "カード", "card": "カード",
