@@ -62,6 +62,28 @@ def test_a_result_the_parent_cannot_read_back_is_made_again_here():
     assert sorted(made_here) == list(range(12))
 
 
+def test_one_unreadable_result_among_many_keeps_none_of_the_childs_and_its_whole_output_is_read():
+    parent = os.getpid()
+    made_here = []
+
+    def work(i: int) -> str:
+        if os.getpid() == parent:
+            made_here.append(i)
+        return f"{i}:" + "x" * 20000    # the child's output far beyond a pipe's room: read to its end, or it waits
+
+    calls = []
+
+    def decode(r: str) -> str:      # the child's first result is unreadable, those after it are not
+        calls.append(r)
+        if len(calls) == 1:
+            raise ValueError("unreadable")
+        return r
+
+    got = shared_map(40, work, decode=decode, processes=2)
+    assert got == [work(i) for i in range(40)]
+    assert sorted(set(made_here)) == list(range(40))
+
+
 def test_encoded_results_are_decoded():
     got = shared_map(10, lambda i: (i, str(i)), encode=list, decode=tuple, processes=2)
     assert got == [(i, str(i)) for i in range(10)]
