@@ -58,6 +58,7 @@ SHELL_CONTENT = "<h1>RULESDSLSHELLCONTENT</h1>"
 SHELL_TOC_ID = "rulesdsl-shell-toc"
 SHELL_TOC_NAME = "RULESDSLSHELLTOCNAME"
 STUB = "RULESDSL-GENERATED-PAGE\n"
+HELD = "RULESDSLHELDCONTENT"        # a generated page's content until it is written (`_hold`)
 ITEM_TEXT = 200          # characters of an item page's text in the search index (its title, then its first lines)
 _SLOT = "\x00"
 _BLANK = re.compile(r"[ \t]*\n\s*")
@@ -79,12 +80,14 @@ class WikiPlugin:
         self.entries: list[Entry] = []           # the search index's entries (search.py)
         self.drawn: dict[str, Kept] = {}         # Q&A page src -> its parts (`Drawn`), made before the page shells exist
         self.aside: Optional[Aside] = None       # the drawn Q&A pages' parts, kept on disk until written
+        self.held: dict[str, tuple[str, Kept]] = {}   # generated page src -> its content's placeholder, and the content aside
         self.scratch: Optional[Path] = None      # where the forked maker leaves the browser's interpreter (on_files copies it)
         self.started = 0.0
 
     # ------------------------------------------------------------------------- config
     def on_config(self, config):
         self.started = time.perf_counter()
+        self.held = {}
         gc.unfreeze()   # a previous build in this process (mkdocs serve) may have frozen its objects
         gc.collect()
         # Loading builds millions of long-lived objects and little garbage: the cyclic collector
@@ -304,7 +307,7 @@ class WikiPlugin:
             page.toc = get_toc(doc.toc)
             where, rank = self._where(gen)
             self.entries.extend(doc.search_entries(page.url, where=where, rank=rank))
-            return doc.html()
+            return self._hold(src, doc.html())
         if self._shell_depth(src) is not None:
             page.toc = get_toc([{"level": 2, "id": SHELL_TOC_ID, "name": SHELL_TOC_NAME, "children": []}])
             return SHELL_CONTENT
@@ -331,7 +334,25 @@ class WikiPlugin:
         where = " ＞ ".join(x for x in (game, label) if x)
         return where, _KIND_RANK.get(kind, 1)
 
+    def _hold(self, src: str, html: str) -> str:
+        """What mkdocs is given as a generated page's content: a placeholder (with an <h1> where
+        the content has one: the theme adds the title's where it has none), the content itself
+        kept aside until `on_post_page` puts it in. mkdocs makes every page's content before it
+        writes the first: at 10,000 cards the index pages' (tables of every card, ruling and
+        question, the review list) would be held all at once, the build's peak."""
+        if self.aside is None:
+            return html
+        held = f"<h1>{HELD}{len(self.held)}</h1>" if "<h1" in html else f"<p>{HELD}{len(self.held)}</p>"
+        self.held[src] = (held, self.aside.put(html.encode("utf-8")))
+        return held
+
     def on_post_page(self, output: str, page, config) -> str:
+        held = self.held.pop(page.file.src_uri, None)
+        if held is not None:
+            at = output.find(held[0])
+            if at < 0 or output.find(held[0], at + 1) >= 0:
+                raise PluginError(f"rulesdsl wiki: the theme did not show {page.file.src_uri}'s content once")
+            output = output[:at] + self.aside.get(held[1]).decode("utf-8") + output[at + len(held[0]):]
         output = fix_page(output)
         depth = self._shell_depth(page.file.src_uri)
         if depth is not None:
