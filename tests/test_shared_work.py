@@ -47,19 +47,34 @@ def test_what_a_failing_child_did_not_report_is_done_here():
     assert shared_map(25, work, processes=2) == [i + 1 for i in range(25)]
 
 
-def test_a_result_the_parent_cannot_read_back_is_made_again_here():
+def _unreadable_after(first: int):
+    """A decoder that refuses its first result and, with `first` 0, every one after it."""
+    calls = []
+
+    def decode(r: str) -> str:
+        calls.append(r)
+        if first == 0 or len(calls) == 1:
+            raise ValueError("unreadable")
+        return r
+    return decode
+
+
+@pytest.mark.parametrize("tasks, size, first", [
+    (12, 0, 0),         # every result the child sends is refused
+    (40, 20000, 1),     # its first only, among results far beyond a pipe's room: read to the end, or it waits
+])
+def test_a_result_the_parent_cannot_read_back_makes_every_task_of_the_childs_done_here(tasks, size, first):
     parent = os.getpid()
     made_here = []
 
     def work(i: int) -> str:
         if os.getpid() == parent:
             made_here.append(i)
-        return f"r{i}"
+        return f"r{i}:" + "x" * size
 
-    # the child's results decode to something the parent refuses: every task is done here
-    got = shared_map(12, work, encode=lambda r: r, decode=lambda r: int(r), processes=2)
-    assert got == [f"r{i}" for i in range(12)]
-    assert sorted(made_here) == list(range(12))
+    got = shared_map(tasks, work, decode=_unreadable_after(first), processes=2)
+    assert got == [f"r{i}:" + "x" * size for i in range(tasks)]
+    assert sorted(set(made_here)) == list(range(tasks))
 
 
 def test_encoded_results_are_decoded():

@@ -32,3 +32,14 @@ def test_aside_reads_between_puts_do_not_move_where_the_next_put_goes():
         assert (aside.get(second), aside.get(first)) == (b"second", b"first")
     finally:
         aside.close()
+
+
+def test_a_drawn_page_packed_comes_back_equal_with_its_entries_keys_a_tuple():
+    from rulesdsl.wiki.aside import Drawn, packed, unpacked
+    from rulesdsl.wiki.search import Entry
+    toc = [{"level": 2, "id": "答え", "name": "答え &amp; 根拠", "children": [{"level": 3, "id": "x", "name": "x", "children": []}]}]
+    entries = [Entry("grm/qa/x.html", "問「a」", "本文\x00と\ud800半端な文字", "GRM ＞ Q&A", ("A-01", "カード名"), 2, "provisional 暫定"),
+               Entry("grm/qa/x.html#y", "y", "")]
+    d = Drawn("問「a」<b>", '<p class="rd">答え\n\x00</p>', toc, "答え", entries)
+    back = unpacked(packed(d))
+    assert back == d and type(back.entries[0]) is Entry and back.entries[0].keys == ("A-01", "カード名")

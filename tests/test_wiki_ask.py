@@ -47,12 +47,15 @@ def _need(tool: str) -> str:
 def ask_site(tmp_path_factory) -> Path:
     _need("npm")
     out = tmp_path_factory.mktemp("ask") / "site"
-    result = build_site(REPO, out)
+    scratch = tmp_path_factory.mktemp("tmp")
+    result = build_site(REPO, out, extra_env={"TMPDIR": str(scratch)})
     assert result.returncode == 0, result.output
     assert "built without 「この質問を変えて聞く」" not in result.output, result.output
     assert (out / ask_bundle.ASSETS / "manifest.json").is_file()
     if os.cpu_count() and os.cpu_count() > 1:   # every test of the runtime tests the one made beside the answers
         assert "made beside the answers" in result.output, result.output
+    # the scratch folder the maker left the files in (ask_bundle.scratch) is gone, as is every other
+    assert list(scratch.iterdir()) == []
     return out
 
 
@@ -309,6 +312,37 @@ def test_a_bundle_made_beside_the_answers_comes_back_whole_and_a_cut_one_is_refu
             ask_bundle.decode(cut)
     missing = ask_bundle.Bundle(missing="npm is not installed")
     assert ask_bundle.decode(ask_bundle.encode(missing)) == missing
+
+
+def test_a_bundle_whose_files_are_left_aside_comes_back_without_their_bytes_and_is_written_checked(tmp_path):
+    files = {"wheels/a.whl": b"PK\x03\x04" + bytes(range(256)), "games/grm/snapshot.json": b"{}", "empty": b""}
+    manifest = {"format": 1, "files": {n: {"sha256": ask_bundle.sha256(d), "bytes": len(d)} for n, d in files.items()}}
+    made = ask_bundle.Bundle(files=dict(files), manifest=manifest, texts={"grm/qa/x": "scenario grm/qa/x 「問」 {\n}\n"})
+    folder = ask_bundle.scratch()
+    assert folder.stat().st_mode & 0o077 == 0          # private: the maker's and the build's alone
+    data = ask_bundle.encode(made, folder)
+    assert len(data) < 8 + 1000 and files["wheels/a.whl"] not in data   # the bytes stay in the folder
+    back = ask_bundle.decode(data, folder)
+    assert back.files == {} and back.aside == str(folder) and back.texts == made.texts
+    assert back.sizes() == made.sizes() and back.total_bytes() == made.total_bytes()
+    with pytest.raises(ValueError):
+        ask_bundle.decode(data, tmp_path)              # left in a folder other than the one made for it
+    ask_bundle.write(back, tmp_path / "site")
+    top = tmp_path / "site" / ask_bundle.ASSETS
+    assert {n: (top / n).read_bytes() for n in files} == files and (top / "manifest.json").is_file()
+    assert not folder.exists() and back.written and back.aside is None
+
+    folder = ask_bundle.scratch()
+    data = ask_bundle.encode(made, folder)
+    (folder / "games" / "grm" / "snapshot.json").write_bytes(b"[]")     # changed on disk, same length
+    back = ask_bundle.decode(data, folder)
+    with pytest.raises(OSError):
+        ask_bundle.write(back, tmp_path / "site2")
+    (folder / "empty").unlink()
+    with pytest.raises(OSError):
+        ask_bundle.decode(data, folder)                # one is gone
+    ask_bundle.discard(folder)
+    assert not folder.exists()
 
 
 def test_a_site_built_without_the_runtime_says_so_on_the_console_and_on_its_pages(tmp_path):

@@ -96,20 +96,10 @@ def shared_map(count: int, work: Callable[[int], Any], encode: Callable[[Any], A
         if not done:        # this process failed: what the child makes would not be read
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
-        theirs = _read_all(out_r)
+        theirs = _read_results(out_r, lambda i, v: decode(v) if 0 <= i < count and i not in results else _SKIP)
         _, status = os.waitpid(pid, 0)
-    if os.waitstatus_to_exitcode(status) == 0 and theirs is not None and theirs.endswith(_END):
-        lines = theirs.split(b"\n")[:-2]     # (the end line, and the empty piece after it)
-        del theirs
-        decoded = {}
-        with contextlib.suppress(ValueError, TypeError, AttributeError, KeyError, IndexError):
-            for n, line in enumerate(lines):
-                if line:
-                    i, v = json.loads(line)
-                    lines[n] = b""      # (each line's text and value let go of as it is read)
-                    if 0 <= i < count and i not in results:
-                        decoded[i] = decode(v)
-            results.update(decoded)     # all the child's results, or (one unreadable) none of them
+    if os.waitstatus_to_exitcode(status) == 0 and theirs is not None:
+        results.update(theirs)          # all the child's results, or (one unreadable) none of them
     return [results[i] if i in results else work(i) for i in range(count)]
 
 
@@ -191,6 +181,38 @@ def _taken(fd: int):
         if len(data) < 4:
             return
         yield int.from_bytes(data, "little")
+
+
+_SKIP = object()     # a result `_read_results` is told not to keep
+
+
+def _read_results(fd: int, decode: Callable[[int, Any], Any]) -> Optional[dict[int, Any]]:
+    """The child's results from its pipe, each line decoded as it is read (`decode(i, value)`,
+    `_SKIP` for one not to keep), so that no more than a line's text is held beside the values
+    — not the whole of the child's output and its lines besides; None when a line is unreadable or
+    the end line is not the last. The pipe is read to its end in every case (the child may be
+    writing still)."""
+    decoded: Optional[dict[int, Any]] = {}
+    ended = False
+    try:
+        with os.fdopen(fd, "rb") as f:
+            for line in f:
+                if decoded is None:
+                    continue            # (read on to the end, what comes is not kept)
+                if ended or line == _END:
+                    decoded, ended = (decoded if not ended else None), True
+                    continue
+                try:
+                    i, v = json.loads(line)
+                    v = decode(i, v)
+                except (ValueError, TypeError, AttributeError, KeyError, IndexError):
+                    decoded = None
+                    continue
+                if v is not _SKIP:
+                    decoded[i] = v
+    except OSError:
+        return None
+    return decoded if ended else None
 
 
 def _read_all(fd: int) -> Optional[bytes]:

@@ -1,11 +1,14 @@
 """Bytes a wiki build writes once and reads back once, kept on disk rather than in the build's
-memory (rulesdsl/wiki/plugin.py: the Q&A pages drawn long before they are written)."""
+memory (rulesdsl/wiki/plugin.py: the Q&A pages drawn long before they are written), and an item
+page's parts (`Drawn`) as such bytes."""
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
-from typing import NamedTuple
+import zlib
+from typing import Any, NamedTuple
 
 from mkdocs.exceptions import PluginError
 
@@ -44,3 +47,35 @@ class Aside:
 
     def close(self) -> None:
         self._file.close()
+
+
+class Drawn(NamedTuple):
+    """An item page's parts: its title, its content (HTML), its table of contents, its first
+    heading's id and its search entries (search.Entry)."""
+
+    title: str
+    content: str
+    toc: list
+    first: str
+    entries: list
+
+
+def packed(d: Drawn) -> bytes:
+    """`d` as bytes to keep aside (`unpacked` gives it back, equal): its parts but the content as
+    JSON (ASCII: any string comes back as it was), a NUL byte, the content, compressed."""
+    meta = json.dumps([d.title, d.toc, d.first, [list(e) for e in d.entries]], separators=(",", ":"))
+    return zlib.compress(meta.encode("ascii") + b"\0" + d.content.encode("utf-8"), 1)
+
+
+def unpacked(data: bytes) -> Drawn:
+    """The `Drawn` that `packed` made `data` of."""
+    from .search import Entry
+    meta, content = zlib.decompress(data).split(b"\0", 1)
+    title, toc, first, entries = json.loads(meta)
+    return Drawn(title, content.decode("utf-8"), toc, first, [Entry(*_entry(e)) for e in entries])
+
+
+def _entry(fields: list) -> list[Any]:
+    """An entry's fields as JSON gave them back: its exact-match keys a tuple again."""
+    fields[4] = tuple(fields[4])
+    return fields

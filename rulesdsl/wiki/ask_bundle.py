@@ -18,6 +18,8 @@ import hashlib
 import io
 import json
 import os
+import shutil
+import stat
 import subprocess
 import sys
 import tarfile
@@ -215,6 +217,7 @@ class Bundle:
     manifest: dict = field(default_factory=dict)
     texts: dict[str, str] = field(default_factory=dict)      # scenario id -> its DSL text
     written: bool = False       # the files are in the site, their bytes let go of (`write`)
+    aside: Optional[str] = None  # the private scratch folder holding the files' bytes instead of `files` (`encode`)
 
     @property
     def available(self) -> bool:
@@ -223,7 +226,7 @@ class Bundle:
     def sizes(self) -> dict[str, int]:
         """Each file's size in bytes (what the pages tell a reader they download), the same
         before and after `write` let go of the bytes (the manifest lists every file's)."""
-        if self.written:
+        if self.written or self.aside is not None:
             return {n: m["bytes"] for n, m in self.manifest["files"].items()}
         return {n: len(d) for n, d in self.files.items()}
 
@@ -327,42 +330,107 @@ def build(wiki) -> Bundle:
     return Bundle(files=files, manifest=manifest, texts=texts)
 
 
-def encode(bundle: Bundle) -> bytes:
+def scratch() -> Path:
+    """A new private folder (mode 0700) for a forked maker to leave the bundle's files in
+    (`encode`); whoever made it removes it (`discard`)."""
+    return Path(tempfile.mkdtemp(prefix="rulesdsl-ask-"))
+
+
+def discard(folder: Optional[Path]) -> None:
+    """Remove a folder `scratch` made, with whatever is in it (nothing when it is gone)."""
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def encode(bundle: Bundle, aside: Optional[Path] = None) -> bytes:
     """The bundle as bytes (made beside the answers by a forked copy of the build: plugin.py):
-    its description as JSON, then its files' bytes one after the other."""
+    its description as JSON, then its files' bytes one after the other — or, given `aside` (a
+    folder `scratch` made), its files' bytes written there under their names and only their
+    lengths sent, so that they never enter the heap of the process that decodes it."""
+    files = [[name, len(data)] for name, data in bundle.files.items()]
+    if aside is not None and bundle.available:
+        for name, data in bundle.files.items():
+            dest = _inside(aside, name)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            with open(dest, "xb") as f:
+                f.write(data)
+    else:
+        aside = None
     head = json.dumps({"missing": bundle.missing, "manifest": bundle.manifest, "texts": bundle.texts,
-                       "files": [[name, len(data)] for name, data in bundle.files.items()]},
+                       "files": files, "aside": None if aside is None else str(aside)},
                       ensure_ascii=False).encode("utf-8")
-    return len(head).to_bytes(8, "little") + head + b"".join(bundle.files.values())
+    return len(head).to_bytes(8, "little") + head + (b"" if aside is not None else b"".join(bundle.files.values()))
 
 
-def decode(data: bytes) -> Bundle:
-    """The bundle `encode` made (ValueError when `data` is not one)."""
+def decode(data: bytes, aside: Optional[Path] = None) -> Bundle:
+    """The bundle `encode` made (ValueError when `data` is not one, or when its files were left
+    in a folder other than `aside`, or are not there at their lengths)."""
     size = int.from_bytes(data[:8], "little")
     head = json.loads(data[8:8 + size])
     pos, files = 8 + size, {}
-    for name, length in head["files"]:
-        if not isinstance(name, str) or not isinstance(length, int) or pos + length > len(data):
+    left = head.get("aside")
+    if left is not None:
+        if aside is None or left != str(aside):
             raise ValueError("not a bundle")
-        files[name] = data[pos:pos + length]
-        pos += length
+        for name, length in head["files"]:
+            if not isinstance(name, str) or not isinstance(length, int) or head["manifest"]["files"][name]["bytes"] != length:
+                raise ValueError("not a bundle")
+            st = os.lstat(_inside(aside, name))     # (OSError: not there)
+            if not stat.S_ISREG(st.st_mode) or st.st_size != length:
+                raise ValueError("not a bundle")
+    else:
+        for name, length in head["files"]:
+            if not isinstance(name, str) or not isinstance(length, int) or pos + length > len(data):
+                raise ValueError("not a bundle")
+            files[name] = data[pos:pos + length]
+            pos += length
     if pos != len(data):
         raise ValueError("not a bundle")
-    return Bundle(missing=head["missing"], files=files, manifest=head["manifest"], texts=head["texts"])
+    return Bundle(missing=head["missing"], files=files, manifest=head["manifest"], texts=head["texts"], aside=left)
+
+
+def _inside(folder: Path, name: str) -> Path:
+    """Where the file `name` of the bundle goes under `folder` (ValueError for a name that would
+    leave it)."""
+    parts = name.split("/")
+    if not name or any(p in ("", ".", "..") for p in parts):
+        raise ValueError(f"not a file name of the bundle: {name!r}")
+    return Path(folder, *parts)
 
 
 def write(bundle: Bundle, site: Path) -> None:
     """Write the bundle's files into the built site (only ever into its own folder there), then
     let go of their bytes (~50 MB: the build writes them as soon as mkdocs has emptied the site
-    folder, instead of holding them while every page is made); a second call writes nothing."""
+    folder, instead of holding them while every page is made); a second call writes nothing.
+    Files left aside (`encode`) are copied a piece at a time, each checked against the digest the
+    manifest gives it, and their folder removed."""
     if not bundle.available or bundle.written:
         return
     top = Path(site) / ASSETS
     if top.exists() and not top.is_dir():
         raise OSError(f"{top} is not a folder")
+    if bundle.aside is not None:
+        for name, meta in bundle.manifest["files"].items():
+            _copy_checked(_inside(Path(bundle.aside), name), _inside(top, name), meta["sha256"])
+        discard(Path(bundle.aside))
+        bundle.aside = None
     for name, data in bundle.files.items():
-        dest = top / name
+        dest = _inside(top, name)
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(data)
     (top / "manifest.json").write_text(json.dumps(bundle.manifest, ensure_ascii=False, indent=1), encoding="utf-8")
     bundle.files, bundle.written = {}, True
+
+
+def _copy_checked(src: Path, dest: Path, digest: str) -> None:
+    """Copy `src` to `dest` a megabyte at a time; OSError (and `dest` removed) when what was
+    copied does not have the sha256 `digest`."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    h = hashlib.sha256()
+    with open(src, "rb") as f, open(dest, "wb") as out:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+            out.write(chunk)
+    if h.hexdigest() != digest:
+        dest.unlink()
+        raise OSError(f"{src} changed after the interpreter for readers' browsers was made")

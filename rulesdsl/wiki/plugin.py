@@ -33,9 +33,8 @@ import re
 import shutil
 import tempfile
 import time
-import zlib
 from pathlib import Path
-from typing import Any, NamedTuple, Optional
+from typing import Any, Optional
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
@@ -43,7 +42,7 @@ from mkdocs.structure.toc import get_toc
 
 from ..base.shared_work import beside, jobs
 from .a11y import fix_page
-from .aside import Aside, Kept
+from .aside import Aside, Drawn, Kept, packed, unpacked
 from .escape import esc, strip_tags
 from .render import Doc
 from .search import DOCS_PER_SHARD, Entry, SearchIndex, write_meta
@@ -59,6 +58,7 @@ SHELL_CONTENT = "<h1>RULESDSLSHELLCONTENT</h1>"
 SHELL_TOC_ID = "rulesdsl-shell-toc"
 SHELL_TOC_NAME = "RULESDSLSHELLTOCNAME"
 STUB = "RULESDSL-GENERATED-PAGE\n"
+HELD = "RULESDSLHELDCONTENT"        # a generated page's content until it is written (`_hold`)
 ITEM_TEXT = 200          # characters of an item page's text in the search index (its title, then its first lines)
 _SLOT = "\x00"
 _BLANK = re.compile(r"[ \t]*\n\s*")
@@ -78,13 +78,16 @@ class WikiPlugin:
         self.shells: dict[int, list[str]] = {}   # url depth -> template pieces
         self._toc_template: list[str] = []
         self.entries: list[Entry] = []           # the search index's entries (search.py)
-        self.drawn: dict[str, Drawn] = {}        # item page src -> its parts, made before the page shells exist
-        self.aside: Optional[Aside] = None       # the drawn Q&A pages' contents, kept on disk until written
+        self.drawn: dict[str, Kept] = {}         # Q&A page src -> its parts (`Drawn`), made before the page shells exist
+        self.aside: Optional[Aside] = None       # the drawn Q&A pages' parts, kept on disk until written
+        self.held: dict[str, tuple[str, Kept]] = {}   # generated page src -> its content's placeholder, and the content aside
+        self.scratch: Optional[Path] = None      # where the forked maker leaves the browser's interpreter (on_files copies it)
         self.started = 0.0
 
     # ------------------------------------------------------------------------- config
     def on_config(self, config):
         self.started = time.perf_counter()
+        self.held = {}
         gc.unfreeze()   # a previous build in this process (mkdocs serve) may have frozen its objects
         gc.collect()
         # Loading builds millions of long-lived objects and little garbage: the cyclic collector
@@ -105,6 +108,7 @@ class WikiPlugin:
         # what of the answers only the Q&A pages and the history read, let go of: the item and
         # index pages still to be made take its room
         self.wiki.settle_answers()
+        _give_back_free_memory()
         config.nav = self.nav(config.nav)
         return config
 
@@ -130,9 +134,13 @@ class WikiPlugin:
             raise PluginError(f"rulesdsl wiki: {e}") from None
         from . import ask_bundle
         loaded = time.perf_counter()
-        # the interpreter for readers' browsers does not depend on the answers: made beside them
-        made_beside = beside(lambda: ask_bundle.encode(ask_bundle.build(self.wiki)),
-                             jobs(len(kb.scenarios), SHARED_FROM, JOBS_ENV))
+        # the interpreter for readers' browsers does not depend on the answers: made beside them,
+        # its files left in a private scratch folder (copied into the site in on_files), so that
+        # their ~50 MB never enter this process's heap, which the answers have taken to its highest
+        processes = jobs(len(kb.scenarios), SHARED_FROM, JOBS_ENV)
+        self._discard_scratch()
+        aside = self.scratch = ask_bundle.scratch() if processes > 1 else None
+        made_beside = beside(lambda: ask_bundle.encode(ask_bundle.build(self.wiki), aside), processes)
         try:
             failures = self.wiki.compute_answers()
         except BaseException:
@@ -165,19 +173,16 @@ class WikiPlugin:
         for page in w.items:
             if page.kind == "scenario":
                 url = w.url(page.src)
-                self.drawn[page.src] = self._drawing(render(w, page, Wiki.root_of(url)), page, url, pack=True)
+                self.drawn[page.src] = self.aside.put(packed(self._drawing(render(w, page, Wiki.root_of(url)), page, url)))
                 w.release_runs((page.key,))
         log.info(f"rulesdsl: {len(self.drawn)} Q&A pages made in {time.perf_counter() - started:.1f} s")
 
-    def _drawing(self, doc: Doc, page: Page, url: str, pack: bool = False) -> "Drawn":
-        """What an item page's file and search entries are made of, from its rendered document
-        (`pack`: its content compressed, to be kept)."""
+    def _drawing(self, doc: Doc, page: Page, url: str) -> Drawn:
+        """What an item page's file and search entries are made of, from its rendered document."""
         w = self.wiki
         where, rank = self._where(page)
         keys = (page.key[1], w.kb.card(*page.key).card.name or "") if page.kind == "card" else ()
-        html = doc.html()
-        return Drawn(doc.title, self.aside.put(zlib.compress(html.encode("utf-8"), 1)) if pack else html, doc.toc,
-                     doc.sections[0][1] if doc.sections else "",
+        return Drawn(doc.title, doc.html(), doc.toc, doc.sections[0][1] if doc.sections else "",
                      doc.search_entries(url, limit=ITEM_TEXT, single=True, where=where, keys=keys, rank=rank))
 
     def _ask_bundle(self, made_beside) -> None:
@@ -188,11 +193,13 @@ class WikiPlugin:
         bundle = None
         data = made_beside.result()
         if data is not None:
-            with contextlib.suppress(ValueError, TypeError, KeyError):
-                bundle = ask_bundle.decode(data)
+            with contextlib.suppress(ValueError, TypeError, KeyError, OSError):
+                bundle = ask_bundle.decode(data, self.scratch)
         how = "made beside the answers, waited for" if bundle is not None else "gathered"
         if bundle is None:
             bundle = ask_bundle.build(self.wiki)
+        if bundle.aside is None:     # (its files are in memory: the folder is not needed)
+            self._discard_scratch()
         self.wiki.ask = bundle
         if bundle.available:
             log.info(f"rulesdsl: the interpreter for readers' browsers ({bundle.total_bytes() / 1e6:.1f} MB, "
@@ -246,7 +253,8 @@ class WikiPlugin:
         # mkdocs has emptied the site folder (unless --dirty): the interpreter for readers'
         # browsers goes there now, and its bytes are let go of instead of held while every page is made
         from .ask_bundle import write as write_ask
-        write_ask(w.ask, Path(config.site_dir))
+        write_ask(w.ask, Path(config.site_dir))     # (and the scratch folder its files were in removed)
+        self.scratch = None
         in_nav = {"changelog_year": InclusionLevel.NOT_IN_NAV, "chapter": InclusionLevel.NOT_IN_NAV,
                   "review_part": InclusionLevel.NOT_IN_NAV}
         for page in w.pages:
@@ -299,7 +307,7 @@ class WikiPlugin:
             page.toc = get_toc(doc.toc)
             where, rank = self._where(gen)
             self.entries.extend(doc.search_entries(page.url, where=where, rank=rank))
-            return doc.html()
+            return self._hold(src, doc.html())
         if self._shell_depth(src) is not None:
             page.toc = get_toc([{"level": 2, "id": SHELL_TOC_ID, "name": SHELL_TOC_NAME, "children": []}])
             return SHELL_CONTENT
@@ -326,7 +334,25 @@ class WikiPlugin:
         where = " ＞ ".join(x for x in (game, label) if x)
         return where, _KIND_RANK.get(kind, 1)
 
+    def _hold(self, src: str, html: str) -> str:
+        """What mkdocs is given as a generated page's content: a placeholder (with an <h1> where
+        the content has one: the theme adds the title's where it has none), the content itself
+        kept aside until `on_post_page` puts it in. mkdocs makes every page's content before it
+        writes the first: at 10,000 cards the index pages' (tables of every card, ruling and
+        question, the review list) would be held all at once, the build's peak."""
+        if self.aside is None:
+            return html
+        held = f"<h1>{HELD}{len(self.held)}</h1>" if "<h1" in html else f"<p>{HELD}{len(self.held)}</p>"
+        self.held[src] = (held, self.aside.put(html.encode("utf-8")))
+        return held
+
     def on_post_page(self, output: str, page, config) -> str:
+        held = self.held.pop(page.file.src_uri, None)
+        if held is not None:
+            at = output.find(held[0])
+            if at < 0 or output.find(held[0], at + 1) >= 0:
+                raise PluginError(f"rulesdsl wiki: the theme did not show {page.file.src_uri}'s content once")
+            output = output[:at] + self.aside.get(held[1]).decode("utf-8") + output[at + len(held[0]):]
         output = fix_page(output)
         depth = self._shell_depth(page.file.src_uri)
         if depth is not None:
@@ -405,7 +431,9 @@ class WikiPlugin:
         made: set[Path] = set()
         for page in items:
             url = w.url(page.src)
-            drawn = self.drawn.pop(page.src, None) or self._drawing(render(w, page, Wiki.root_of(url)), page, url)
+            kept = self.drawn.pop(page.src, None)
+            drawn = unpacked(self.aside.get(kept)) if kept is not None else \
+                self._drawing(render(w, page, Wiki.root_of(url)), page, url)
             html = self._fill(self.shells[url.count("/")], drawn, url)
             path = w.path(page.src)
             dest = site / (path + "index.html" if path.endswith("/") or not path else path)
@@ -467,12 +495,9 @@ class WikiPlugin:
         for page in items:
             self.drawn.pop(page.src, None)
 
-    def _fill(self, pieces: list[str], drawn: "Drawn", url: str) -> str:
+    def _fill(self, pieces: list[str], drawn: Drawn, url: str) -> str:
         toc = "".join(self._toc_li(t) for t in drawn.toc)
-        content = drawn.content
-        if isinstance(content, Kept):
-            content = zlib.decompress(self.aside.get(content)).decode("utf-8")
-        values = {"TITLE": esc(drawn.title), "CONTENT": content, "TOC": toc, "TOCID": esc(drawn.first), "URL": url}
+        values = {"TITLE": esc(drawn.title), "CONTENT": drawn.content, "TOC": toc, "TOCID": esc(drawn.first), "URL": url}
         return "".join(values[p] if i % 2 else p for i, p in enumerate(pieces))
 
     def _toc_li(self, token: dict) -> str:
@@ -501,8 +526,14 @@ class WikiPlugin:
             self.aside.close()
             self.aside = None
 
+    def _discard_scratch(self) -> None:
+        from .ask_bundle import discard
+        discard(self.scratch)
+        self.scratch = None
+
     def on_build_error(self, error, **kwargs) -> None:
         self._close_aside()
+        self._discard_scratch()
         gc.unfreeze()
         gc.collect()
 
@@ -514,18 +545,6 @@ class WikiPlugin:
                 if path.is_dir():
                     server.watch(str(path))
         return server
-
-
-class Drawn(NamedTuple):
-    """An item page's parts: its title, its content (`Kept` in the `Aside` file: at 10,000
-    questions the Q&A pages wait through the history and the index pages; a page made on the
-    spot: text), its table of contents, its first heading's id and its search entries."""
-
-    title: str
-    content: Any
-    toc: list
-    first: str
-    entries: list
 
 
 _KIND_JA = {"game": "", "rules": "ルール", "chapter": "ルール", "cards": "カード", "card": "カード",
@@ -555,6 +574,16 @@ def _page_entries(html: str, url: str, title: str, rank: int) -> list[Entry]:
         else:
             out.append(Entry(f"{url}#{m.group(2)}", heading, text, title, (), rank))
     return out
+
+
+def _give_back_free_memory() -> None:
+    """Hand the C library's free memory back to the system (glibc's `malloc_trim`; elsewhere
+    nothing): the answers' runs let go of leave whole free pages among the heap's blocks, which
+    the index pages' large strings do not reuse, and which would otherwise count in the build's
+    peak. (30 ms; the blocks still in use are not moved.)"""
+    import ctypes
+    with contextlib.suppress(OSError, AttributeError, TypeError):
+        ctypes.CDLL(None).malloc_trim(0)        # (the process's own symbols: the C library's)
 
 
 def _json(value: Any) -> str:
