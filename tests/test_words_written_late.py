@@ -67,3 +67,18 @@ def test_a_deep_copy_of_an_answer_holds_its_words_not_what_they_are_written_from
         twin = copy.deepcopy(a)     # before anything was read
         assert isinstance(twin.__dict__["_sentences"], list)
         assert _words(twin) == _words(a), info.id
+
+
+def test_words_written_now_let_go_of_what_they_are_written_from_and_are_the_words_read_later(kb):
+    from rulesdsl.engine.late import Worded, write_words
+    for game in GAMES:
+        for info in _questions(kb, game, 6):
+            try:
+                a = answer(kb, info, settled=False)
+            except EngineError:
+                continue
+            write_words(a)      # what the wiki does with every answer it keeps for its pages
+            held = [v for v in (*a.__dict__.values(), *(x for e in a.expectations for x in e.__dict__.values()))
+                    if isinstance(v, Worded)]
+            assert held and all(w.args is None and w.write is None for w in held), info.id
+            assert _words(a) == _words(answer(kb, info, settled=False)), info.id

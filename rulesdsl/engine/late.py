@@ -127,3 +127,16 @@ class RunExpectation(ExpectationResult):
 
     text = drawn_late("_text", Worded)
     statement = drawn_late("_statement", Worded)
+
+
+def write_words(a: Answer) -> None:
+    """Write now the words an answer and its expectations write when first read (`RunAnswer`,
+    `RunExpectation`), so that the answer lets go of the view they are written from: for a caller
+    that keeps many answers and reads every one's words later anyway (the wiki's Q&A pages)."""
+    if isinstance(a, RunAnswer):
+        for name in ("sentences", "derived", "authority"):
+            getattr(a, name)
+    for e in a.expectations:
+        if isinstance(e, RunExpectation):
+            e.text
+            e.statement

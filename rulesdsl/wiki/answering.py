@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Union
 
 from ..engine.context import EngineError
+from ..engine.late import write_words
 from ..engine.registry import engine_for
 
 if TYPE_CHECKING:
@@ -65,6 +66,7 @@ def answer_one(kb, sid: str, info, cache: dict) -> Union["Answer", "Failure"]:
     # with every other answer's until the Q&A pages are drawn
     thin_readings(a)
     draw_afters(a)
+    write_words(a)     # every Q&A page shows them: written now, the view they are written from let go of
     return a
 
 
