@@ -43,24 +43,37 @@ _DROPPED = object()     # what is shifted for a token of a terminal that no rule
 
 class Token(str, metaclass=ABCMeta):
     """A token, as lark's: its text, with `type`, `value` and where it starts and ends (slots, as
-    lark's own: the driver sets eight of them per token, cheaper than giving it a dict). Lark's
-    own Token is registered as a virtual subclass once lark is imported (parser.py), so the
-    builder tells tokens from text alike whichever parser made them."""
+    lark's own: the driver sets five of them per token, cheaper than giving it a dict; where it
+    ends is read from where it starts and its text, as lark's lexer computes it: nothing of
+    the parse reads it, so the driver does not store it). Lark's own Token is registered as a
+    virtual subclass once lark is imported (parser.py), so the builder tells tokens from text
+    alike whichever parser made them."""
 
-    __slots__ = ("type", "start_pos", "value", "line", "column", "end_line", "end_column", "end_pos")
+    __slots__ = ("type", "start_pos", "value", "line", "column")
 
-    def __new__(cls, type, value, start_pos=None, line=None, column=None, end_line=None,
-                end_column=None, end_pos=None):
+    def __new__(cls, type, value, start_pos=None, line=None, column=None):
         inst = str.__new__(cls, value)
         inst.type = type
         inst.start_pos = start_pos
         inst.value = value
         inst.line = line
         inst.column = column
-        inst.end_line = end_line
-        inst.end_column = end_column
-        inst.end_pos = end_pos
         return inst
+
+    @property
+    def end_pos(self):
+        return None if self.start_pos is None else self.start_pos + len(self)
+
+    @property
+    def end_line(self):
+        return None if self.line is None else self.line + self.count("\n")
+
+    @property
+    def end_column(self):
+        if self.column is None:
+            return None
+        last = self.rfind("\n")
+        return self.column + len(self) if last < 0 else len(self) - last
 
     def __reduce__(self):
         return (self.__class__, (self.type, self.value, self.start_pos, self.line, self.column))
@@ -334,10 +347,6 @@ class Driver:
                         line += k
                         line_start = pos + value.rindex("\n") + 1
                 pos += len(value)
-                if tok is not _DROPPED:
-                    tok.end_line = line
-                    tok.end_column = pos - line_start + 1
-                    tok.end_pos = pos
             else:               # the end: reduce until the start symbol is complete
                 typ, tok = "$END", None
             while True:
