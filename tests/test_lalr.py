@@ -177,3 +177,30 @@ def test_a_transformer_with_its_own_method_for_an_inlined_rule_is_spliced_throug
     assert lalr._inliner(parser._BUILDER, specs) is parser._BUILDER.inlined
     assert lalr._inliner(Own(), specs) is None
     assert lalr._inliner(object(), specs) is None
+
+
+def _tokens(tree) -> list:
+    out = []
+    for child in tree.children:
+        if isinstance(child, str):
+            out.append(child)
+        elif child is not None:
+            out.extend(_tokens(child))
+    return out
+
+
+def test_the_driver_s_tokens_start_and_end_where_lark_s_do():
+    """The driver stores where a token starts; where it ends (`end_pos`, `end_line`,
+    `end_column`) is read from that and its text: the same as Lark's own tokens, multi-line
+    strings, CRLF line ends and text after a tab or an ideographic space included."""
+    driver = lalr.Driver(lalr.tables_of(parser._lark()), None, 0)
+    raw = parser.raw_parser()
+    texts = [p.read_text(encoding="utf-8") for p in CORPUS[::5]]
+    texts.append('card grm X "x" {\r\n  text """one\r\n  two"""\r\n\tnote\u3000"three"  # four\r\n'
+                 '  effect e { ex_limit 3 }\r\n}\r\n')
+    for text in texts:
+        ours, theirs = _tokens(driver.parse(text)), _tokens(raw.parse(text))
+        assert len(ours) == len(theirs) > 3
+        for a, b in zip(ours, theirs):
+            fields = ("type", "value", "start_pos", "line", "column", "end_pos", "end_line", "end_column")
+            assert [getattr(a, f) for f in fields] == [getattr(b, f) for f in fields], (a, b)
