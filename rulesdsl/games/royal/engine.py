@@ -109,8 +109,10 @@ class RoyalEngine(GameEngine):
             have = st.cards(player, zone)
             if len(have) > n:
                 raise EngineError(f"{player}'s {ZONE_JA[zone]} already holds {len(have)} named cards, more than {n}", call.loc)
-            for _ in range(n - len(have)):
-                self.filler(st, player, zone, call)
+            first, loc = st.next_uid, call.loc     # the cards it only counts, made here: a deck of 40
+            st.next_uid = first + n - len(have)
+            for uid in range(first, st.next_uid):
+                have.append(Card(uid, None, player, True, loc, loc, zone))
         for call in met:
             card = next((c for p in PLAYERS for c in st.cards(p, "royal_zone") if fx.matches(c, call.params["card"])), None)
             if card is None:
@@ -155,12 +157,6 @@ class RoyalEngine(GameEngine):
         hypothetical = game == ""
         where = card_info.card.loc if hypothetical else self.block_of(info, code, call.loc)
         card = Card(st.next_uid, card_info.at(ctx.day), owner, hypothetical, where, call.loc, zone)
-        st.next_uid += 1
-        st.cards(owner, zone).append(card)
-        return card
-
-    def filler(self, st: State, owner: str, zone: str, call: Call) -> Card:
-        card = Card(st.next_uid, None, owner, True, call.loc, call.loc, zone)
         st.next_uid += 1
         st.cards(owner, zone).append(card)
         return card

@@ -58,9 +58,12 @@ class Card:
         self.lasting = False
         self.texts_used: tuple[str, ...] = ()
         # its printed code and name never change (nor its info): read at every step, made once
-        self.code = info.code if info else ""
-        self.name = info.name if info else "（カード）"
-        self.label = f"《{self.name}》" if info else "カード"
+        if info is None:
+            self.code, self.name, self.label = "", "（カード）", "カード"
+        else:
+            self.code = info.code
+            self.name = name = info.name
+            self.label = f"《{name}》"
 
     def fact(self, name: str) -> Any:
         return self.info.facts.get(name, UNKNOWN) if self.info else UNKNOWN
