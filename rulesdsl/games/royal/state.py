@@ -166,6 +166,8 @@ class State:
         self.passive = False                 # take_turn: the players make no optional choices
         self.next_uid = 1
         self.fresh: Optional[tuple] = None   # the set-up's, while no action has run (GameEngine.board_before)
+        self.names_twice = True              # a player holds two named cards of one name (else, as the set-up
+                                             # finds, RoyalEngine.check_in_play has nothing to look at)
 
     def copy(self) -> "State":
         """A copy a run may change without changing this one (GameEngine.copy_state): its own
