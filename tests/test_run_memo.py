@@ -24,6 +24,35 @@ def test_a_run_repeats_only_under_a_reading_that_gives_every_point_it_consulted_
     assert not repeats(seen, made_under, {"a": "x", SEASON_POINT: "solar_terms"})
 
 
+def test_the_memo_finds_the_first_kept_run_that_repeats_says_a_reading_repeats():
+    """RunMemo.find tests the kept runs without calling `repeats`: the run it returns is the first
+    that `repeats` accepts, under every reading over the points the runs consulted or were made
+    under (set or left at the default, the season among them)."""
+    import itertools
+    from types import SimpleNamespace
+
+    def made(points: dict, tag: str):
+        ctx = SimpleNamespace(points={(k, None): SimpleNamespace(value=v) for k, v in points.items()})
+        return ([tag], (SimpleNamespace(steps=[tag]), ctx))
+
+    kept = [({"a": "x", "b": "b0"}, {"a": "x"}), ({"a": "y"}, {"a": "y", "c": "z"}),
+            ({"b": "b1", "c": "c0"}, {"b": "b1"}), ({"a": "x"}, {SEASON_POINT: "solar_terms", "a": "x"}),
+            ({}, {"d": "w"})]
+    memo = RunMemo()
+    for i, (points, under) in enumerate(kept):
+        memo.keep((0,), under, made(points, str(i)))
+    values = {"a": (None, "x", "y"), "b": (None, "b0", "b1"), "c": (None, "z", "c0"), "d": (None, "w"),
+              SEASON_POINT: (None, "solar_terms")}
+    tried = 0
+    for combo in itertools.product(*values.values()):
+        reading = {k: v for k, v in zip(values, combo) if v is not None}
+        first = next((str(i) for i, (points, under) in enumerate(kept) if repeats(points, under, reading)), None)
+        found = memo.find([0], reading)
+        assert (found and found[0][0]) == first, reading
+        tried += first is not None
+    assert tried and memo.find([1], {}) is None     # some readings repeat a run; another script has none
+
+
 def _said(a) -> tuple:
     return (a.sentences, a.derived, a.ok, a.status, list(a.outcomes), a.authority, a.points, a.unsettled,
             a.reading, [(e.text, e.ok, e.found) for e in a.expectations])

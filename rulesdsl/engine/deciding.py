@@ -55,23 +55,52 @@ class RunMemo:
 
     def find(self, script, reading: dict[str, str]):
         """A run made before with this script that this reading would repeat, as (choices,
-        (branch, context)) with a branch of its own; or None."""
-        for kept in self.runs.get(tuple(script), ()):
-            seen, made_under, made, steps = kept
-            if seen is None:    # the points the run consulted, with the values it saw: once needed
-                seen = kept[0] = points_seen(made[1][1])
-            if not repeats(seen, made_under, reading):
-                continue
-            choices, (branch, ctx) = made
-            twin = _copy.copy(branch)
-            twin.steps = steps      # as the run made them (an answer adds its own step in a new list)
-            return choices, (twin, ctx)
+        (branch, context)) with a branch of its own; or None. The first kept run `repeats` says
+        this reading repeats, tested here without a call per kept run: a dice question's test of
+        what decides looks for each of its thousands of runs among the runs of every reading
+        tried before (a few dozen), and finds none — every entry is refused."""
+        kept_runs = self.runs.get(tuple(script))
+        if not kept_runs:
+            return None
+        get = reading.get
+        wanted = tuple(reading.items())
+        for kept in kept_runs:
+            needs = kept[4]
+            if needs is None:   # once needed: the points the run consulted with the values it saw,
+                seen = kept[0] = points_seen(kept[2][1][1])
+                needs = kept[4] = _needs(seen, kept[1])     # and what they ask of a reading
+            for key, value in needs:
+                if get(key) != value:
+                    break
+            else:
+                seen = kept[0]
+                for key, value in wanted:
+                    had = seen.get(key)
+                    if had is not None and value != had:
+                        break
+                else:
+                    choices, (branch, ctx) = kept[2]
+                    twin = _copy.copy(branch)
+                    twin.steps = kept[3]    # as the run made them (an answer adds its own step in a new list)
+                    return choices, (twin, ctx)
         return None
 
     def keep(self, script, reading: dict[str, str], made) -> None:
         """Keep a run (choices, (branch, context)) made under `reading`."""
-        self.runs.setdefault(tuple(script), []).append([None, dict(reading), made, made[1][0].steps])
+        self.runs.setdefault(tuple(script), []).append([None, dict(reading), made, made[1][0].steps, None])
         self.made += 1
+
+
+def _needs(seen: dict[str, str], made_under: dict[str, str]) -> tuple[tuple[str, object], ...]:
+    """What a reading must give for a run made under `made_under` that consulted `seen` to
+    repeat (`repeats`' first two tests, as pairs to compare with the reading's values): the same
+    season, and every point the run's own reading set and the run consulted at the value seen."""
+    needs = [(SEASON_POINT, made_under.get(SEASON_POINT))]
+    for key in made_under:
+        value = seen.get(key)
+        if value is not None:
+            needs.append((key, value))
+    return tuple(needs)
 
 
 def points_seen(ctx) -> dict[str, str]:
