@@ -6,7 +6,7 @@ is not run again (engine.deciding.RunMemo). The readings' answers stay those a f
 from __future__ import annotations
 
 from rulesdsl.engine.context import EngineError
-from rulesdsl.engine.deciding import SEASON_POINT, RunMemo, repeats
+from rulesdsl.engine.deciding import SEASON_POINT, RunMemo, meets, repeat_needs, repeats
 from rulesdsl.engine.runner import answer
 
 SAMPLE = ("royal/", "pm/", "grm/qa/rulings-nullified-weight-before-summer")
@@ -25,9 +25,11 @@ def test_a_run_repeats_only_under_a_reading_that_gives_every_point_it_consulted_
 
 
 def test_the_memo_finds_the_first_kept_run_that_repeats_says_a_reading_repeats():
-    """RunMemo.find tests the kept runs without calling `repeats`: the run it returns is the first
-    that `repeats` accepts, under every reading over the points the runs consulted or were made
-    under (set or left at the default, the season among them)."""
+    """RunMemo.find tests the kept runs without calling `repeats`, and engine.resume its kept
+    states with `meets` (what a run asks of a reading made once): the run find returns is the
+    first that `repeats` accepts, and `meets` says what `repeats` says, under every reading over
+    the points the runs consulted or were made under (set or left at the default, the season
+    among them)."""
     import itertools
     from types import SimpleNamespace
 
@@ -49,6 +51,8 @@ def test_the_memo_finds_the_first_kept_run_that_repeats_says_a_reading_repeats()
         first = next((str(i) for i, (points, under) in enumerate(kept) if repeats(points, under, reading)), None)
         found = memo.find([0], reading)
         assert (found and found[0][0]) == first, reading
+        for points, under in kept:
+            assert meets(repeat_needs(points, under), points, reading) == repeats(points, under, reading)
         tried += first is not None
     assert tried and memo.find([1], {}) is None     # some readings repeat a run; another script has none
 

@@ -55,34 +55,23 @@ class RunMemo:
 
     def find(self, script, reading: dict[str, str]):
         """A run made before with this script that this reading would repeat, as (choices,
-        (branch, context)) with a branch of its own; or None. The first kept run `repeats` says
-        this reading repeats, tested here without a call per kept run: a dice question's test of
-        what decides looks for each of its thousands of runs among the runs of every reading
-        tried before (a few dozen), and finds none — every entry is refused."""
+        (branch, context)) with a branch of its own; or None: the first kept run `repeats` says
+        this reading repeats, tested with what the run asks of a reading made once (`meets`): a
+        dice question's test of what decides looks for each of its thousands of runs among the
+        runs of every reading tried before (a dozen or more), and finds none."""
         kept_runs = self.runs.get(tuple(script))
         if not kept_runs:
             return None
-        get = reading.get
-        wanted = tuple(reading.items())
         for kept in kept_runs:
             needs = kept[4]
             if needs is None:   # once needed: the points the run consulted with the values it saw,
                 seen = kept[0] = points_seen(kept[2][1][1])
-                needs = kept[4] = _needs(seen, kept[1])     # and what they ask of a reading
-            for key, value in needs:
-                if get(key) != value:
-                    break
-            else:
-                seen = kept[0]
-                for key, value in wanted:
-                    had = seen.get(key)
-                    if had is not None and value != had:
-                        break
-                else:
-                    choices, (branch, ctx) = kept[2]
-                    twin = _copy.copy(branch)
-                    twin.steps = kept[3]    # as the run made them (an answer adds its own step in a new list)
-                    return choices, (twin, ctx)
+                needs = kept[4] = repeat_needs(seen, kept[1])     # and what they ask of a reading
+            if meets(needs, kept[0], reading):
+                choices, (branch, ctx) = kept[2]
+                twin = _copy.copy(branch)
+                twin.steps = kept[3]    # as the run made them (an answer adds its own step in a new list)
+                return choices, (twin, ctx)
         return None
 
     def keep(self, script, reading: dict[str, str], made) -> None:
@@ -91,7 +80,7 @@ class RunMemo:
         self.made += 1
 
 
-def _needs(seen: dict[str, str], made_under: dict[str, str]) -> tuple[tuple[str, object], ...]:
+def repeat_needs(seen: dict[str, str], made_under: dict[str, str]) -> tuple[tuple[str, object], ...]:
     """What a reading must give for a run made under `made_under` that consulted `seen` to
     repeat (`repeats`' first two tests, as pairs to compare with the reading's values): the same
     season, and every point the run's own reading set and the run consulted at the value seen."""
@@ -101,6 +90,20 @@ def _needs(seen: dict[str, str], made_under: dict[str, str]) -> tuple[tuple[str,
         if value is not None:
             needs.append((key, value))
     return tuple(needs)
+
+
+def meets(needs: tuple, seen: dict[str, str], reading: dict[str, str]) -> bool:
+    """`repeats(seen, made_under, reading)`, with `needs = repeat_needs(seen, made_under)` made once
+    for a run that is tested against many readings (RunMemo's runs, engine.resume's kept states)."""
+    get = reading.get
+    for key, value in needs:
+        if get(key) != value:
+            return False
+    for key, value in reading.items():
+        had = seen.get(key)
+        if had is not None and value != had:
+            return False
+    return True
 
 
 def points_seen(ctx) -> dict[str, str]:
