@@ -158,13 +158,17 @@ class RoyalEngine(GameEngine):
                  placed: list) -> Card:
         """A named card of the set-up in `zone`; (owner, name) noted in `placed` (check_in_play)."""
         game, code = ref.key or ("", ref.text)
-        card_info = self.card_info(ctx, info, ref)
-        hypothetical = game == ""
-        where = card_info.card.loc if hypothetical else self.block_of(info, code, call.loc)
-        card = Card(st.next_uid, card_info.at(ctx.day), owner, hypothetical, where, call.loc, zone)
-        st.next_uid += 1
+        if game == "":      # the scenario's own card (card_info, written in: a call less per card)
+            card_info = info.cards[code]
+            where = card_info.card.loc
+        else:
+            card_info = info.cards.get(code) or ctx.kb.card(game, code)
+            where = self.block_of(info, code, call.loc)
+        uid = st.next_uid
+        st.next_uid = uid + 1
+        card = Card(uid, card_info.at(ctx.day), owner, game == "", where, call.loc, zone)
         placed.append((owner, card.name))
-        st.cards(owner, zone).append(card)
+        st.zones[owner][zone].append(card)
         return card
 
     def check_decks(self, ctx: Context, st: State) -> None:
