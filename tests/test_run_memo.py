@@ -39,22 +39,24 @@ def test_the_memo_finds_the_first_kept_run_that_repeats_says_a_reading_repeats()
 
     kept = [({"a": "x", "b": "b0"}, {"a": "x"}), ({"a": "y"}, {"a": "y", "c": "z"}),
             ({"b": "b1", "c": "c0"}, {"b": "b1"}), ({"a": "x"}, {SEASON_POINT: "solar_terms", "a": "x"}),
-            ({}, {"d": "w"})]
+            ({}, {"d": "w"}), ({"a": "x", "b": "b0"}, {"a": "x"}), ({"b": "b1", "c": "c0"}, {"b": "b1"})]
     memo = RunMemo()
-    for i, (points, under) in enumerate(kept):
-        memo.keep((0,), under, made(points, str(i)))
+    for i, (points, under) in enumerate(kept):     # the last two of a kind with two before them
+        memo.keep((0,) if i < 5 else (0, 1), under, made(points, str(i)))
     values = {"a": (None, "x", "y"), "b": (None, "b0", "b1"), "c": (None, "z", "c0"), "d": (None, "w"),
               SEASON_POINT: (None, "solar_terms")}
     tried = 0
     for combo in itertools.product(*values.values()):
         reading = {k: v for k, v in zip(values, combo) if v is not None}
-        first = next((str(i) for i, (points, under) in enumerate(kept) if repeats(points, under, reading)), None)
-        found = memo.find([0], reading)
-        assert (found and found[0][0]) == first, reading
+        for script, start, end in (([0], 0, 5), ([0, 1], 5, 7)):
+            first = next((str(i) for i in range(start, end) if repeats(*kept[i], reading)), None)
+            found = memo.find(script, reading)
+            assert (found and found[0][0]) == first, (script, reading)
         for points, under in kept:
             assert meets(repeat_needs(points, under), points, reading) == repeats(points, under, reading)
         tried += first is not None
     assert tried and memo.find([1], {}) is None     # some readings repeat a run; another script has none
+    assert memo.find([0, 1], {"b": "b1"}) is not None and memo.find([0, 1], {"b": "b0"}) is None   # asked again
 
 
 def _said(a) -> tuple:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import copy as _copy
 import itertools
-from typing import TYPE_CHECKING, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..base.record import Record, field
 from ..lang.model import Status, weakest
@@ -45,29 +45,45 @@ class RunMemo:
     only points no run of the answer consulted needs no run at all). The season reading changes
     the knowledge base itself: runs are reused only under the same one."""
 
-    __slots__ = ("runs", "calls", "resumes", "made")
+    __slots__ = ("runs", "calls", "resumes", "made", "_kinds", "_said")
 
     def __init__(self) -> None:
         self.made = 0       # runs made and kept
         self.runs: dict[tuple, list] = {}
         self.calls: Optional[list] = None     # the scenario's actions (engine.actions), made once
         self.resumes = None     # engine.resume.Resumes: the states before each action, where the game copies its state
+        # kept runs that saw the same values and ask the same of a reading are of one kind (a dice
+        # question's thousands of runs are of a few dozen), and a reading repeats all or none of
+        # them: what `meets` says is kept per reading (its items) and kind
+        self._kinds: dict[tuple, int] = {}
+        self._said: dict[tuple, dict[Any, bool]] = {}
 
     def find(self, script, reading: dict[str, str]):
         """A run made before with this script that this reading would repeat, as (choices,
         (branch, context)) with a branch of its own; or None: the first kept run `repeats` says
-        this reading repeats, tested with what the run asks of a reading made once (`meets`): a
-        dice question's test of what decides looks for each of its thousands of runs among the
-        runs of every reading tried before (a dozen or more), and finds none."""
+        this reading repeats (`meets`, asked once per kind of kept run and reading): a dice
+        question's test of what decides looks for each of its thousands of runs among the runs of
+        every reading tried before (a dozen or more), and finds none."""
         kept_runs = self.runs.get(tuple(script))
         if not kept_runs:
             return None
+        items = tuple(reading.items())
+        said = self._said.get(items)
+        if said is None:
+            said = self._said[items] = {}
         for kept in kept_runs:
-            needs = kept[4]
-            if needs is None:   # once needed: the points the run consulted with the values it saw,
+            kind = kept[5]
+            if kind is None:    # once needed: the points the run consulted with the values it saw,
                 seen = kept[0] = points_seen(kept[2][1][1])
-                needs = kept[4] = repeat_needs(seen, kept[1])     # and what they ask of a reading
-            if meets(needs, kept[0], reading):
+                needs = kept[4] = repeat_needs(seen, kept[1])     # what they ask of a reading, its kind
+                try:
+                    kind = kept[5] = self._kinds.setdefault((tuple(seen.items()), needs), len(self._kinds))
+                except TypeError:   # a value that cannot be a key: a kind of its own
+                    kind = kept[5] = object()
+            repeated = said.get(kind)
+            if repeated is None:
+                repeated = said[kind] = meets(kept[4], kept[0], reading)
+            if repeated:
                 choices, (branch, ctx) = kept[2]
                 twin = _copy.copy(branch)
                 twin.steps = kept[3]    # as the run made them (an answer adds its own step in a new list)
@@ -76,7 +92,7 @@ class RunMemo:
 
     def keep(self, script, reading: dict[str, str], made) -> None:
         """Keep a run (choices, (branch, context)) made under `reading`."""
-        self.runs.setdefault(tuple(script), []).append([None, dict(reading), made, made[1][0].steps, None])
+        self.runs.setdefault(tuple(script), []).append([None, dict(reading), made, made[1][0].steps, None, None])
         self.made += 1
 
 
