@@ -136,18 +136,14 @@ def repeats(seen: dict[str, str], made_under: dict[str, str], reading: dict[str,
     if reading.get(SEASON_POINT) != made_under.get(SEASON_POINT):
         return False
     # only the points either reading sets can differ (a point `made_under` sets that `reading`
-    # leaves at its default differs too: the run saw the other value)
-    # (two loops, not one over a tuple of both made for every call: a run memo asks it of every
-    # run it keeps, a million times in a history's dice questions)
+    # leaves at its default differs too: the run saw the other value): those `made_under` sets
+    # here, those `reading` sets in `meets` (which RunMemo and engine.resume ask with the first
+    # made once per kept run)
     for key in made_under:
         value = seen.get(key)
         if value is not None and reading.get(key) != value:
             return False
-    for key, wanted in reading.items():
-        value = seen.get(key)
-        if value is not None and wanted != value:
-            return False
-    return True
+    return meets((), seen, reading)
 
 
 class Readings(Record):
