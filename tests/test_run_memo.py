@@ -6,7 +6,7 @@ is not run again (engine.deciding.RunMemo). The readings' answers stay those a f
 from __future__ import annotations
 
 from rulesdsl.engine.context import EngineError
-from rulesdsl.engine.deciding import SEASON_POINT, RunMemo, repeats
+from rulesdsl.engine.deciding import SEASON_POINT, RunMemo, meets, repeat_needs, repeats
 from rulesdsl.engine.runner import answer
 
 SAMPLE = ("royal/", "pm/", "grm/qa/rulings-nullified-weight-before-summer")
@@ -22,6 +22,41 @@ def test_a_run_repeats_only_under_a_reading_that_gives_every_point_it_consulted_
     assert not repeats(seen, made_under, {"a": "x", "b": "b1"})
     # the season reading changes the knowledge base itself, not a value a run consults
     assert not repeats(seen, made_under, {"a": "x", SEASON_POINT: "solar_terms"})
+
+
+def test_the_memo_finds_the_first_kept_run_that_repeats_says_a_reading_repeats():
+    """RunMemo.find tests the kept runs without calling `repeats`, and engine.resume its kept
+    states with `meets` (what a run asks of a reading made once): the run find returns is the
+    first that `repeats` accepts, and `meets` says what `repeats` says, under every reading over
+    the points the runs consulted or were made under (set or left at the default, the season
+    among them)."""
+    import itertools
+    from types import SimpleNamespace
+
+    def made(points: dict, tag: str):
+        ctx = SimpleNamespace(points={(k, None): SimpleNamespace(value=v) for k, v in points.items()})
+        return ([tag], (SimpleNamespace(steps=[tag]), ctx))
+
+    kept = [({"a": "x", "b": "b0"}, {"a": "x"}), ({"a": "y"}, {"a": "y", "c": "z"}),
+            ({"b": "b1", "c": "c0"}, {"b": "b1"}), ({"a": "x"}, {SEASON_POINT: "solar_terms", "a": "x"}),
+            ({}, {"d": "w"}), ({"a": "x", "b": "b0"}, {"a": "x"}), ({"b": "b1", "c": "c0"}, {"b": "b1"})]
+    memo = RunMemo()
+    for i, (points, under) in enumerate(kept):     # the last two of a kind with two before them
+        memo.keep((0,) if i < 5 else (0, 1), under, made(points, str(i)))
+    values = {"a": (None, "x", "y"), "b": (None, "b0", "b1"), "c": (None, "z", "c0"), "d": (None, "w"),
+              SEASON_POINT: (None, "solar_terms")}
+    tried = 0
+    for combo in itertools.product(*values.values()):
+        reading = {k: v for k, v in zip(values, combo) if v is not None}
+        for script, start, end in (([0], 0, 5), ([0, 1], 5, 7)):
+            first = next((str(i) for i in range(start, end) if repeats(*kept[i], reading)), None)
+            found = memo.find(script, reading)
+            assert (found and found[0][0]) == first, (script, reading)
+        for points, under in kept:
+            assert meets(repeat_needs(points, under), points, reading) == repeats(points, under, reading)
+        tried += first is not None
+    assert tried and memo.find([1], {}) is None     # some readings repeat a run; another script has none
+    assert memo.find([0, 1], {"b": "b1"}) is not None and memo.find([0, 1], {"b": "b0"}) is None   # asked again
 
 
 def _said(a) -> tuple:

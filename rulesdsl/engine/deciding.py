@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import copy as _copy
 import itertools
-from typing import TYPE_CHECKING, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..base.record import Record, field
 from ..lang.model import Status, weakest
@@ -45,33 +45,81 @@ class RunMemo:
     only points no run of the answer consulted needs no run at all). The season reading changes
     the knowledge base itself: runs are reused only under the same one."""
 
-    __slots__ = ("runs", "calls", "resumes", "made")
+    __slots__ = ("runs", "calls", "resumes", "made", "_kinds", "_said")
 
     def __init__(self) -> None:
         self.made = 0       # runs made and kept
         self.runs: dict[tuple, list] = {}
         self.calls: Optional[list] = None     # the scenario's actions (engine.actions), made once
         self.resumes = None     # engine.resume.Resumes: the states before each action, where the game copies its state
+        # kept runs that saw the same values and ask the same of a reading are of one kind (a dice
+        # question's thousands of runs are of a few dozen), and a reading repeats all or none of
+        # them: what `meets` says is kept per reading (its items) and kind
+        self._kinds: dict[tuple, int] = {}
+        self._said: dict[tuple, dict[Any, bool]] = {}
 
     def find(self, script, reading: dict[str, str]):
         """A run made before with this script that this reading would repeat, as (choices,
-        (branch, context)) with a branch of its own; or None."""
-        for kept in self.runs.get(tuple(script), ()):
-            seen, made_under, made, steps = kept
-            if seen is None:    # the points the run consulted, with the values it saw: once needed
-                seen = kept[0] = points_seen(made[1][1])
-            if not repeats(seen, made_under, reading):
-                continue
-            choices, (branch, ctx) = made
-            twin = _copy.copy(branch)
-            twin.steps = steps      # as the run made them (an answer adds its own step in a new list)
-            return choices, (twin, ctx)
+        (branch, context)) with a branch of its own; or None: the first kept run `repeats` says
+        this reading repeats (`meets`, asked once per kind of kept run and reading): a dice
+        question's test of what decides looks for each of its thousands of runs among the runs of
+        every reading tried before (a dozen or more), and finds none."""
+        kept_runs = self.runs.get(tuple(script))
+        if not kept_runs:
+            return None
+        items = tuple(reading.items())
+        said = self._said.get(items)
+        if said is None:
+            said = self._said[items] = {}
+        for kept in kept_runs:
+            kind = kept[5]
+            if kind is None:    # once needed: the points the run consulted with the values it saw,
+                seen = kept[0] = points_seen(kept[2][1][1])
+                needs = kept[4] = repeat_needs(seen, kept[1])     # what they ask of a reading, its kind
+                try:
+                    kind = kept[5] = self._kinds.setdefault((tuple(seen.items()), needs), len(self._kinds))
+                except TypeError:   # a value that cannot be a key: a kind of its own
+                    kind = kept[5] = object()
+            repeated = said.get(kind)
+            if repeated is None:
+                repeated = said[kind] = meets(kept[4], kept[0], reading)
+            if repeated:
+                choices, (branch, ctx) = kept[2]
+                twin = _copy.copy(branch)
+                twin.steps = kept[3]    # as the run made them (an answer adds its own step in a new list)
+                return choices, (twin, ctx)
         return None
 
     def keep(self, script, reading: dict[str, str], made) -> None:
         """Keep a run (choices, (branch, context)) made under `reading`."""
-        self.runs.setdefault(tuple(script), []).append([None, dict(reading), made, made[1][0].steps])
+        self.runs.setdefault(tuple(script), []).append([None, dict(reading), made, made[1][0].steps, None, None])
         self.made += 1
+
+
+def repeat_needs(seen: dict[str, str], made_under: dict[str, str]) -> tuple[tuple[str, object], ...]:
+    """What a reading must give for a run made under `made_under` that consulted `seen` to
+    repeat (`repeats`' first two tests, as pairs to compare with the reading's values): the same
+    season, and every point the run's own reading set and the run consulted at the value seen."""
+    needs = [(SEASON_POINT, made_under.get(SEASON_POINT))]
+    for key in made_under:
+        value = seen.get(key)
+        if value is not None:
+            needs.append((key, value))
+    return tuple(needs)
+
+
+def meets(needs: tuple, seen: dict[str, str], reading: dict[str, str]) -> bool:
+    """`repeats(seen, made_under, reading)`, with `needs = repeat_needs(seen, made_under)` made once
+    for a run that is tested against many readings (RunMemo's runs, engine.resume's kept states)."""
+    get = reading.get
+    for key, value in needs:
+        if get(key) != value:
+            return False
+    for key, value in reading.items():
+        had = seen.get(key)
+        if had is not None and value != had:
+            return False
+    return True
 
 
 def points_seen(ctx) -> dict[str, str]:
@@ -88,12 +136,14 @@ def repeats(seen: dict[str, str], made_under: dict[str, str], reading: dict[str,
     if reading.get(SEASON_POINT) != made_under.get(SEASON_POINT):
         return False
     # only the points either reading sets can differ (a point `made_under` sets that `reading`
-    # leaves at its default differs too: the run saw the other value)
-    for key in (*made_under, *reading):
+    # leaves at its default differs too: the run saw the other value): those `made_under` sets
+    # here, those `reading` sets in `meets` (which RunMemo and engine.resume ask with the first
+    # made once per kept run)
+    for key in made_under:
         value = seen.get(key)
         if value is not None and reading.get(key) != value:
             return False
-    return True
+    return meets((), seen, reading)
 
 
 class Readings(Record):

@@ -32,7 +32,7 @@ import time
 import weakref
 from typing import Any, Callable, Optional
 
-from .deciding import points_seen, repeats
+from .deciding import meets, points_seen, repeat_needs
 
 __all__ = ["MIN_RUNS", "Resumes", "copier", "graph_copier"]
 
@@ -107,7 +107,7 @@ def _twin(v: Any, made: dict[int, Any], mutable: frozenset, deep: frozenset, slo
 
 
 class _Snapshot:
-    __slots__ = ("k", "cost", "state", "kb", "seen", "made_under", "before", "done", "steps", "choices",
+    __slots__ = ("k", "cost", "state", "kb", "seen", "needs", "before", "done", "steps", "choices",
                  "assigned", "points", "sections", "cards", "rulings", "point_cites", "direct", "fixed")
 
 
@@ -155,7 +155,7 @@ class Resumes:
                 for snap in by_prefix.get(prefix, ()):
                     if snap.kb is not kb or (boards and snap.before is None):
                         continue
-                    if repeats(snap.seen, snap.made_under, reading):
+                    if meets(snap.needs, snap.seen, reading):
                         return snap
         return None
 
@@ -164,7 +164,8 @@ class Resumes:
         s = _Snapshot()
         t = time.perf_counter()
         s.cost = self.base + t - self.t0
-        s.k, s.state, s.kb, s.seen, s.made_under = k, self.copy(state), ctx.kb, points_seen(ctx), dict(reading)
+        s.k, s.state, s.kb, s.seen = k, self.copy(state), ctx.kb, points_seen(ctx)
+        s.needs = repeat_needs(s.seen, reading)   # what it asks of a reading that would resume from it (deciding.repeats)
         took = time.perf_counter() - t
         self.t0 += took         # the copy is not the run's own cost
         was = _COPY_TIME.get(self.copy)

@@ -52,10 +52,12 @@ class RoyalEngine(GameEngine):
         st = State()
         counts: list[tuple[str, str, int, Call]] = []
         met: list[Call] = []
+        placed: list[tuple[str, str]] = []    # (owner, name) of each named card put in play
         starts = listed = False     # a start_game action; a deck list entry (checked below)
         for call in info.calls:
             if call.kind != "setup":
-                starts = starts or (call.name == "start_game" and call.kind == "action")
+                if call.name == "start_game" and call.kind == "action":
+                    starts = True
                 continue
             p = call.params
             name = call.name
@@ -75,21 +77,21 @@ class RoyalEngine(GameEngine):
                 if name == "main_deck":
                     st.deck_given[p["player"]] = True
                 for ref in p.get("cards", ()):
-                    self.new_card(ctx, st, info, ref, p["player"], name, call)
+                    self.new_card(ctx, st, info, ref, p["player"], name, call, placed)
             elif name == "royal_zone":
                 for ref in p["cards"]:
-                    self.new_card(ctx, st, info, ref, p["player"], "royal_zone", call).face = p["face"]
+                    self.new_card(ctx, st, info, ref, p["player"], "royal_zone", call, placed).face = p["face"]
             elif name == "guardian":
                 if st.guardian(p["player"]) is not None:
                     raise EngineError(f"{p['player']}'s guardian zone already holds {st.guardian(p['player']).label}; "
                                       "it holds one card (royal/zones/guardian-zone)", call.loc)
-                self.new_card(ctx, st, info, p["card"], p["player"], "guardian_zone", call)
+                self.new_card(ctx, st, info, p["card"], p["player"], "guardian_zone", call, placed)
             elif name == "units":
                 if st.guardian(p["player"]) is None:
                     raise EngineError(f"{p['player']} has no guardian for the units to lie under", call.loc,
                                       f'put one in the guardian zone first: guardian {p["player"]} "…"')
                 for ref in p["cards"]:
-                    self.new_card(ctx, st, info, ref, p["player"], "unit", call)
+                    self.new_card(ctx, st, info, ref, p["player"], "unit", call, placed)
             elif name in ("hand_count", "main_deck_count"):
                 if name == "main_deck_count":
                     st.deck_given[p["player"]] = True
@@ -105,12 +107,15 @@ class RoyalEngine(GameEngine):
                 ab = p["ability"]
                 key = card.name if ab in ("magic_skill", "trigger_skill") else card.uid
                 st.used.add((p["player"], ab, key))
+        st.names_twice = len(set(placed)) < len(placed)
         for player, zone, n, call in counts:
             have = st.cards(player, zone)
             if len(have) > n:
                 raise EngineError(f"{player}'s {ZONE_JA[zone]} already holds {len(have)} named cards, more than {n}", call.loc)
-            for _ in range(n - len(have)):
-                self.filler(st, player, zone, call)
+            first, loc = st.next_uid, call.loc     # the cards it only counts, made here: a deck of 40
+            st.next_uid = first + n - len(have)
+            for uid in range(first, st.next_uid):
+                have.append(Card(uid, None, player, True, loc, loc, zone))
         for call in met:
             card = next((c for p in PLAYERS for c in st.cards(p, "royal_zone") if fx.matches(c, call.params["card"])), None)
             if card is None:
@@ -149,20 +154,21 @@ class RoyalEngine(GameEngine):
         game, code = ref.key or ("", ref.text)
         return info.cards[code] if game == "" else (info.cards.get(code) or ctx.kb.card(game, code))
 
-    def new_card(self, ctx: Context, st: State, info: ScenarioInfo, ref: CardRef, owner: str, zone: str, call: Call) -> Card:
+    def new_card(self, ctx: Context, st: State, info: ScenarioInfo, ref: CardRef, owner: str, zone: str, call: Call,
+                 placed: list) -> Card:
+        """A named card of the set-up in `zone`; (owner, name) noted in `placed` (check_in_play)."""
         game, code = ref.key or ("", ref.text)
-        card_info = self.card_info(ctx, info, ref)
-        hypothetical = game == ""
-        where = card_info.card.loc if hypothetical else self.block_of(info, code, call.loc)
-        card = Card(st.next_uid, card_info.at(ctx.day), owner, hypothetical, where, call.loc, zone)
-        st.next_uid += 1
-        st.cards(owner, zone).append(card)
-        return card
-
-    def filler(self, st: State, owner: str, zone: str, call: Call) -> Card:
-        card = Card(st.next_uid, None, owner, True, call.loc, call.loc, zone)
-        st.next_uid += 1
-        st.cards(owner, zone).append(card)
+        if game == "":      # the scenario's own card (card_info, written in: a call less per card)
+            card_info = info.cards[code]
+            where = card_info.card.loc
+        else:
+            card_info = info.cards.get(code) or ctx.kb.card(game, code)
+            where = self.block_of(info, code, call.loc)
+        uid = st.next_uid
+        st.next_uid = uid + 1
+        card = Card(uid, card_info.at(ctx.day), owner, game == "", where, call.loc, zone)
+        placed.append((owner, card.name))
+        st.zones[owner][zone].append(card)
         return card
 
     def check_decks(self, ctx: Context, st: State) -> None:
@@ -305,7 +311,10 @@ class RoyalEngine(GameEngine):
             raise EngineError(f"the royal interpreter has no handler for the action {name}", call.loc)
 
     def check_in_play(self, ctx: Context, st: State) -> None:
-        """Cards in play that no legal deck could hold: a fifth copy, a second royal of one name."""
+        """Cards in play that no legal deck could hold: a fifth copy, a second royal of one name.
+        None where no player holds two named cards of one name (the set-up notes it)."""
+        if not st.names_twice:
+            return
         for p in PLAYERS:
             names: dict[tuple[str, str], list[Card]] = {}
             for held in st.zones[p].values():       # every zone, in the order of ZONES

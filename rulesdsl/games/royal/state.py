@@ -58,9 +58,12 @@ class Card:
         self.lasting = False
         self.texts_used: tuple[str, ...] = ()
         # its printed code and name never change (nor its info): read at every step, made once
-        self.code = info.code if info else ""
-        self.name = info.name if info else "（カード）"
-        self.label = f"《{self.name}》" if info else "カード"
+        if info is None:
+            self.code, self.name, self.label = "", "（カード）", "カード"
+        else:
+            self.code = info.code
+            self.name = name = info.name
+            self.label = f"《{name}》"
 
     def fact(self, name: str) -> Any:
         return self.info.facts.get(name, UNKNOWN) if self.info else UNKNOWN
@@ -163,6 +166,8 @@ class State:
         self.passive = False                 # take_turn: the players make no optional choices
         self.next_uid = 1
         self.fresh: Optional[tuple] = None   # the set-up's, while no action has run (GameEngine.board_before)
+        self.names_twice = True              # a player holds two named cards of one name (else, as the set-up
+                                             # finds, RoyalEngine.check_in_play has nothing to look at)
 
     def copy(self) -> "State":
         """A copy a run may change without changing this one (GameEngine.copy_state): its own

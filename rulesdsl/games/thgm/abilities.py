@@ -167,16 +167,17 @@ def timing_first(ctx: Context, st: State, atk: Attack) -> None:
     if atk.nullify_decided or not st.open_nullify:
         return
     timing, cite = ctx.point("bat_transformation.timing")
-    if timing == "before_spell_card" and bat_holders(ctx, st, atk):
+    holders = bat_holders(ctx, st, atk) if timing == "before_spell_card" else None
+    if holders:
         ctx.step("コウモリ変化はスペルカードの使用の有無を決める前に使う", cite)
-        offer_nullify(ctx, st, atk)
+        offer_nullify(ctx, st, atk, holders)
 
 
-def offer_nullify(ctx: Context, st: State, atk: Attack) -> None:
+def offer_nullify(ctx: Context, st: State, atk: Attack, holders: list[Char]) -> None:
     """The defender's コウモリ変化 when the scenario does not say whether it is used: the
-    defender chooses (if the dice allow it)."""
+    defender chooses (if the dice allow it). `holders`: bat_holders, as the caller found them
+    just before (asked again, they would be the same: nothing changes between)."""
     atk.nullify_decided = True
-    holders = bat_holders(ctx, st, atk)
     if not holders:
         return
     bat = ctx.section("thgm/abilities/bat-transformation")

@@ -56,8 +56,17 @@ def faces_words(faces) -> str:
 
 
 def value_range(dist: Distribution, bonus: int = 0) -> tuple[int, int]:
-    values = [value_of(v) + bonus for v, _ in dist.pairs]
-    return min(values), max(values)
+    """The least and the greatest attack value: over the classes of the question 「what value?」
+    (the distribution keeps them, rolls.see asks the same), not over every outcome — a roll's runs
+    ask it of the same distribution thousands of times."""
+    classes = dist.partition(value_of, ("value",))
+    lo = hi = classes[0][0]
+    for v, _ in classes:
+        if v < lo:
+            lo = v
+        elif v > hi:
+            hi = v
+    return lo + bonus, hi + bonus
 
 
 def range_words(lo: int, hi: int) -> str:

@@ -44,12 +44,13 @@ def resolve(ctx: Context, st: State) -> None:
     if atk is None or not atk.rolled or atk.resolved:
         return
     atk.resolved = True
-    if not atk.nullify_decided and st.open_nullify and bat_holders(ctx, st, atk):
+    holders = bat_holders(ctx, st, atk) if not atk.nullify_decided and st.open_nullify else None
+    if holders:
         timing, cite = ctx.point("bat_transformation.timing")
         ctx.step("コウモリ変化を使うタイミング: " + {"after_spell_card": "攻撃力が確定した後",
                                                "before_spell_card": "スペルカードの使用の有無を決める前",
                                                "unspecified": "規定なし（振りなおしの後の出目について使う）"}[timing], cite)
-        offer_nullify(ctx, st, atk)
+        offer_nullify(ctx, st, atk, holders)
     if atk.result == "nullified":
         ctx.step("攻撃は無効になり、何も起きない", ctx.section("thgm/abilities/bat-transformation"))
         no_reveal(ctx, atk, "無効")
