@@ -159,6 +159,15 @@ def test_search_normalises_what_readers_type_as_the_index_is(typed, indexed):
     assert normalize(typed) == normalize(indexed)
 
 
+@pytest.mark.parametrize("text", [
+    "効果を使う …", "ＥＸ ²　①", "ｶﾞｰﾃﾞｨｱﾝ", "か\u3099ーど …", "゛と …", "e\u0301 ﬁ …", "\U0001d400 …", "普通の文",
+])
+def test_search_normalises_text_exactly_as_nfkc_whatever_characters_it_maps_first(text):
+    import unicodedata
+    from rulesdsl.wiki.search import _FOLD, normalize
+    assert normalize(text) == unicodedata.normalize("NFKC", text).lower().translate(_FOLD)
+
+
 def test_a_glossary_entry_the_sources_do_not_define_is_no_exact_match_and_ranks_like_other_pages(tmp_path):
     from rulesdsl.wiki.search import Entry, UNDEFINED, postings, write_index
     undefined = Entry("g.html#x", "裏返す", f"{UNDEFINED}。資料での最初の用例: …", "", (), 0)
