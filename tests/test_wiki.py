@@ -115,6 +115,19 @@ def test_esc_leaves_no_markup_and_no_attribute_break_out():
     assert esc('<a href="x">\'&') == "&lt;a href=&quot;x&quot;&gt;&#x27;&amp;"
 
 
+class _Named(str):
+    def __str__(self) -> str:
+        return "<名前>"
+
+
+@pytest.mark.parametrize("value", ["普通の文", "", "a&b", "'", 42, None, 1.5, _Named("x")])
+def test_esc_gives_what_html_escape_of_the_values_text_gives(value):
+    import html
+    assert esc(value) == html.escape(str(value), quote=True)
+    assert type(esc(value)) is str
+
+
+
 def test_heading_ids_are_japanese_slugs_made_unique_like_markdowns_toc():
     a = Anchors()
     assert a.new("バトルの勝敗") == "バトルの勝敗"
