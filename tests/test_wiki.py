@@ -127,6 +127,15 @@ def test_esc_gives_what_html_escape_of_the_values_text_gives(value):
     assert type(esc(value)) is str
 
 
+def test_a_file_written_whole_holds_exactly_the_bytes_given_and_nothing_left_of_before(tmp_path):
+    from rulesdsl.base.files import write_whole
+    path = tmp_path / "page.html"
+    write_whole(path, "長い長い前の中身".encode("utf-8") * 1000)
+    write_whole(path, "短い".encode("utf-8"))
+    assert path.read_bytes() == "短い".encode("utf-8")
+    write_whole(str(tmp_path / "empty"), b"")
+    assert (tmp_path / "empty").read_bytes() == b""
+
 
 def test_heading_ids_are_japanese_slugs_made_unique_like_markdowns_toc():
     a = Anchors()

@@ -55,6 +55,8 @@ from operator import sub
 from pathlib import Path
 from typing import Iterable, NamedTuple
 
+from ..base.files import write_whole
+
 # Sizes chosen for a query typed key by key (every prefix is a query of its own, each showing its
 # first results): a prefix loads one small file per new term and part, and one small file per entry
 # it shows; what an earlier prefix loaded is reused (benchmarks/README.md, "search").
@@ -355,5 +357,5 @@ def _write_js(path: Path, head: str, value) -> int:
     # `</` can never occur in the file's text: it is loaded as a script
     body = json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     data = (head + body + ");\n").encode("utf-8")
-    path.write_bytes(data)
+    write_whole(path, data)
     return len(data)
