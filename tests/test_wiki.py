@@ -115,6 +115,28 @@ def test_esc_leaves_no_markup_and_no_attribute_break_out():
     assert esc('<a href="x">\'&') == "&lt;a href=&quot;x&quot;&gt;&#x27;&amp;"
 
 
+class _Named(str):
+    def __str__(self) -> str:
+        return "<名前>"
+
+
+@pytest.mark.parametrize("value", ["普通の文", "", "a&b", "'", 42, None, 1.5, _Named("x")])
+def test_esc_gives_what_html_escape_of_the_values_text_gives(value):
+    import html
+    assert esc(value) == html.escape(str(value), quote=True)
+    assert type(esc(value)) is str
+
+
+def test_a_file_written_whole_holds_exactly_the_bytes_given_and_nothing_left_of_before(tmp_path):
+    from rulesdsl.base.files import write_whole
+    path = tmp_path / "page.html"
+    write_whole(path, "長い長い前の中身".encode("utf-8") * 1000)
+    write_whole(path, "短い".encode("utf-8"))
+    assert path.read_bytes() == "短い".encode("utf-8")
+    write_whole(str(tmp_path / "empty"), b"")
+    assert (tmp_path / "empty").read_bytes() == b""
+
+
 def test_heading_ids_are_japanese_slugs_made_unique_like_markdowns_toc():
     a = Anchors()
     assert a.new("バトルの勝敗") == "バトルの勝敗"
@@ -157,6 +179,15 @@ def test_search_normalises_what_readers_type_as_the_index_is(typed, indexed):
     from rulesdsl.wiki.search import normalize
     assert tokenize(typed) == tokenize(indexed)
     assert normalize(typed) == normalize(indexed)
+
+
+@pytest.mark.parametrize("text", [
+    "効果を使う …", "ＥＸ ²　①", "ｶﾞｰﾃﾞｨｱﾝ", "か\u3099ーど …", "゛と …", "e\u0301 ﬁ …", "\U0001d400 …", "普通の文",
+])
+def test_search_normalises_text_exactly_as_nfkc_whatever_characters_it_maps_first(text):
+    import unicodedata
+    from rulesdsl.wiki.search import _FOLD, normalize
+    assert normalize(text) == unicodedata.normalize("NFKC", text).lower().translate(_FOLD)
 
 
 def test_a_glossary_entry_the_sources_do_not_define_is_no_exact_match_and_ranks_like_other_pages(tmp_path):

@@ -40,6 +40,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.toc import get_toc
 
+from ..base.files import write_whole
 from ..base.shared_work import beside, jobs
 from .a11y import fix_page
 from .aside import Aside, Drawn, Kept, packed, unpacked
@@ -440,8 +441,7 @@ class WikiPlugin:
             if dest.parent not in made:
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 made.add(dest.parent)
-            with open(dest, "wb") as f:
-                f.write(html.encode("utf-8"))
+            write_whole(dest, html.encode("utf-8"))
             for e in drawn.entries:
                 index.add(e)
 

@@ -247,7 +247,7 @@ class Doc:
 
         out = []
         bounds = [s[3] for s in self.sections] + [len(self.parts)]
-        texts = []
+        texts, joined = [], 0                            # (joined: their length joined, with `single`)
         status = None if single else ""                  # an item page's first status badge
         for i, (level, ident, title, start) in enumerate(self.sections):
             if level > 2:
@@ -269,7 +269,12 @@ class Doc:
             text = _html.unescape(strip_tags(_NOT_TEXT.sub(" ", body[:limit * 6])))
             plain_title = _html.unescape(title)
             if single:
-                texts.append(text if level == 1 else f"{plain_title} {text}")
+                text = text if level == 1 else f"{plain_title} {text}"
+                if text:
+                    texts.append(text)
+                    joined += len(text) + (len(texts) > 1)
+                    if joined > limit:     # what follows the first `limit` characters is cut anyway
+                        break
                 continue
             if level == 1:
                 out.append(Entry(location, plain_title, _cut(text, limit), where, keys, rank))
@@ -277,6 +282,6 @@ class Doc:
                 out.append(Entry(f"{location}#{ident}", plain_title, _cut(text, limit),
                                  f"{where} ＞ {self.title}" if where else self.title, (), rank))
         if single:
-            text = _cut(" ".join(t for t in texts if t), limit)
+            text = _cut(" ".join(texts), limit)
             out.append(Entry(location, self.title, text, where, keys, rank, status or ""))
         return out

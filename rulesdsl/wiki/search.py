@@ -50,9 +50,12 @@ import re
 import time
 import unicodedata
 from collections import Counter
-from itertools import groupby
+from itertools import chain, groupby
+from operator import sub
 from pathlib import Path
 from typing import Iterable, NamedTuple
+
+from ..base.files import write_whole
 
 # Sizes chosen for a query typed key by key (every prefix is a query of its own, each showing its
 # first results): a prefix loads one small file per new term and part, and one small file per entry
@@ -74,12 +77,18 @@ _ASCII_PART = re.compile(r"[a-z0-9]+")
 _B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
-_FULLWIDTH = re.compile("[\uff01-\uff5e\u3000]")
+def _compatibles() -> tuple[re.Pattern, dict[str, str]]:
+    """The characters of the Basic Multilingual Plane that NFKC changes on their own (full-width
+    ASCII, the ideographic space, …, ², ①, half-width katakana …), and what NFKC makes of each."""
+    changed = {c: unicodedata.normalize("NFKC", c) for c in map(chr, range(0x80, 0x10000))}
+    changed = {c: n for c, n in changed.items() if n != c}
+    return re.compile("[" + "".join(re.escape(c) for c in changed) + "]"), changed
 
 
-def _half(m: re.Match) -> str:
-    c = ord(m.group())
-    return " " if c == 0x3000 else chr(c - 0xFEE0)
+# Replacing a character by its own NFKC keeps the whole text's NFKC (both decompose to the same
+# characters), so a text that is normalised once they are replaced is the text's NFKC; the rest
+# (combining marks, characters outside the BMP) still go through unicodedata.normalize.
+_COMPATIBLE, _NFKC_OF = _compatibles()
 
 
 # katakana read as hiragana, and the long vowel mark dropped: a reader who types すたっく, スタック
@@ -90,10 +99,10 @@ _FOLD[0x30FC] = None
 
 def normalize(text: str) -> str:
     """NFKC and lower case (what the browser does with String.normalize("NFKC")), katakana as
-    hiragana and no long vowel mark; full-width ASCII, most of what Japanese text needs, is mapped
-    first, since NFKC itself is slow on long texts."""
+    hiragana and no long vowel mark; the characters NFKC changes on their own (full-width ASCII,
+    the `…` every cut text ends with) are mapped first, since NFKC itself is slow on long texts."""
     if not unicodedata.is_normalized("NFKC", text):
-        text = _FULLWIDTH.sub(_half, text)
+        text = _COMPATIBLE.sub(lambda m: _NFKC_OF[m.group()], text)
         if not unicodedata.is_normalized("NFKC", text):
             text = unicodedata.normalize("NFKC", text)
     return text.lower().translate(_FOLD)
@@ -277,12 +286,7 @@ def _encode(ids: list[int], weights: bytearray) -> tuple[str, str]:
     from a table: the index's ~65,000 terms hold millions of postings at 10,000 cards.)"""
     deltas: list[str] = []
     add, more = deltas.append, deltas.extend
-    last = 0
-    gaps = []
-    for i in ids:
-        gaps.append(i - last)
-        last = i
-    for gap, run in groupby(gaps):
+    for gap, run in groupby(map(sub, ids, chain((0,), ids))):
         k = len(list(run))
         g = _B36_OF[gap] if gap < _TABLE else _b36(gap)
         if k >= RUN:
@@ -353,5 +357,5 @@ def _write_js(path: Path, head: str, value) -> int:
     # `</` can never occur in the file's text: it is loaded as a script
     body = json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     data = (head + body + ");\n").encode("utf-8")
-    path.write_bytes(data)
+    write_whole(path, data)
     return len(data)
