@@ -40,7 +40,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.toc import get_toc
 
-from ..base.shared_work import beside, jobs
+from ..base.shared_work import beside, give_back_free_memory, jobs
 from .a11y import fix_page
 from .aside import Aside, Drawn, Kept, packed, unpacked
 from .escape import esc, strip_tags
@@ -108,7 +108,7 @@ class WikiPlugin:
         # what of the answers only the Q&A pages and the history read, let go of: the item and
         # index pages still to be made take its room
         self.wiki.settle_answers()
-        _give_back_free_memory()
+        give_back_free_memory()
         config.nav = self.nav(config.nav)
         return config
 
@@ -574,16 +574,6 @@ def _page_entries(html: str, url: str, title: str, rank: int) -> list[Entry]:
         else:
             out.append(Entry(f"{url}#{m.group(2)}", heading, text, title, (), rank))
     return out
-
-
-def _give_back_free_memory() -> None:
-    """Hand the C library's free memory back to the system (glibc's `malloc_trim`; elsewhere
-    nothing): the answers' runs let go of leave whole free pages among the heap's blocks, which
-    the index pages' large strings do not reuse, and which would otherwise count in the build's
-    peak. (30 ms; the blocks still in use are not moved.)"""
-    import ctypes
-    with contextlib.suppress(OSError, AttributeError, TypeError):
-        ctypes.CDLL(None).malloc_trim(0)        # (the process's own symbols: the C library's)
 
 
 def _json(value: Any) -> str:
