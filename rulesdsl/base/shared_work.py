@@ -3,7 +3,6 @@
 `shared_map`: independent tasks, each process taking the next task not yet taken until none is
 left, so that a few long tasks do not leave one process idle while the other works through them.
 `beside`: one piece of work done by a forked copy while this process goes on with another.
-`give_back_free_memory`: the C heap's free pages handed back to the system.
 
 The tasks are numbered; their numbers wait in a pipe written before the fork, each number four
 bytes (a read of four bytes from a pipe is atomic: two processes never take the same number).
@@ -162,16 +161,6 @@ class Beside:
                 os.close(self._fd)
             os.waitpid(self._pid, 0)
             self._pid = None
-
-
-def give_back_free_memory() -> None:
-    """Hand the C library's free memory back to the system (glibc's `malloc_trim`; elsewhere
-    nothing): what a process lets go of leaves whole free pages among the heap's blocks, which
-    later allocations may not reuse and which would otherwise count in its peak (the wiki: once the
-    answers' runs are let go of). (30 ms at 10,000 cards; the blocks still in use are not moved.)"""
-    import ctypes
-    with contextlib.suppress(OSError, AttributeError, TypeError):
-        ctypes.CDLL(None).malloc_trim(0)        # (the process's own symbols: the C library's)
 
 
 def fork_with_pipe() -> Optional[tuple[int, int, int]]:

@@ -40,9 +40,9 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.toc import get_toc
 
-from ..base.shared_work import beside, give_back_free_memory, jobs
+from ..base.shared_work import beside, jobs
 from .a11y import fix_page
-from .aside import Aside, Drawn, Kept, packed, unpacked
+from .aside import Aside, Drawn, Kept, give_back_free_memory, packed, unpacked
 from .escape import esc, strip_tags
 from .render import Doc
 from .search import DOCS_PER_SHARD, Entry, SearchIndex, write_meta
@@ -104,7 +104,7 @@ class WikiPlugin:
         gc.freeze()
         # (after the freeze: the collector would scan the knowledge base for every page) the Q&A
         # pages, while a forked copy starts on the history of every revision (Wiki.find_changes)
-        self.wiki.find_changes(meanwhile=self._draw_questions)
+        self.wiki.find_changes(meanwhile=self._draw_questions, in_child=give_back_free_memory)
         # what of the answers only the Q&A pages and the history read, let go of: the item and
         # index pages still to be made take its room
         self.wiki.settle_answers()
