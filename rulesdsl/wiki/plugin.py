@@ -346,6 +346,12 @@ class WikiPlugin:
         self.held[src] = (held, self.aside.put(html.encode("utf-8")))
         return held
 
+    def on_env(self, env, config, files):
+        """Every index page's content made (and kept aside), none written yet: the free pages their
+        making left in the C heap handed back, which the pages written next would not all reuse."""
+        give_back_free_memory()
+        return env
+
     def on_post_page(self, output: str, page, config) -> str:
         held = self.held.pop(page.file.src_uri, None)
         if held is not None:
@@ -395,6 +401,7 @@ class WikiPlugin:
         index = SearchIndex()
         index.extend(self.entries)
         self.entries = []
+        give_back_free_memory()      # (before the item writer's fork: it counts what this process holds)
         if self._jobs(len(items)) > 1:
             parts = self._write_items_forked(items, site, index)
         else:
