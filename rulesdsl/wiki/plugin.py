@@ -353,13 +353,16 @@ class WikiPlugin:
         return env
 
     def on_post_page(self, output: str, page, config) -> str:
+        # the accessibility fixes first: they are the theme's parts' (its nav and footer), none of
+        # our content's, so they run over the page without its content (a few pages' tables of
+        # every card are megabytes: copied by each fix, they were the build's peak at 10,000 cards)
+        output = fix_page(output)
         held = self.held.pop(page.file.src_uri, None)
         if held is not None:
             at = output.find(held[0])
             if at < 0 or output.find(held[0], at + 1) >= 0:
                 raise PluginError(f"rulesdsl wiki: the theme did not show {page.file.src_uri}'s content once")
-            output = output[:at] + self.aside.get(held[1]).decode("utf-8") + output[at + len(held[0]):]
-        output = fix_page(output)
+            output = output.replace(held[0], self.aside.get(held[1]).decode("utf-8"), 1)   # (one copy made)
         depth = self._shell_depth(page.file.src_uri)
         if depth is not None:
             self.shells[depth] = self._template(output, page.url)
