@@ -355,7 +355,7 @@ class WikiPlugin:
     def on_post_page(self, output: str, page, config) -> str:
         # the accessibility fixes first: they are the theme's parts' (its nav and footer), none of
         # our content's, so they run over the page without its content (a few pages' tables of
-        # every card are megabytes: copied by each fix, they were the build's peak at 10,000 cards)
+        # every card are megabytes, which each fix would copy)
         output = fix_page(output)
         held = self.held.pop(page.file.src_uri, None)
         if held is not None:
