@@ -127,6 +127,38 @@ def test_the_parents_other_work_is_done_once_here_before_it_takes_a_task():
         assert seen[0] == "meanwhile" and seen.count("meanwhile") == 1
 
 
+def test_the_childs_first_work_is_done_there_once_before_its_tasks_and_never_here(tmp_path: Path):
+    parent = os.getpid()
+    state = {"first": 0}
+
+    def in_child() -> None:
+        state["first"] += 1
+        (tmp_path / f"first.{os.getpid()}.{state['first']}").touch()
+
+    def work(i: int) -> int:
+        # a task marks who did it and how often that process had done its first work by then;
+        # a task of the parent's waits until the child has done one, so the child certainly works
+        (tmp_path / f"task.{i}.{os.getpid()}.{state['first']}").touch()
+        deadline = time.monotonic() + 60
+        while os.getpid() == parent and not any(p.name.startswith("task.") and p.name.split(".")[2] != str(parent)
+                                                for p in tmp_path.iterdir()):
+            assert time.monotonic() < deadline, "the child took no task"
+            time.sleep(0.01)
+        return i * 3
+
+    assert shared_map(30, work, processes=2, in_child=in_child) == [i * 3 for i in range(30)]
+    marks = [p.name.split(".") for p in tmp_path.iterdir()]
+    firsts = [m for m in marks if m[0] == "first"]
+    tasks = [m for m in marks if m[0] == "task"]
+    assert len(firsts) == 1 and firsts[0][1] != str(parent) and firsts[0][2] == "1"
+    assert {m[3] for m in tasks if m[2] == firsts[0][1]} == {"1"}        # each child task after it
+    assert {m[3] for m in tasks if m[2] == str(parent)} <= {"0"} and state["first"] == 0     # (it may take none)
+    for p in tmp_path.iterdir():
+        p.unlink()
+    assert shared_map(5, lambda i: i, processes=1, in_child=in_child) == list(range(5))
+    assert not any(p.name.startswith("first.") for p in tmp_path.iterdir())
+
+
 def test_when_this_process_fails_the_child_is_stopped_and_the_error_comes_through(tmp_path: Path):
     parent = os.getpid()
 

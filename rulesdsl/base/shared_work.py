@@ -43,11 +43,14 @@ def jobs(count: int, minimum: int, env: Optional[str] = None) -> int:
 
 def shared_map(count: int, work: Callable[[int], Any], encode: Callable[[Any], Any] = lambda r: r,
                decode: Callable[[Any], Any] = lambda r: r, processes: int = 2,
-               order: Optional[list[int]] = None, meanwhile: Optional[Callable[[], None]] = None) -> list[Any]:
+               order: Optional[list[int]] = None, meanwhile: Optional[Callable[[], None]] = None,
+               in_child: Optional[Callable[[], None]] = None) -> list[Any]:
     """`[work(i) for i in range(count)]`, the tasks taken in `order` (the longest first, for the
     best balance) by this process and, when `processes` > 1, a forked child. `meanwhile`: other
     work of this process's, done first (while the child starts on the tasks); it must not change
-    what the tasks read."""
+    what the tasks read. `in_child`: what the forked child does before its first task, to let go
+    of what the tasks do not read (the room it frees is the tasks' to reuse, rather than memory
+    added to what the child shares with this process); it must not change what they give."""
     order = list(range(count)) if order is None else order
     if processes < 2 or count < 2 or count > MAX_TASKS or not hasattr(os, "fork"):
         if meanwhile is not None:
@@ -70,6 +73,8 @@ def shared_map(count: int, work: Callable[[int], Any], encode: Callable[[Any], A
         code = 0
         try:
             os.close(out_r)
+            if in_child is not None:
+                in_child()
             made = []           # a line per task, as bytes: far smaller than the values, let go of as made
             for i in _taken(queue_r):
                 made.append(json.dumps([i, encode(work(i))], ensure_ascii=False,

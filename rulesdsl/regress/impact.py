@@ -191,7 +191,8 @@ def consulted_revisions(a: Answer) -> set[str]:
 
 def revision_effects(kb: KnowledgeBase, answers: dict[str, Answer],
                      stats: Optional[dict] = None, processes: int = 1,
-                     meanwhile: Optional[Callable[[], None]] = None) -> dict[str, list[Change]]:
+                     meanwhile: Optional[Callable[[], None]] = None,
+                     in_child: Optional[Callable[[], None]] = None) -> dict[str, list[Change]]:
     """For every ruling revision an answer consulted (`id@date`), the answers that would be
     different had the revision never been made: the same impact data as `rulesdsl impact`,
     computed by re-answering only the scenarios that consulted it, and those first without the
@@ -203,18 +204,19 @@ def revision_effects(kb: KnowledgeBase, answers: dict[str, Answer],
     `_reusing`). `processes`: 2 shares the revisions with a forked copy of this process
     (base.shared_work: the same result, in the same order); `meanwhile`: the caller's other work,
     done first by this process while the copy starts on the revisions (it must leave what the
-    history reads as it is).
+    history reads as it is); `in_child`: what the copy lets go of first (`shared_map`).
 
     The cyclic collector is paused throughout, as while a question is answered
     (`runner.collector_paused`): the history makes no reference cycles either (each side without a
     revision is dropped whole: tests/test_answer_cycles.py), and what it keeps grows for minutes
     at 10,000 cards, which the collector would walk again and again."""
     with collector_paused():
-        return _revision_effects(kb, answers, stats, processes, meanwhile)
+        return _revision_effects(kb, answers, stats, processes, meanwhile, in_child)
 
 
 def _revision_effects(kb: KnowledgeBase, answers: dict[str, Answer], stats: Optional[dict],
-                      processes: int, meanwhile: Optional[Callable[[], None]]) -> dict[str, list[Change]]:
+                      processes: int, meanwhile: Optional[Callable[[], None]],
+                      in_child: Optional[Callable[[], None]] = None) -> dict[str, list[Change]]:
     count = stats if stats is not None else {}
     for k in STATS:
         count.setdefault(k, 0)
@@ -234,7 +236,7 @@ def _revision_effects(kb: KnowledgeBase, answers: dict[str, Answer], stats: Opti
 
     # the revisions consulted by the most answers first: the two processes end close together
     order = sorted(range(len(tasks)), key=lambda i: -len(tasks[i][1]))
-    done = shared_map(len(tasks), work, _encode_effects, _decode_effects, processes, order, meanwhile)
+    done = shared_map(len(tasks), work, _encode_effects, _decode_effects, processes, order, meanwhile, in_child)
     out: dict[str, list[Change]] = {}
     for (ref, _), (changes, counted) in zip(tasks, done):
         for k, n in counted.items():

@@ -43,7 +43,7 @@ from mkdocs.structure.toc import get_toc
 from ..base.files import write_whole
 from ..base.shared_work import beside, jobs
 from .a11y import fix_page
-from .aside import Aside, Drawn, Kept, packed, unpacked
+from .aside import Aside, Drawn, Kept, give_back_free_memory, packed, unpacked
 from .escape import esc, strip_tags
 from .render import Doc
 from .search import DOCS_PER_SHARD, Entry, SearchIndex, write_meta
@@ -105,11 +105,11 @@ class WikiPlugin:
         gc.freeze()
         # (after the freeze: the collector would scan the knowledge base for every page) the Q&A
         # pages, while a forked copy starts on the history of every revision (Wiki.find_changes)
-        self.wiki.find_changes(meanwhile=self._draw_questions)
+        self.wiki.find_changes(meanwhile=self._draw_questions, in_child=give_back_free_memory)
         # what of the answers only the Q&A pages and the history read, let go of: the item and
         # index pages still to be made take its room
         self.wiki.settle_answers()
-        _give_back_free_memory()
+        give_back_free_memory()
         config.nav = self.nav(config.nav)
         return config
 
@@ -347,14 +347,23 @@ class WikiPlugin:
         self.held[src] = (held, self.aside.put(html.encode("utf-8")))
         return held
 
+    def on_env(self, env, config, files):
+        """Every index page's content made (and kept aside), none written yet: the free pages their
+        making left in the C heap handed back, which the pages written next would not all reuse."""
+        give_back_free_memory()
+        return env
+
     def on_post_page(self, output: str, page, config) -> str:
+        # the accessibility fixes first: they are the theme's parts' (its nav and footer), none of
+        # our content's, so they run over the page without its content (a few pages' tables of
+        # every card are megabytes, which each fix would copy)
+        output = fix_page(output)
         held = self.held.pop(page.file.src_uri, None)
         if held is not None:
             at = output.find(held[0])
             if at < 0 or output.find(held[0], at + 1) >= 0:
                 raise PluginError(f"rulesdsl wiki: the theme did not show {page.file.src_uri}'s content once")
-            output = output[:at] + self.aside.get(held[1]).decode("utf-8") + output[at + len(held[0]):]
-        output = fix_page(output)
+            output = output.replace(held[0], self.aside.get(held[1]).decode("utf-8"), 1)   # (one copy made)
         depth = self._shell_depth(page.file.src_uri)
         if depth is not None:
             self.shells[depth] = self._template(output, page.url)
@@ -396,6 +405,7 @@ class WikiPlugin:
         index = SearchIndex()
         index.extend(self.entries)
         self.entries = []
+        give_back_free_memory()      # (before the item writer's fork: it counts what this process holds)
         if self._jobs(len(items)) > 1:
             parts = self._write_items_forked(items, site, index)
         else:
@@ -574,16 +584,6 @@ def _page_entries(html: str, url: str, title: str, rank: int) -> list[Entry]:
         else:
             out.append(Entry(f"{url}#{m.group(2)}", heading, text, title, (), rank))
     return out
-
-
-def _give_back_free_memory() -> None:
-    """Hand the C library's free memory back to the system (glibc's `malloc_trim`; elsewhere
-    nothing): the answers' runs let go of leave whole free pages among the heap's blocks, which
-    the index pages' large strings do not reuse, and which would otherwise count in the build's
-    peak. (30 ms; the blocks still in use are not moved.)"""
-    import ctypes
-    with contextlib.suppress(OSError, AttributeError, TypeError):
-        ctypes.CDLL(None).malloc_trim(0)        # (the process's own symbols: the C library's)
 
 
 def _json(value: Any) -> str:

@@ -431,10 +431,27 @@ class Wiki:
         """For each ruling revision (`id@date`), the answers it changed (rulesdsl.regress.records)."""
         return self.find_changes()
 
-    def find_changes(self, meanwhile: Optional[Callable[[], None]] = None) -> dict:
+    def _before_history(self, then: Optional[Callable[[], None]]) -> Callable[[], None]:
+        """What the history's forked copy does before it starts (`find_changes`): let go of the
+        runs of every answer no ruling page shows whole (`release_runs`: the traces and boards only
+        the Q&A pages read, drawn by this process meanwhile; with one process they are let go of
+        before the history as each page is drawn, so the history reads the same) and of the
+        interpreter for browsers' description, then `then` (the caller's: the C heap's free pages
+        handed back). What the history makes then takes that room: the copy's own memory, added to
+        all it shares with this process, was the build's peak at 10,000 cards."""
+        def first() -> None:
+            self.release_runs(list(self.answers))
+            self.ask = None
+            if then is not None:
+                then()
+        return first
+
+    def find_changes(self, meanwhile: Optional[Callable[[], None]] = None,
+                     in_child: Optional[Callable[[], None]] = None) -> dict:
         """`changed_answers`, found once; shared with a forked copy of this process where it pays
         (base.shared_work), which starts on it while this process does `meanwhile` (work that
-        leaves the answers' verdicts and statuses as they are: the Q&A pages)."""
+        leaves the answers' verdicts and statuses as they are: the Q&A pages); `in_child`: what
+        the copy does once it has let go of what the history does not read (`_before_history`)."""
         if self._changed is not None:
             if meanwhile is not None:
                 meanwhile()
@@ -450,7 +467,7 @@ class Wiki:
             meanwhile()
             aside[0] = time.perf_counter() - began
         self._changed = revision_effects(self.kb, answered, stats, jobs(len(answered), SHARED_FROM, JOBS_ENV),
-                                         timed if meanwhile is not None else None)
+                                         timed if meanwhile is not None else None, self._before_history(in_child))
         besides = f", {aside[0]:.1f} s of it the other work done beside it" if meanwhile is not None else ""
         log.info(f"rulesdsl: the answers each ruling revision changed found in {time.perf_counter() - started:.1f} s{besides} "
                  f"({stats['pairs']} revisions and answers that consulted them, {stats['answered']} answered "
