@@ -594,3 +594,23 @@ def test_keep_going_builds_and_marks_the_failing_scenario_on_its_page(wrong_corp
     assert result.returncode == 0, result.output
     page = (tmp_path / "site" / "grm" / "qa" / "wrong-expectation.html").read_text(encoding="utf-8")
     assert "この場面の答えは期待と一致しません" in page
+
+
+def test_the_browser_s_question_texts_are_kept_past_the_q_and_a_pages_only_where_a_new_question_starts(bundled):
+    """Once the Q&A pages are drawn (`find_changes`' meanwhile), the texts the browser's
+    interpreter carries are let go of but the ones each game's page 「新しい質問」 starts from: the
+    Q&A pages drawn meanwhile still had every text, and the new-question pages are the same."""
+    from rulesdsl.wiki.ask_bundle import Bundle
+    from rulesdsl.wiki.ask_page import template
+
+    w = Wiki(bundled.kb, today=bundled.today)
+    w.answers = dict(bundled.answers)
+    texts = {sid: w.sources.block(info.scenario.loc) + "\n" for sid, info in w.kb.scenarios.items()}
+    w.ask = Bundle(texts=dict(texts))
+    before = {g: template(w, g) for g in w.kb.games}
+    assert sum(t is not None for t in before.values()) >= 2
+    seen = []
+    w.find_changes(meanwhile=lambda: seen.append(dict(w.ask.texts)))
+    assert seen == [texts]
+    assert {g: template(w, g) for g in w.kb.games} == before
+    assert len(w.ask.texts) == sum(t is not None for t in before.values()) < len(texts)

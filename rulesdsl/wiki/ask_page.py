@@ -18,10 +18,9 @@ from typing import Optional
 from .common import Ctx
 from .escape import esc
 from .render import Doc, dsl_block
-from .site import Wiki
+from .site import SCENARIO_HEAD, Wiki
 
 SERVE = "rulesdsl wiki serve"
-_HEAD = re.compile(r'^scenario\s+\S+\s+"(?:[^"\\\n]|\\.)*"')
 BUILDER_NEEDS = {"setup": ("field", "stack", "hand", "turn"), "action": ("play",), "fact": ("weight",)}
 
 
@@ -99,15 +98,13 @@ def scenario_editor(ctx: Ctx, sid: str) -> None:
 def template(w: Wiki, game: str) -> Optional[str]:
     """The new question's starting text: the game's first worked question that answers as
     expected, under a new id and title (what it asks is real, so 「答える」 answers at once)."""
-    b = _bundle(w)
-    for sid, info in w.kb.scenarios.items():
-        a = w.answers.get(sid)
-        text = b.texts.get(sid) if b else None
-        if info.game == game and text and getattr(a, "ok", False) and _HEAD.match(text):
-            body = _HEAD.sub(f'scenario {game}/new/question "新しい質問"', text, count=1)
-            return ("# 新しい質問：場面（カード・盤面・操作）を書き換えて「答える」を押してください。\n"
-                    f"# 出発点は Q&A「{info.scenario.title}」です。\n" + body)
-    return None
+    found = w.template_question(game)
+    if found is None:
+        return None
+    _, info, text = found
+    body = SCENARIO_HEAD.sub(f'scenario {game}/new/question "新しい質問"', text, count=1)
+    return ("# 新しい質問：場面（カード・盤面・操作）を書き換えて「答える」を押してください。\n"
+            f"# 出発点は Q&A「{info.scenario.title}」です。\n" + body)
 
 
 def builder_fits(w: Wiki, game: str) -> bool:

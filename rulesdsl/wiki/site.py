@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import logging
+import re
 import time
 from collections import defaultdict
 from dataclasses import dataclass
@@ -61,6 +62,7 @@ class Settled:
 AnswerResult = Union["Answer", Settled, Failure, None]
 JOBS_ENV = "RULESDSL_WIKI_JOBS"   # how many processes share the build's long parts (1: one; unset: as base.shared_work.jobs says)
 SHARED_FROM = 200               # questions from which the history and the browser interpreter are made with a forked copy
+SCENARIO_HEAD = re.compile(r'^scenario\s+\S+\s+"(?:[^"\\\n]|\\.)*"')   # a worked question's first line (ask_page.template)
 REVIEW_STATUSES = (Status.provisional, Status.unofficial, Status.unconfirmed)   # the review list's, in order
 
 
@@ -446,6 +448,29 @@ class Wiki:
                 then()
         return first
 
+    def template_question(self, game: str) -> Optional[tuple[str, ScenarioInfo, str]]:
+        """The game's first worked question that answers as expected and whose text the browser's
+        interpreter carries (`ask.texts`), as (id, info, text): where the page 「新しい質問」 starts
+        (ask_page.template). None when there is none."""
+        texts = getattr(self.ask, "texts", None) or {}
+        for sid, info in self.kb.scenarios.items():
+            text = texts.get(sid)
+            if info.game == game and text and getattr(self.answers.get(sid), "ok", False) and SCENARIO_HEAD.match(text):
+                return sid, info, text
+        return None
+
+    def _texts_for_templates_only(self) -> None:
+        """Once the Q&A pages are drawn (their editors hold the questions' texts: `find_changes`'
+        `meanwhile`), the texts the browser's interpreter carries are read only for each game's
+        page 「新しい質問」: the others are let go of before this process takes its share of the
+        history (~10 MB at 10,000 cards, at the build's peak). `template_question` finds the same
+        question after as before: those before it in order had no text for it to take."""
+        texts = getattr(self.ask, "texts", None)
+        if not texts:
+            return
+        kept = (self.template_question(g) for g in self.kb.games)
+        self.ask.texts = {found[0]: found[2] for found in kept if found is not None}
+
     def find_changes(self, meanwhile: Optional[Callable[[], None]] = None,
                      in_child: Optional[Callable[[], None]] = None) -> dict:
         """`changed_answers`, found once; shared with a forked copy of this process where it pays
@@ -465,6 +490,7 @@ class Wiki:
         def timed() -> None:
             began = time.perf_counter()
             meanwhile()
+            self._texts_for_templates_only()
             aside[0] = time.perf_counter() - began
         self._changed = revision_effects(self.kb, answered, stats, jobs(len(answered), SHARED_FROM, JOBS_ENV),
                                          timed if meanwhile is not None else None, self._before_history(in_child))
