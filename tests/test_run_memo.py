@@ -53,7 +53,10 @@ def test_the_memo_finds_the_first_kept_run_that_repeats_says_a_reading_repeats()
             found = memo.find(script, reading)
             assert (found and found[0][0]) == first, (script, reading)
         for points, under in kept:
-            assert meets(repeat_needs(points, under), points, reading) == repeats(points, under, reading)
+            # the rule spelled out once more here: `repeats` is itself `meets` over `repeat_needs`
+            defined = reading.get(SEASON_POINT) == under.get(SEASON_POINT) and all(
+                points[k] == reading.get(k) for k in (*under, *reading) if k in points)
+            assert meets(repeat_needs(points, under), points, reading) == repeats(points, under, reading) == defined
         tried += first is not None
     assert tried and memo.find([1], {}) is None     # some readings repeat a run; another script has none
     assert memo.find([0, 1], {"b": "b1"}) is not None and memo.find([0, 1], {"b": "b0"}) is None   # asked again

@@ -132,18 +132,10 @@ def points_seen(ctx) -> dict[str, str]:
 
 def repeats(seen: dict[str, str], made_under: dict[str, str], reading: dict[str, str]) -> bool:
     """Would a run that consulted the points `seen` (key -> the value it saw) under the reading
-    `made_under` go the same way under `reading`?"""
-    if reading.get(SEASON_POINT) != made_under.get(SEASON_POINT):
-        return False
-    # only the points either reading sets can differ (a point `made_under` sets that `reading`
-    # leaves at its default differs too: the run saw the other value): those `made_under` sets
-    # here, those `reading` sets in `meets` (which RunMemo and engine.resume ask with the first
-    # made once per kept run)
-    for key in made_under:
-        value = seen.get(key)
-        if value is not None and reading.get(key) != value:
-            return False
-    return meets((), seen, reading)
+    `made_under` go the same way under `reading`? Only the points either reading sets can differ
+    (a point `made_under` sets that `reading` leaves at its default differs too: the run saw the
+    other value), and the season: what `repeat_needs` asks of a reading, and `meets` tests."""
+    return meets(repeat_needs(seen, made_under), seen, reading)
 
 
 class Readings(Record):
