@@ -127,7 +127,7 @@ class Writer:
                 p = _parts(v, t, kind)
             if ix is not None:                  # its arguments, inline: their atoms' fields are parts
                 a = src[ix]
-                inline = _atoms(a) if type(a) is tuple else None
+                inline = _atoms(a, at[0]) if type(a) is tuple and type(at) is _Loc else None
                 if inline is not None:
                     p += inline
                     width = len(a)
@@ -327,10 +327,10 @@ class Writer:
         return text, table
 
 
-def _atoms(args: tuple) -> Optional[tuple]:
+def _atoms(args: tuple, file) -> Optional[tuple]:
     """The parts of a clause's arguments written inline: each atom's kind, value, unit and its
-    location's file, line and column (see snapshot.py); None when one is not an atom with a
-    location (the arguments are then a node, as any tuple)."""
+    location's line and column (see snapshot.py; its file is its owner's, `file`); None when one
+    is not an atom with a location in that file (the arguments are then a node, as any tuple)."""
     out: tuple = ()
     for atom in args:
         if type(atom) is not _Atom:
@@ -338,10 +338,10 @@ def _atoms(args: tuple) -> Optional[tuple]:
         kind, value, loc, unit = atom
         if type(loc) is not _Loc:
             return None
-        file, line, col = loc
-        if type(file) is not str or type(line) is not int or type(col) is not int:
+        at, line, col = loc
+        if type(at) is not str or type(line) is not int or type(col) is not int or (at is not file and at != file):
             return None
-        out += (kind, value, unit, file, line, col)
+        out += (kind, value, unit, line, col)
     return out
 
 
