@@ -86,8 +86,10 @@ class Writer:
         strs, ints, scalars, memo, others = self.strs, self.ints, self.scalars, self.memo, self.others
         nodes, rows, heights, masks, scalar = self.nodes, self.rows, self.heights, self.masks, self.scalar
         widths = self.widths
+        last_file = last_a = None       # the last location's file, and its scalar's index
 
         def visit(v) -> int:
+            nonlocal last_file, last_a
             t = type(v)
             kind = kinds.get(t)
             if kind is None:
@@ -171,14 +173,19 @@ class Writer:
                     h = ch
                 append(r)
             if at is not None:                  # its Loc, as three scalars of its own row
-                if type(at) is not _Loc or type(at[0]) is not str or type(at[1]) is not int \
-                        or type(at[2]) is not int:
+                if type(at) is not _Loc:
                     raise SnapshotError(f"{_name(t)}: a location that is not a Loc")
                 file, line, col = at
-                a = strs.get(file)
-                if a is None:
-                    a = strs[file] = len(scalars)
-                    scalars.append(file)
+                if type(file) is not str or type(line) is not int or type(col) is not int:
+                    raise SnapshotError(f"{_name(t)}: a location that is not a Loc")
+                if file is not last_file:       # a document's nodes share their file's str
+                    a = strs.get(file)
+                    if a is None:
+                        a = strs[file] = len(scalars)
+                        scalars.append(file)
+                    last_file, last_a = file, a
+                else:
+                    a = last_a
                 b = ints.get(line)
                 if b is None:
                     b = ints[line] = len(scalars)
