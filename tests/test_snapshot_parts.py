@@ -364,9 +364,10 @@ def test_the_parents_own_parts_are_written_here_when_no_copy_can_be_forked(bundl
 
 def test_a_clauses_arguments_are_columns_of_its_row_grouped_by_count_and_read_back_as_atoms():
     """Snapshot format 3: the arguments of a clause or an expectation (the field declared
-    `tuple[Atom, ...]`) are neither a tuple node nor atom nodes but six columns per argument in the
-    owner's group (kind, value, unit, and the location's file, line and column), whose class entry
-    says how many arguments; arguments that are not a tuple of located atoms are one reference (-1)."""
+    `tuple[Atom, ...]`) are neither a tuple node nor atom nodes but five columns per argument in the
+    owner's group (kind, value, unit, and the location's line and column: format 4), whose class
+    entry says how many arguments; arguments that are not a tuple of located atoms are one
+    reference (-1)."""
     path = REPO / "rulings/grm/qa/continuous.rules"
     doc = parser.parse_text(path.read_text(encoding="utf-8"), "rulings/grm/qa/continuous.rules")
     data = json.loads(snapshot.dumps([doc]))
@@ -387,6 +388,35 @@ def test_a_clauses_arguments_are_columns_of_its_row_grouped_by_count_and_read_ba
         again, = snapshot.loads(snapshot.dumps([c]))
         assert again == c and type(again.args) is type(c.args)
         assert list(map(type, again.args)) == list(map(type, c.args))
+
+
+def test_an_arguments_file_is_its_owners_and_arguments_located_elsewhere_are_a_reference():
+    """Snapshot format 4: an argument's atom keeps no file column of its own; it is read back in
+    its owner's file. Arguments of which one atom lies in another file than their owner are
+    written as one reference (count -1), so that they read back in their own file."""
+    path = REPO / "rulings/grm/qa/continuous.rules"
+    doc = parser.parse_text(path.read_text(encoding="utf-8"), "rulings/grm/qa/continuous.rules")
+    data = json.loads(snapshot.dumps([doc]))
+    entry = next(e for e in data["classes"] if e[0].endswith(":Clause") and e[4] == ["args", 2])
+    group = next(g for g in data["groups"] if data["classes"][g[0]] is entry)
+    assert len(group[2]) == len(entry[2]) - 2 + 2 * 5 + 3     # head and body, 2 atoms, the Loc
+    back, = snapshot.loads(snapshot.dumps([doc]))
+    assert back == doc
+    args = [a for d in back.decls if isinstance(d, Scenario) for c in d.clauses for a in c.args]
+    assert args and all(a.loc.file == "rulings/grm/qa/continuous.rules" for a in args)
+    here, there = Loc("f", 1, 2), Loc("g", 3, 4)
+    for c in (Clause("h", here, (Atom("name", "x", here), Atom("name", "y", there)), None),
+              Clause("h", here, (Atom("name", "x", there),), None),
+              Clause("h", here, (Atom("name", "x", Loc("f" + str(len("x")), 1, 2)),), None)):
+        data = json.loads(snapshot.dumps([c]))
+        clause = next(e for e in data["classes"] if e[0].endswith(":Clause"))
+        assert clause[4] == ["args", -1 if c.args[-1].loc.file != "f" else len(c.args)]
+        again, = snapshot.loads(snapshot.dumps([c]))
+        assert again == c and [a.loc for a in again.args] == [a.loc for a in c.args]
+    same = Clause("h", here, (Atom("name", "x", Loc("".join("f"), 5, 6)),), None)    # equal, not the same str
+    data = json.loads(snapshot.dumps([same]))
+    assert next(e for e in data["classes"] if e[0].endswith(":Clause"))[4] == ["args", 1]
+    assert snapshot.loads(snapshot.dumps([same])) == [same]
 
 
 def test_a_class_entry_whose_arguments_disagree_with_the_class_is_refused():

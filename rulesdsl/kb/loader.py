@@ -27,7 +27,7 @@ from ..base.cache import blake2b       # CPython's own BLAKE2: hashlib's import 
 from ..lang.diagnostics import Diagnostic, DslError
 from ..lang.model import Document, Loc, Ruling, Scenario
 
-SNAPSHOT_VERSION = "3"
+SNAPSHOT_VERSION = "4"
 MAX_FILE_BYTES = files.MAX_BYTES
 
 

@@ -19,11 +19,12 @@ per node (a knowledge base of 10,000 cards has about 800,000 nodes):
   group's last three columns, its file, line and column as scalars (version 2: locations were
   two fifths of the nodes); an optional location is a node like any other. A clause's or an
   expectation's arguments (the field declared `tuple[Atom, ...]`) are neither a tuple node nor
-  atom nodes but columns of the group, after its other fields and before its location: six per
-  argument, its atom's kind, value and unit and its location's file, line and column (version 3:
-  the atoms and the arguments' tuples were half of the nodes), so that a group holds instances
-  of as many arguments; arguments that are not a plain tuple of atoms are one column of
-  references (count -1);
+  atom nodes but columns of the group, after its other fields and before its location: five per
+  argument, its atom's kind, value and unit and its location's line and column (version 3: the
+  atoms and the arguments' tuples were half of the nodes), its file being its owner's (version
+  4: six columns, with the file, which is the owner's in every file the parser reads), so that a
+  group holds instances of as many arguments; arguments that are not a plain tuple of atoms
+  located in their owner's file are one column of references (count -1);
 - `roots`: the indices of what was snapshotted;
 - `base` (optional): a whole payload (without a base of its own) that this one is written over:
   its scalars and objects come first in the table, this payload's own after them, and this
@@ -135,18 +136,21 @@ def _decode(data: dict, objs: list, classes: list) -> list:
                 0 if args is None else _width(args[1]) - 1):
             raise SnapshotError(f"{_name(cls)}: wrong number of fields")
         if at is not None:      # its Loc, as the last three columns of its fields
-            made[at] = _located(refs[-3:], count, n_scalars, get)
+            files = _files(refs[-3], count, n_scalars, get)
+            made[at] = _located(files, refs[-2:], count, n_scalars, get)
             refs = refs[:-3]
-        if args is not None:    # its arguments, the columns before: six per atom
+        if args is not None:    # its arguments, the columns before: five per atom
             ix, width = args
             if width == -1:
                 made[ix] = map(get, refs[-1])
             elif width == 0:
                 made[ix] = repeat((), count)
+            elif at is None:
+                raise SnapshotError(f"{_name(cls)}: arguments written inline without a location")
             else:
                 block = refs[len(refs) - _width(width):]
                 made[ix] = zip(*[map(_tnew, repeat(_Atom, count),
-                                     zip(map(get, c[0]), map(get, c[1]), _located(c[3:], count, n_scalars, get),
+                                     zip(map(get, c[0]), map(get, c[1]), _located(files, c[3:], count, n_scalars, get),
                                          map(get, c[2])))
                                  for c in (block[j:j + _ATOM_COLUMNS] for j in range(0, len(block), _ATOM_COLUMNS))])
             refs = refs[:len(refs) - _width(width)]
@@ -191,23 +195,34 @@ def _decode(data: dict, objs: list, classes: list) -> list:
     return [objs[r] for r in data["roots"]]
 
 
-def _located(columns: list, count: int, n_scalars: int, get) -> Iterable[_Loc]:
-    """The locations of a group's `count` instances, from three columns of this payload's scalars:
-    file, line, column."""
-    lf, ll, lc = columns
-    if count and (max(lf) >= n_scalars or max(ll) >= n_scalars or max(lc) >= n_scalars):
+def _files(column: list, count: int, n_scalars: int, get) -> list[str]:
+    """The files of a group's `count` locations, from a column of this payload's scalars."""
+    if count and max(column) >= n_scalars:
         raise SnapshotError("a location that is not one")
     # (over a base, an index below this payload's scalars may name one of the base's
-    # objects: the types below rule them out, as no object decoded is a plain str or int)
-    lf, ll, lc = list(map(get, lf)), list(map(get, ll)), list(map(get, lc))
-    if count and (set(map(type, lf)) != {str} or set(map(type, ll)) != {int} or set(map(type, lc)) != {int}):
+    # objects: the type below rules them out, as no object decoded is a plain str)
+    files = list(map(get, column))
+    if count and set(map(type, files)) != {str}:
         raise SnapshotError("a location that is not one")
-    return map(_tnew, repeat(_Loc, count), zip(lf, ll, lc))
+    return files
 
 
-_ATOM_COLUMNS = 6       # an argument written inline: its atom's kind, value, unit, file, line, column
+def _located(files: list, columns: list, count: int, n_scalars: int, get) -> Iterable[_Loc]:
+    """The locations of a group's `count` instances, from their `files` and two columns of this
+    payload's scalars: line, column."""
+    ll, lc = columns
+    if count and (max(ll) >= n_scalars or max(lc) >= n_scalars):
+        raise SnapshotError("a location that is not one")
+    # (as in `_files`: the types rule out the base's objects)
+    ll, lc = list(map(get, ll)), list(map(get, lc))
+    if count and (set(map(type, ll)) != {int} or set(map(type, lc)) != {int}):
+        raise SnapshotError("a location that is not one")
+    return map(_tnew, repeat(_Loc, count), zip(files, ll, lc))
+
+
+_ATOM_COLUMNS = 5       # an argument written inline: its atom's kind, value, unit, line, column
 
 
 def _width(count: int) -> int:
-    """How many columns a group's arguments take: six per argument, one for a reference (-1)."""
+    """How many columns a group's arguments take: five per argument, one for a reference (-1)."""
     return 1 if count == -1 else _ATOM_COLUMNS * count

@@ -12,7 +12,7 @@ from ..base.declared import BaseModel
 from ..base.record import own_annotations
 from . import model
 
-VERSION = 3
+VERSION = 4
 _SCALARS = (str, int, float, bool, type(None))
 _SCALAR_SET = frozenset(_SCALARS)
 _Loc = model.Loc

@@ -86,8 +86,10 @@ class Writer:
         strs, ints, scalars, memo, others = self.strs, self.ints, self.scalars, self.memo, self.others
         nodes, rows, heights, masks, scalar = self.nodes, self.rows, self.heights, self.masks, self.scalar
         widths = self.widths
+        last_file = last_a = None       # the last location's file, and its scalar's index
 
         def visit(v) -> int:
+            nonlocal last_file, last_a
             t = type(v)
             kind = kinds.get(t)
             if kind is None:
@@ -127,7 +129,7 @@ class Writer:
                 p = _parts(v, t, kind)
             if ix is not None:                  # its arguments, inline: their atoms' fields are parts
                 a = src[ix]
-                inline = _atoms(a) if type(a) is tuple else None
+                inline = _atoms(a, at[0]) if type(a) is tuple and type(at) is _Loc else None
                 if inline is not None:
                     p += inline
                     width = len(a)
@@ -171,14 +173,19 @@ class Writer:
                     h = ch
                 append(r)
             if at is not None:                  # its Loc, as three scalars of its own row
-                if type(at) is not _Loc or type(at[0]) is not str or type(at[1]) is not int \
-                        or type(at[2]) is not int:
+                if type(at) is not _Loc:
                     raise SnapshotError(f"{_name(t)}: a location that is not a Loc")
                 file, line, col = at
-                a = strs.get(file)
-                if a is None:
-                    a = strs[file] = len(scalars)
-                    scalars.append(file)
+                if type(file) is not str or type(line) is not int or type(col) is not int:
+                    raise SnapshotError(f"{_name(t)}: a location that is not a Loc")
+                if file is not last_file:       # a document's nodes share their file's str
+                    a = strs.get(file)
+                    if a is None:
+                        a = strs[file] = len(scalars)
+                        scalars.append(file)
+                    last_file, last_a = file, a
+                else:
+                    a = last_a
                 b = ints.get(line)
                 if b is None:
                     b = ints[line] = len(scalars)
@@ -327,10 +334,10 @@ class Writer:
         return text, table
 
 
-def _atoms(args: tuple) -> Optional[tuple]:
+def _atoms(args: tuple, file) -> Optional[tuple]:
     """The parts of a clause's arguments written inline: each atom's kind, value, unit and its
-    location's file, line and column (see snapshot.py); None when one is not an atom with a
-    location (the arguments are then a node, as any tuple)."""
+    location's line and column (see snapshot.py; its file is its owner's, `file`); None when one
+    is not an atom with a location in that file (the arguments are then a node, as any tuple)."""
     out: tuple = ()
     for atom in args:
         if type(atom) is not _Atom:
@@ -338,10 +345,10 @@ def _atoms(args: tuple) -> Optional[tuple]:
         kind, value, loc, unit = atom
         if type(loc) is not _Loc:
             return None
-        file, line, col = loc
-        if type(file) is not str or type(line) is not int or type(col) is not int:
+        at, line, col = loc
+        if type(at) is not str or type(line) is not int or type(col) is not int or (at is not file and at != file):
             return None
-        out += (kind, value, unit, file, line, col)
+        out += (kind, value, unit, line, col)
     return out
 
 
