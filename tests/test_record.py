@@ -9,7 +9,7 @@ import pickle
 
 import pytest
 
-from rulesdsl.base.record import FrozenRecordError, Record, field, replace
+from rulesdsl.base.record import FrozenRecordError, Record, field, replace, shallow_copy
 
 
 @dataclasses.dataclass
@@ -23,14 +23,27 @@ class DPlain:
         self.y += "!"
 
 
-class RPlain(Record):
-    x: int
-    y: str = "a"
-    z: list = field(default_factory=list)
-    hidden: int = field(default=3, repr=False, compare=False)
+def _declared(name: str, **how) -> type:
+    """DPlain as a record (`how`: `slots=True`, base/record.py), named `name`."""
+    class R(Record, **how):
+        x: int
+        y: str = "a"
+        z: list = field(default_factory=list)
+        hidden: int = field(default=3, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        self.y += "!"
+        def __post_init__(self) -> None:
+            self.y += "!"
+    R.__name__ = R.__qualname__ = name
+    return R
+
+
+RPlain = _declared("RPlain")
+RSlotted = _declared("RSlotted", slots=True)
+
+
+class RSlottedFrozen(Record, frozen=True, slots=True):
+    a: int
+    b: tuple
 
 
 @dataclasses.dataclass(frozen=True)
@@ -129,3 +142,61 @@ def test_a_new_question_imports_no_dataclasses(new_question_probe):
     said = new_question_probe("norecord", "print(answer.startswith('答え: '), "
                               "sorted({'dataclasses', 'inspect', 'ast', 'dis', 'tokenize'} & set(sys.modules)))\n")
     assert said.split() == ["True", "[]"], said
+
+
+def _fields(r: Record) -> dict:
+    return {name: getattr(r, name) for name in r.__record_names__}
+
+
+def _shown(r) -> str:
+    return repr(r).split("(", 1)[1]     # without the class's name
+
+
+@pytest.mark.parametrize("args,named", CALLS)
+def test_a_record_with_slots_is_made_equal_shown_and_compared_as_one_with_a_dict(args, named):
+    plain, slotted = RPlain(*args, **named), RSlotted(*args, **named)
+    assert _fields(plain) == _fields(slotted) and _shown(plain) == _shown(slotted)
+    assert RSlotted.__record_names__ == RPlain.__record_names__
+    assert RSlotted(1, "a", [], 4) == RSlotted(1, "a", [], 5) and RSlotted(1) != RSlotted(2) != RPlain(2)
+    assert RSlotted(1).z is not RSlotted(1).z
+    with pytest.raises(TypeError):
+        hash(slotted)
+    with pytest.raises(TypeError):
+        RSlotted(1, w=2)
+
+
+def test_a_record_with_slots_keeps_its_fields_in_them_and_no_dict_until_something_else_is_set():
+    r = RSlotted(1)
+    assert set(RSlotted.__slots__) == {"x", "y", "z", "hidden", "__dict__"}
+    assert vars(r) == {}
+    r.extra = 5         # anything else: in its __dict__
+    assert vars(r) == {"extra": 5} and _fields(r) == {"x": 1, "y": "a!", "z": [], "hidden": 3}
+
+
+def test_a_frozen_record_with_slots_hashes_and_refuses_as_a_frozen_dataclass():
+    d, r = DFrozen(1, (2,)), RSlottedFrozen(1, (2,))
+    assert hash(d) == hash(r) and _shown(d) == _shown(r) and {r: "x"}[RSlottedFrozen(1, (2,))] == "x"
+    with pytest.raises(FrozenRecordError):
+        r.a = 3
+    with pytest.raises(AttributeError):
+        del r.b
+    assert replace(r, a=2) == RSlottedFrozen(2, (2,))
+
+
+def test_copies_of_a_record_with_slots_hold_its_values():
+    r = RSlotted(1, "b", [2])
+    r.extra = "e"
+    for twin in (shallow_copy(r), copy.copy(r), copy.deepcopy(r), pickle.loads(pickle.dumps(r))):
+        assert twin == r and _fields(twin) == _fields(r) and vars(twin) == {"extra": "e"}
+    assert shallow_copy(r).z is r.z and copy.deepcopy(r).z is not r.z
+    assert _shown(replace(r, y="q")) == _shown(replace(RPlain(1, "b", [2]), y="q"))
+
+
+def test_a_shallow_copy_skips_a_slot_a_subclass_keeps_elsewhere():
+    class Kept(RSlotted):       # `y` kept in another attribute, as engine.late's answers keep their words
+        __slots__ = ("_y",)
+        y = property(lambda self: self._y, lambda self, v: setattr(self, "_y", v))
+
+    k = Kept(1, "b")
+    twin = shallow_copy(k)
+    assert type(twin) is Kept and twin == k and twin._y == "b!" and _fields(twin) == _fields(k)

@@ -42,9 +42,10 @@ def test_a_written_out_constructor_makes_what_the_generic_one_makes(cls):
     own = cls(**required)
     generic = cls.__new__(cls)
     Record.__init__(generic, **required)
-    assert list(vars(own)) == list(vars(generic)) == list(cls.__record_names__)
+    if "__record_defaults__" not in vars(cls):      # (a record with `slots=True` keeps them in its slots: each read below)
+        assert list(vars(own)) == list(vars(generic)) == list(cls.__record_names__)
     for name in cls.__record_names__:
         mine, theirs = getattr(own, name), getattr(generic, name)
         assert mine == theirs, name
         if isinstance(theirs, (list, dict, set)):
-            assert mine is not cls(**required).__dict__[name], f"{name}: one container shared by every instance"
+            assert mine is not getattr(cls(**required), name), f"{name}: one container shared by every instance"

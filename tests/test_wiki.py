@@ -596,6 +596,34 @@ def test_keep_going_builds_and_marks_the_failing_scenario_on_its_page(wrong_corp
     assert "この場面の答えは期待と一致しません" in page
 
 
+def test_the_set_ups_the_answers_kept_are_let_go_of_once_the_q_and_a_pages_are_drawn_and_the_history_is_the_same(bundled):
+    """The set-ups the answers' runs kept in the knowledge base's memo (`KEPT_SET_UPS`) are there
+    while the Q&A pages are drawn (`find_changes`' meanwhile) and let go of before this process's
+    share of the history, which finds the same changes as a history they are kept through."""
+    from rulesdsl.wiki.site import KEPT_SET_UPS
+
+    def kept() -> int:
+        return sum(1 for k in bundled.kb.memo if type(k) is tuple and k[0] == KEPT_SET_UPS)
+
+    through = Wiki(bundled.kb, today=bundled.today)
+    through.answers = dict(bundled.answers)
+    expected = through.find_changes()       # (no meanwhile: nothing is let go of in this process)
+    assert kept() > 0 and expected
+    w = Wiki(bundled.kb, today=bundled.today)
+    w.answers = dict(bundled.answers)
+    seen = []
+    assert w.find_changes(meanwhile=lambda: seen.append(kept())) == expected
+    assert seen[0] > 0 and kept() == 0
+
+
+def test_forgetting_a_kind_of_memo_entries_leaves_the_others():
+    from rulesdsl.kb.knowledge import KnowledgeBase
+    kb = KnowledgeBase(root=REPO)
+    kb.memo.update({("a", 1): 1, ("a", 2): 2, ("b", 1): 3, "a": 4, (): 5})
+    kb.forget("a")
+    assert kb.memo == {("b", 1): 3, "a": 4, (): 5}
+
+
 def test_the_browser_s_question_texts_are_kept_past_the_q_and_a_pages_only_where_a_new_question_starts(bundled):
     """Once the Q&A pages are drawn (`find_changes`' meanwhile), the texts the browser's
     interpreter carries are let go of but the ones each game's page 「新しい質問」 starts from: the

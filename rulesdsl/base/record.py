@@ -20,7 +20,13 @@ behaviour from methods written once here:
 - `frozen=True` (`class Interval(Record, frozen=True)`) refuses to set or delete a field after
   the constructor;
 - `replace(record, **changes)` is `dataclasses.replace`: a new record of the same class, through
-  its constructor, with the changed fields.
+  its constructor, with the changed fields;
+- `slots=True` (`class Answer(Record, slots=True)`) keeps the class's own fields in `__slots__`
+  rather than in a dictionary per instance (its defaults kept aside: a slot cannot have a class
+  attribute), as `@dataclass(slots=True)` does: for a record kept by the tens of thousands (a
+  dictionary of thirty fields is ~1.6 kB, thirty slots 240 bytes). The instance keeps a
+  `__dict__` for anything else set on it, made only when something is; `shallow_copy` copies
+  both (`copy.copy` would go through `__reduce_ex__`).
 """
 
 from __future__ import annotations
@@ -76,7 +82,30 @@ def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple]:
 _IN_REPR: set[int] = set()
 
 
-class Record:
+def _is_class_var(note: Any) -> bool:
+    return str(note).startswith(("ClassVar", "typing.ClassVar"))
+
+
+class _RecordType(type):
+    """Records' metaclass: with `slots=True`, the class is made with its own fields as
+    `__slots__`, their defaults moved to `__record_defaults__` (where `__init_subclass__` reads
+    them) and a `__dict__` slot unless a base gives one. A class body whose annotations are not
+    at hand as a dictionary (Python >= 3.14 without postponed annotations) is made without slots:
+    the same record, in a dictionary."""
+
+    def __new__(mcls, name: str, bases: tuple, ns: dict, slots: bool = False, **kw: Any) -> type:
+        notes = ns.get("__annotations__")
+        if slots and isinstance(notes, dict):
+            own = [n for n, note in notes.items() if not _is_class_var(note)]
+            ns = dict(ns)
+            ns["__record_defaults__"] = {n: ns.pop(n) for n in own if n in ns}
+            given = any(b.__dictoffset__ for b in bases)     # (a base's instances have a __dict__)
+            ns["__slots__"] = (*own, *(() if given else ("__dict__",)))
+        return super().__new__(mcls, name, bases, ns, **kw)
+
+
+class Record(metaclass=_RecordType):
+    __slots__ = ()      # (a subclass without `slots=True` has its `__dict__`, as any class)
     __record_fields__: dict[str, Field] = {}
     __record_names__: tuple[str, ...] = ()
     __record_post__: Optional[Callable[[Any], None]] = None
@@ -85,13 +114,17 @@ class Record:
     def __init_subclass__(cls, frozen: bool = False, **kw: Any) -> None:
         super().__init_subclass__(**kw)
         fields = dict(cls.__record_fields__)
+        slotted = vars(cls).get("__record_defaults__")      # (`slots=True`: the defaults kept aside)
+        defaults = vars(cls) if slotted is None else slotted
         for name, note in own_annotations(cls).items():
-            if str(note).startswith(("ClassVar", "typing.ClassVar")):
+            if _is_class_var(note):
                 continue
-            value = cls.__dict__.get(name, _MISSING)
+            value = defaults.get(name, _MISSING)
             if isinstance(value, Field):
                 spec = value
-                if spec.default is _MISSING:
+                if slotted is not None:
+                    pass
+                elif spec.default is _MISSING:
                     delattr(cls, name)
                 else:
                     setattr(cls, name, spec.default)
@@ -174,6 +207,30 @@ def _by_position(cls: type, args: tuple, named: dict) -> dict:
                         f"{len(args)} given by position and {', '.join(named) or 'none'} by name")
     named.update(zip(names, args))
     return named
+
+
+_SLOTS: dict[type, tuple] = {}
+
+
+def shallow_copy(record: Any) -> Any:
+    """A new record of the same class holding the same values, not made through its constructor
+    (`copy.copy`'s): its slots (each set one: a slot a subclass's property stands in front of is
+    never set) and its `__dict__`."""
+    cls = type(record)
+    twin = cls.__new__(cls)
+    access = _SLOTS.get(cls)
+    if access is None:
+        access = _SLOTS[cls] = tuple((d.__get__, d.__set__) for k in cls.__mro__ for n in vars(k).get("__slots__", ())
+                                     if n not in ("__dict__", "__weakref__") for d in (vars(k)[n],))
+    for get, put in access:
+        try:
+            put(twin, get(record))
+        except AttributeError:
+            pass
+    own = getattr(record, "__dict__", None)
+    if own:
+        twin.__dict__.update(own)
+    return twin
 
 
 def replace(record: Any, **changes: Any) -> Any:

@@ -96,7 +96,7 @@ class ExpectationResult(Record):
             self.evaluated = self.branches
 
 
-class Answer(Record):
+class Answer(Record, slots=True):      # (slots: tens of thousands kept by a wiki build, base/record.py)
     scenario: str
     title: str
     question: Optional[str]

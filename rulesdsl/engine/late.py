@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy as _copy
 
+from ..base.record import shallow_copy
 from .answer import Answer, Branch, ExpectationResult
 
 
@@ -105,6 +106,7 @@ class RunAnswer(Answer):
     its own: the status checks appended later, the readings' twins and the pages' slimmed
     branches do not reach it), so they say what the sentences written at once said."""
 
+    __slots__ = ("_sentences", "_derived", "_authority")
     sentences = drawn_late("_sentences", Worded)
     derived = drawn_late("_derived", Worded)
     authority = drawn_late("_authority", Worded)     # what the documents cited are: read with the status line
@@ -113,9 +115,7 @@ class RunAnswer(Answer):
         """A shallow copy (`copy.copy`: a twin under another reading, the view the sentences are
         written from), made without the reduction protocol `copy` otherwise goes through (three
         times the cost)."""
-        twin = RunAnswer.__new__(RunAnswer)
-        twin.__dict__ = self.__dict__.copy()
-        return twin
+        return shallow_copy(self)
 
 
 class RunExpectation(ExpectationResult):

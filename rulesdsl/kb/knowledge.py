@@ -200,6 +200,15 @@ class KnowledgeBase(Record):
             return "deck"
         return None
 
+    def forget(self, kind: str) -> None:
+        """Let go of what `memo` keeps under `kind` (the first item of its keys), for a caller
+        that knows nothing will read it again here, or that it is cheaper made again: every
+        entry is what a later call would make anew, so nothing read from this knowledge base
+        changes (as after `memo.clear()`)."""
+        memo = self.memo
+        for key in [k for k in memo if type(k) is tuple and k and k[0] == kind]:
+            del memo[key]
+
     # -- time ---------------------------------------------------------------------------
     def in_force(self, ruling: str, day: _dt.date) -> Optional[Revision]:
         return self.timelines.in_force(ruling, day)

@@ -63,6 +63,9 @@ AnswerResult = Union["Answer", Settled, Failure, None]
 JOBS_ENV = "RULESDSL_WIKI_JOBS"   # how many processes share the build's long parts (1: one; unset: as base.shared_work.jobs says)
 SHARED_FROM = 200               # questions from which the history and the browser interpreter are made with a forked copy
 SCENARIO_HEAD = re.compile(r'^scenario\s+\S+\s+"(?:[^"\\\n]|\\.)*"')   # a worked question's first line (ask_page.template)
+# what the answers' runs kept in the knowledge base's memo of the set-ups they made
+# (engine.registry GameEngine.set_up / kept_set_up: a copy of each state set up twice)
+KEPT_SET_UPS = "engine.set_up"
 REVIEW_STATUSES = (Status.provisional, Status.unofficial, Status.unconfirmed)   # the review list's, in order
 
 
@@ -444,9 +447,18 @@ class Wiki:
         def first() -> None:
             self.release_runs(list(self.answers))
             self.ask = None
+            self._let_go_of_set_ups()
             if then is not None:
                 then()
         return first
+
+    def _let_go_of_set_ups(self) -> None:
+        """Once the Q&A pages are drawn, the set-ups the answers' runs kept (`KEPT_SET_UPS`: ~38 MB
+        at 10,000 cards) let go of, in each process before its share of the history, which
+        answers in knowledge bases of its own (each without a revision, with its own memo) and
+        takes their room. A board drawn later (a ruling page's pinned answers) sets up afresh:
+        the same state as a kept copy (tests/test_kept_set_up.py)."""
+        self.kb.forget(KEPT_SET_UPS)
 
     def template_question(self, game: str) -> Optional[tuple[str, ScenarioInfo, str]]:
         """The game's first worked question that answers as expected and whose text the browser's
@@ -491,6 +503,7 @@ class Wiki:
             began = time.perf_counter()
             meanwhile()
             self._texts_for_templates_only()
+            self._let_go_of_set_ups()
             aside[0] = time.perf_counter() - began
         self._changed = revision_effects(self.kb, answered, stats, jobs(len(answered), SHARED_FROM, JOBS_ENV),
                                          timed if meanwhile is not None else None, self._before_history(in_child))
