@@ -63,15 +63,16 @@ class SourceTexts:
 
 
 _STOP = re.compile(r'["#{}\n;]')
+_STOP_INSIDE = re.compile(r'["#{}]')      # inside braces a newline or `;` ends nothing
 
 
 def statement_end(text: str, start: int) -> int:
     """The index just past the statement that starts at `start`: braces are matched, strings
     (`"…"`, `\"\"\"…\"\"\"`) and comments are skipped."""
     depth, i, n = 0, start, len(text)
-    search = _STOP.search
+    outside, inside = _STOP.search, _STOP_INSIDE.search
     while True:
-        m = search(text, i)
+        m = (inside if depth else outside)(text, i)
         if m is None:
             return n
         i = m.start()
