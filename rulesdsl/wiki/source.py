@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import textwrap
 from collections import OrderedDict
+from itertools import accumulate
 from pathlib import Path
 from typing import Optional
 
@@ -31,11 +32,8 @@ class SourceTexts:
                 text = path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 return None
-            offsets = [0]
-            pos = text.find("\n")
-            while pos != -1:
-                offsets.append(pos + 1)
-                pos = text.find("\n", pos + 1)
+            # where each line starts: 0, then one past each line break (the lines' lengths summed in C)
+            offsets = list(accumulate(map(_PAST_BREAK, map(len, text.split("\n")[:-1])), initial=0))
             got = self._files[file] = (text, offsets)
             if len(self._files) > self.KEEP:
                 self._files.popitem(last=False)
@@ -60,6 +58,9 @@ class SourceTexts:
         if head.strip():           # something else precedes it on its line (`a; b { … }`)
             head = " " * len(head)
         return textwrap.dedent(head + text[start:end]).strip("\n") + "\n"
+
+
+_PAST_BREAK = (1).__add__        # a line's length and its break
 
 
 _STOP = re.compile(r'["#{}\n;]')
