@@ -80,8 +80,8 @@ _RULES: tuple[tuple[str, object], ...] = (
 )
 _MASTER = re.compile("|".join(f"({pattern})" for pattern, _ in _RULES), re.MULTILINE)
 _KINDS = tuple(kind for _, kind in _RULES)
-MEMO = 8192          # tokens whose HTML `highlight_html` keeps
-MEMO_TOKEN = 24      # characters of the longest one kept (longer ones are strings, comments: seldom seen twice)
+MEMO = 1024          # tokens whose HTML `highlight_html` keeps (~0.2 MB: the build's peak is near)
+MEMO_TOKEN = 16      # characters of the longest one kept (longer ones, strings and comments, seldom recur)
 
 
 def _piece(rule: int, value: str, css_class) -> str:
