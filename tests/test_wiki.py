@@ -469,6 +469,49 @@ def test_a_question_highlighted_with_its_last_line_break_is_its_source_block_the
         assert broken == alone[:cut] + "\n" + alone[cut:], text
 
 
+def test_highlighted_dsl_is_each_tokens_class_and_escaped_text_whether_its_html_was_kept_or_made(monkeypatch):
+    """highlight_html keeps the HTML of short tokens it has made (by rule and text): the same
+    blocks give what the lexer's tokens with their CSS classes give, the first time and again,
+    and after the kept HTML is let go of when full."""
+    from rulesdsl.wiki import lexer as lexer_module
+    from rulesdsl.wiki.render import _css_class
+
+    def one_by_one(text: str) -> str:
+        out = []
+        for _, ttype, value in RulesLexer().get_tokens_unprocessed(text):
+            cls = _css_class(ttype)
+            value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            out.append(f'<span class="{cls}">{value}</span>' if cls else value)
+        return "".join(out)
+
+    files = sorted(glob.glob(str(REPO / "rulings" / "**" / "*.rules"), recursive=True))[:40]
+    texts = [Path(f).read_text(encoding="utf-8") for f in files]
+    texts += ['card grm "<a&b>" { weight 60kg; # <c>\n}\n', "  revision 2026-03 confirmed {\r\n  set a.b = c }",
+              'text """三\n行\n"""', '"unterminated', "\u3000play x; expect never illegal", ""]
+    lexer = RulesLexer()
+    for text in texts + texts:
+        assert lexer.highlight_html(text, _css_class) == one_by_one(text), text[:60]
+    monkeypatch.setattr(lexer_module, "MEMO", 3)
+    small = RulesLexer()
+    for text in texts:
+        assert small.highlight_html(text, _css_class) == one_by_one(text), text[:60]
+        assert len(small._memo) <= 3
+
+
+@pytest.mark.parametrize("text, start, end", [
+    ('card grm "a" {\n  weight 60kg; power 3\n  text "x;}{"\n}\nnext', 0, 53),
+    ("a { b { c }; d\n e } f", 0, 19),          # nested braces; `;` and newlines inside end nothing
+    ("a { # a comment } with a brace\n }", 0, 33),
+    ('a { text """{\n;"""\n}', 0, 20),
+    ("set x = y; z", 0, 9),                      # without a block: `;` or a newline ends it
+    ("set x = y # note\nz", 0, 16),
+    ("a; b { c }", 3, 10),
+    ("a { never closed\n", 0, 17),
+])
+def test_a_statements_source_ends_past_its_closing_brace_or_at_its_lines_end(text, start, end):
+    assert statement_end(text, start) == end
+
+
 def test_changelog_marks_what_differs_between_two_answers_phrase_by_phrase():
     from rulesdsl.wiki.changes import verdict_ja
     from rulesdsl.wiki.phrases import answer_diff, phrase_diff, phrases

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import html
 import re
+from functools import lru_cache
 from typing import Callable
 from urllib.parse import quote
 
@@ -34,6 +35,7 @@ def esc_lines(value: object) -> str:
     return esc(value).replace("\r\n", "\n").replace("\n", "<br>\n")
 
 
+@lru_cache(maxsize=256)        # a chapter's slug is asked for by every link to one of its sections (few: ~64 kB)
 def path_slug(text: str, reserved: frozenset[str] = frozenset({"index"})) -> str:
     """A file-name-safe slug for one path segment: letters and digits (Japanese too), `.`, `_`
     and `-`. Text that is already safe is kept as it is (`No.018`, `PROMO015`, `zero-weight`,

@@ -80,6 +80,26 @@ _RULES: tuple[tuple[str, object], ...] = (
 )
 _MASTER = re.compile("|".join(f"({pattern})" for pattern, _ in _RULES), re.MULTILINE)
 _KINDS = tuple(kind for _, kind in _RULES)
+MEMO = 1024          # tokens whose HTML `highlight_html` keeps (~0.2 MB: the build's peak is near)
+MEMO_TOKEN = 16      # characters of the longest one kept (longer ones, strings and comments, seldom recur)
+
+
+def _piece(rule: int, value: str, css_class) -> str:
+    """The HTML of one token: `value` as matched by the `rule`-th rule (1-based)."""
+    kind = _KINDS[rule - 1]
+    lead = ""
+    if kind == "head":
+        word = value.lstrip(" \t\u3000")
+        lead = value[:len(value) - len(word)]
+        value, kind = word, _word_token(word) or Name.Function
+    elif kind == "word":
+        kind = _word_token(value) or Name
+    elif kind is Whitespace:
+        return value
+    cls = css_class(kind)
+    if "&" in value or "<" in value or ">" in value:
+        value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return lead + (f'<span class="{cls}">{value}</span>' if cls else value)
 
 
 class RulesLexer(Lexer):
@@ -94,37 +114,33 @@ class RulesLexer(Lexer):
     mimetypes = ["text/x-rulesdsl"]
     url = "https://pypi.org/project/rulesdsl/"
 
+    _memo: dict = {}
+    _memo_for = None
+
     def highlight_html(self, text: str, css_class) -> str:
         """The HTML of `text` highlighted: what `get_tokens_unprocessed` and Pygments'
         HtmlFormatter(nowrap=True) give, in one loop (the wiki highlights thousands of blocks).
-        `css_class(token type)` gives a token type's CSS class ("" for none)."""
-        match = _MASTER.match
-        kinds = _KINDS
-        classes: dict = {}
+        `css_class(token type)` gives a token type's CSS class ("" for none).
+
+        A token's HTML depends only on the rule that matched it and its text, and most tokens
+        recur from block to block (spaces, braces, keywords, statement heads, ids): a short
+        token's HTML is made once and kept (at most MEMO of them, for one `css_class`)."""
+        if css_class is not self._memo_for:
+            self._memo, self._memo_for = {}, css_class
+        memo = self._memo
+        get = memo.get
         out = []
         add = out.append
-        pos, end = 0, len(text)
-        while pos < end:
-            m = match(text, pos)
-            value = m.group()
-            pos = m.end()
-            kind = kinds[m.lastindex - 1]
-            if kind == "head":
-                word = value.lstrip(" \t\u3000")
-                if len(word) < len(value):
-                    add(value[:len(value) - len(word)])
-                value, kind = word, _word_token(word) or Name.Function
-            elif kind == "word":
-                kind = _word_token(value) or Name
-            elif kind is Whitespace:
-                add(value)
-                continue
-            cls = classes.get(kind)
-            if cls is None:
-                cls = classes[kind] = css_class(kind)
-            if "&" in value or "<" in value or ">" in value:
-                value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            add(f'<span class="{cls}">{value}</span>' if cls else value)
+        for m in _MASTER.finditer(text):       # (every position matches a rule: the tokens are contiguous)
+            key = (m.lastindex, m.group())
+            piece = get(key)
+            if piece is None:
+                piece = _piece(key[0], key[1], css_class)
+                if len(key[1]) <= MEMO_TOKEN:
+                    if len(memo) >= MEMO:
+                        memo.clear()
+                    memo[key] = piece
+            add(piece)
         return "".join(out)
 
     def get_tokens_unprocessed(self, text):

@@ -176,11 +176,11 @@ class Doc:
         ident = self.anchors.take(ident) if ident else self.anchors.new(text)
         if not search:
             self.unsearched.add(ident)
-        title = esc(text)
+        title, at = esc(text), esc(ident)
         self.sections.append((level, ident, title, len(self.parts)))
         self.parts.append(
-            f'<h{level} id="{esc(ident)}">{title}{extra_html}'
-            f'<a class="headerlink" href="#{esc(ident)}" title="この見出しへのリンク">&para;</a></h{level}>\n')
+            f'<h{level} id="{at}">{title}{extra_html}'
+            f'<a class="headerlink" href="#{at}" title="この見出しへのリンク">&para;</a></h{level}>\n')
         if toc:
             token = {"level": level, "id": ident, "name": title, "children": []}
             if level > 2 and self.toc and self.toc[-1]["level"] < level:

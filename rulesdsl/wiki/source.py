@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import textwrap
 from collections import OrderedDict
+from itertools import accumulate
 from pathlib import Path
 from typing import Optional
 
@@ -31,11 +32,8 @@ class SourceTexts:
                 text = path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 return None
-            offsets = [0]
-            pos = text.find("\n")
-            while pos != -1:
-                offsets.append(pos + 1)
-                pos = text.find("\n", pos + 1)
+            # where each line starts: 0, then one past each line break (the lines' lengths summed in C)
+            offsets = list(accumulate(map(_PAST_BREAK, map(len, text.split("\n")[:-1])), initial=0))
             got = self._files[file] = (text, offsets)
             if len(self._files) > self.KEEP:
                 self._files.popitem(last=False)
@@ -62,16 +60,20 @@ class SourceTexts:
         return textwrap.dedent(head + text[start:end]).strip("\n") + "\n"
 
 
+_PAST_BREAK = (1).__add__        # a line's length and its break
+
+
 _STOP = re.compile(r'["#{}\n;]')
+_STOP_INSIDE = re.compile(r'["#{}]')      # inside braces a newline or `;` ends nothing
 
 
 def statement_end(text: str, start: int) -> int:
     """The index just past the statement that starts at `start`: braces are matched, strings
     (`"…"`, `\"\"\"…\"\"\"`) and comments are skipped."""
     depth, i, n = 0, start, len(text)
-    search = _STOP.search
+    outside, inside = _STOP.search, _STOP_INSIDE.search
     while True:
-        m = search(text, i)
+        m = (inside if depth else outside)(text, i)
         if m is None:
             return n
         i = m.start()
