@@ -168,13 +168,29 @@ def _pv(v: tuple) -> str:
 
 
 
-def without_revision(kb: KnowledgeBase, ruling: str, rev) -> KnowledgeBase:
+def without_revision(kb: KnowledgeBase, ruling: str, rev, seasons: Optional[dict] = None) -> KnowledgeBase:
     """The knowledge base as if one ruling revision had never been made (for the answers it
     changed). Everything but the timelines and the memoised values is shared; its season
-    readings (`under_calendar`) are its own, each without the revision too."""
-    return replace_fields(kb, timelines=kb.timelines.without(ruling, rev), _values={}, memo={},
-                          _active_memo={}, _fuzzy_memo={}, _calendars={},
+    readings (`under_calendar`) are its own, each without the revision too. What `kb` memoised
+    that no timeline decides is shared too: the notes of a day inside an inexact revision's
+    period (`_fuzzy_in`: the settings and their dates, the calendar) and, given as `seasons`
+    (`season_memo`), the revisions dated to a season and the season reading each day of a game
+    meets (`runner._season_reading`: the same without a revision)."""
+    return replace_fields(kb, timelines=kb.timelines.without(ruling, rev), _values={},
+                          memo=dict(seasons) if seasons else {}, _active_memo={},
+                          _fuzzy_memo=kb._fuzzy_memo, _calendars={},
                           _whole=kb if kb.timelines.removed is None else None)
+
+
+SEASON_KEYS = ("season-revisions", "engine.season")   # kb.season_revisions's, runner._season_reading's
+
+
+def season_memo(kb: KnowledgeBase) -> dict:
+    """What `kb` memoised of its seasons (`SEASON_KEYS`: functions of its rulings, games and
+    calendar alone), for each side without a revision to start from (`without_revision`)."""
+    for game in kb.games:
+        kb.season_revisions(game)
+    return {k: v for k, v in kb.memo.items() if type(k) is tuple and k and k[0] in SEASON_KEYS}
 
 
 def rulings_moved(ruling: str, rev) -> set[str]:
@@ -226,13 +242,14 @@ def _revision_effects(kb: KnowledgeBase, answers: dict[str, Answer], stats: Opti
             by_revision.setdefault(ref, []).append(sid)
     tasks = sorted(by_revision.items())
     card_points = card_settings(kb)
+    seasons = season_memo(kb)
     afters: dict[str, Record] = {}          # each answer's record, made once (it is the same for every revision)
     elsewhere: dict[str, list] = {}         # by scenario, the readings refused without another revision (`_reusing`)
 
     def work(i: int) -> tuple[list[Change], dict]:
         ref, sids = tasks[i]
         counted = dict.fromkeys(STATS, 0)
-        return _one_revision(kb, answers, ref, sids, card_points, afters, counted, elsewhere), counted
+        return _one_revision(kb, answers, ref, sids, card_points, afters, counted, elsewhere, seasons), counted
 
     # the revisions consulted by the most answers first: the two processes end close together
     order = sorted(range(len(tasks)), key=lambda i: -len(tasks[i][1]))
@@ -258,7 +275,8 @@ def _decode_effects(data: list) -> tuple[list[Change], dict]:
 
 
 def _one_revision(kb: KnowledgeBase, answers: dict[str, Answer], ref: str, sids: list[str], card_points: dict,
-                  afters: dict, count: dict, elsewhere: Optional[dict] = None) -> list[Change]:
+                  afters: dict, count: dict, elsewhere: Optional[dict] = None,
+                  seasons: Optional[dict] = None) -> list[Change]:
     """The answers among `sids` that revision `ref` changed (revision_effects); `elsewhere`: by
     scenario, the readings refused without other revisions (`_reusing`), added to for the next."""
     rid, label = ref.rsplit("@", 1)
@@ -266,7 +284,7 @@ def _one_revision(kb: KnowledgeBase, answers: dict[str, Answer], ref: str, sids:
     rev = next((x for x in ruling.revisions if x.date_label == label), None) if ruling else None
     if rev is None or not rev.settings:
         return []   # a reading the interpreter cites directly cannot be taken away
-    before_kb = without_revision(kb, rid, rev)
+    before_kb = without_revision(kb, rid, rev, seasons)
     moved = rulings_moved(rid, rev)
     cache: dict = {}
     found: dict = {}
