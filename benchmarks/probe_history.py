@@ -4,9 +4,10 @@ Q&A pages read let go of (`Wiki.release_runs`), then the history of every ruling
 process. Prints its seconds of CPU and its counts; `--out FILE` writes its changes (JSON) to
 compare two codes' histories; `--callgrind` switches callgrind's counting on around the history
 alone (run under `valgrind --tool=callgrind --instr-atstart=no`); `--game G` keeps G's answers only
-(the history of G's questions: the same pairs as in the whole, fewer of them).
+(the history of G's questions: the same pairs as in the whole, fewer of them); `--sample N` one
+question in N.
 
-    PYTHONPATH=CODE python CODE/benchmarks/probe_history.py ROOT [--game G] [--out FILE] [--callgrind]
+    PYTHONPATH=CODE python CODE/benchmarks/probe_history.py ROOT [--game G] [--sample N] [--out FILE] [--callgrind]
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ import os
 import subprocess
 import sys
 import time
+import zlib
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("root")
     ap.add_argument("--game", action="append")
+    ap.add_argument("--sample", type=int, default=1, help="keep one question in N (by a hash of its id)")
     ap.add_argument("--out")
     ap.add_argument("--callgrind", action="store_true")
     ap.add_argument("--profile", help="cProfile the history into this file")
@@ -43,7 +46,8 @@ def main() -> None:
     wiki.compute_answers()
     wiki.release_runs(list(wiki.answers))
     answered = {sid: a for sid, a in wiki.answers.items() if isinstance(a, Answer)
-                and (not args.game or kb.scenarios[sid].game in args.game)}
+                and (not args.game or kb.scenarios[sid].game in args.game)
+                and zlib.crc32(sid.encode()) % args.sample == 0}
     print(f"load and answers {time.process_time() - t:.1f} s of CPU, {len(answered)} answers", flush=True)
     stats: dict = {}
     if args.callgrind:
