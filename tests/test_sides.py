@@ -48,3 +48,16 @@ def test_a_side_s_season_reading_of_a_day_is_the_whole_knowledge_base_s():
             for key in seasons:
                 if key[0] == "engine.season":
                     assert _season_reading(fresh, key[1], key[2]) == _season_reading(kb, key[1], key[2])
+
+
+def test_a_knowledge_base_under_another_season_reading_lists_the_same_revisions_dated_to_a_season():
+    from rulesdsl.lang.dates import CALENDARS
+    kb = load(REPO)
+    for game in kb.games:
+        kb.season_revisions(game)
+    for reading in CALENDARS:
+        other = kb.under_calendar(reading)
+        for game in kb.games:
+            listed = [(r.id, rev) for r in kb.rulings.values() if r.game == game
+                      for rev in r.revisions if rev.date is not None and rev.date.season]
+            assert other.season_revisions(game) == listed
