@@ -3,11 +3,13 @@ the knowledge base at ROOT loaded, every question answered (`Wiki.compute_answer
 Q&A pages read let go of (`Wiki.release_runs`), then the history of every ruling revision in one
 process. Prints its seconds of CPU and its counts; `--out FILE` writes its changes (JSON) to
 compare two codes' histories; `--callgrind` switches callgrind's counting on around the history
-alone (run under `valgrind --tool=callgrind --instr-atstart=no`); `--game G` keeps G's answers only
+alone (run under `valgrind --tool=callgrind --instr-atstart=no`, on the interpreter's binary itself,
+not a launcher script such as pyenv's shim, which callgrind would count instead); `--game G` keeps G's answers only
 (the history of G's questions: the same pairs as in the whole, fewer of them); `--sample N` one
 question in N.
 
-    PYTHONPATH=CODE python CODE/benchmarks/probe_history.py ROOT [--game G] [--sample N] [--out FILE] [--callgrind]
+    PYTHONPATH=CODE python CODE/benchmarks/probe_history.py ROOT [--game G] [--sample N] [--out FILE]
+        [--callgrind] [--profile FILE]
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ import gc
 import json
 import os
 import subprocess
-import sys
 import time
 import zlib
 

@@ -26,7 +26,8 @@ def test_a_side_taking_the_whole_knowledge_base_s_values_gives_every_value_a_sid
             fresh = without_revision(kb, ruling.id, rev)
             carried = without_revision(kb, ruling.id, rev, seasons, settings_of)
             for game, point, card, day in keys:
-                assert carried.value(game, point, card=card, as_of=day) == fresh.value(game, point, card=card, as_of=day)
+                got = carried.value(game, point, card=card, as_of=day)
+                assert got == fresh.value(game, point, card=card, as_of=day)
             taken += sum(1 for key, v in carried._values.items() if kb._values.get(key) is v)
             for key, v in seasons.items():
                 assert v == (fresh.season_revisions(key[1]) if key[0] == "season-revisions" else v)

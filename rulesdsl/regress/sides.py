@@ -25,7 +25,8 @@ def without_revision(kb: KnowledgeBase, ruling: str, rev, seasons: Optional[dict
     whose times of force move (`_Unmoved`)."""
     values: dict = {}
     if settings_of is not None and kb.timelines.removed is None:
-        values = _Unmoved(kb._values, set().union(*(settings_of.get(r, ()) for r in rulings_moved(ruling, rev))))
+        moved = set().union(*(settings_of.get(r, ()) for r in rulings_moved(ruling, rev)))
+        values = _Unmoved(kb._values, moved)
     return replace_fields(kb, timelines=kb.timelines.without(ruling, rev), _values=values,
                           memo=dict(seasons) if seasons else {}, _active_memo={},
                           _fuzzy_memo=kb._fuzzy_memo, _calendars={},
