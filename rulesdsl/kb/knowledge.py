@@ -216,7 +216,8 @@ class KnowledgeBase(Record):
     def under_calendar(self, reading: str) -> "KnowledgeBase":
         """The same knowledge base with season dates read another way (dates.CALENDARS): its
         timelines rebuilt (without the revision its own timelines leave out, if any:
-        `Timelines.without`), everything else shared, nothing memoised carried over."""
+        `Timelines.without`), everything else shared, nothing memoised carried over but the
+        revisions dated to a season (`season_revisions`: the rulings', however seasons are read)."""
         if reading == (self.calendar or DEFAULT_CALENDAR):
             return self
         other = self._calendars.get(reading)
@@ -229,9 +230,10 @@ class KnowledgeBase(Record):
                 timelines = Timelines(self.rulings.values(), reading)
                 if self.timelines.removed is not None:
                     timelines = timelines.without(*self.timelines.removed)
+            seasons = [("season-revisions", g) for g in self.games]     # of the rulings alone: the same
             other = replace(
-                self, timelines=timelines, calendar=reading,
-                _values={}, _active_memo={}, _fuzzy_memo={}, memo={}, _calendars={})
+                self, timelines=timelines, calendar=reading, _values={}, _active_memo={}, _fuzzy_memo={},
+                memo={k: self.memo[k] for k in seasons if k in self.memo}, _calendars={})
             self._calendars[reading] = other
         return other
 

@@ -10,7 +10,6 @@ import datetime as _dt
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from ..base.record import replace as replace_fields
 from ..base.shared_work import shared_map
 from ..engine.answer import Answer
 from ..engine.context import EngineError
@@ -19,8 +18,8 @@ from ..engine.deciding import RunMemo, open_points, points_seen, settle, split_k
 from ..engine.expecting import add_status_checks
 from ..engine.runner import BRANCH_LIMIT, answer, collector_paused
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
-from ..kb.timeline import moved_without
 from .records import Memo, Record, now, record, record_of, ruling_found, still_valid, verdict_of
+from .sides import rulings_moved, season_memo, settings_of_rulings, without_revision
 
 
 @dataclass
@@ -168,22 +167,6 @@ def _pv(v: tuple) -> str:
 
 
 
-def without_revision(kb: KnowledgeBase, ruling: str, rev) -> KnowledgeBase:
-    """The knowledge base as if one ruling revision had never been made (for the answers it
-    changed). Everything but the timelines and the memoised values is shared; its season
-    readings (`under_calendar`) are its own, each without the revision too."""
-    return replace_fields(kb, timelines=kb.timelines.without(ruling, rev), _values={}, memo={},
-                          _active_memo={}, _fuzzy_memo={}, _calendars={},
-                          _whole=kb if kb.timelines.removed is None else None)
-
-
-def rulings_moved(ruling: str, rev) -> set[str]:
-    """The rulings whose times of force can differ without one revision of `ruling`
-    (`timeline.moved_without`: those `Timelines.without` recomputes). Nothing else's value
-    moves: a rule point's value is chosen among the settings in force."""
-    return moved_without(ruling, rev)
-
-
 def consulted_revisions(a: Answer) -> set[str]:
     """The ruling revisions (`id@date`) an answer consulted."""
     return set(a.rulings) | {v["from"] for v in a.points.values() if "@" in v["from"]}
@@ -226,13 +209,15 @@ def _revision_effects(kb: KnowledgeBase, answers: dict[str, Answer], stats: Opti
             by_revision.setdefault(ref, []).append(sid)
     tasks = sorted(by_revision.items())
     card_points = card_settings(kb)
+    seasons, settings_of = season_memo(kb), settings_of_rulings(kb)
     afters: dict[str, Record] = {}          # each answer's record, made once (it is the same for every revision)
     elsewhere: dict[str, list] = {}         # by scenario, the readings refused without another revision (`_reusing`)
 
     def work(i: int) -> tuple[list[Change], dict]:
         ref, sids = tasks[i]
         counted = dict.fromkeys(STATS, 0)
-        return _one_revision(kb, answers, ref, sids, card_points, afters, counted, elsewhere), counted
+        return _one_revision(kb, answers, ref, sids, card_points, afters, counted, elsewhere, seasons,
+                             settings_of), counted
 
     # the revisions consulted by the most answers first: the two processes end close together
     order = sorted(range(len(tasks)), key=lambda i: -len(tasks[i][1]))
@@ -258,7 +243,8 @@ def _decode_effects(data: list) -> tuple[list[Change], dict]:
 
 
 def _one_revision(kb: KnowledgeBase, answers: dict[str, Answer], ref: str, sids: list[str], card_points: dict,
-                  afters: dict, count: dict, elsewhere: Optional[dict] = None) -> list[Change]:
+                  afters: dict, count: dict, elsewhere: Optional[dict] = None,
+                  seasons: Optional[dict] = None, settings_of: Optional[dict] = None) -> list[Change]:
     """The answers among `sids` that revision `ref` changed (revision_effects); `elsewhere`: by
     scenario, the readings refused without other revisions (`_reusing`), added to for the next."""
     rid, label = ref.rsplit("@", 1)
@@ -266,7 +252,7 @@ def _one_revision(kb: KnowledgeBase, answers: dict[str, Answer], ref: str, sids:
     rev = next((x for x in ruling.revisions if x.date_label == label), None) if ruling else None
     if rev is None or not rev.settings:
         return []   # a reading the interpreter cites directly cannot be taken away
-    before_kb = without_revision(kb, rid, rev)
+    before_kb = without_revision(kb, rid, rev, seasons, settings_of)
     moved = rulings_moved(rid, rev)
     cache: dict = {}
     found: dict = {}
