@@ -200,3 +200,25 @@ def test_a_shallow_copy_skips_a_slot_a_subclass_keeps_elsewhere():
     k = Kept(1, "b")
     twin = shallow_copy(k)
     assert type(twin) is Kept and twin == k and twin._y == "b!" and _fields(twin) == _fields(k)
+
+
+def test_a_shallow_copy_holds_every_slot_set_and_leaves_unset_ones_unset_frozen_or_not():
+    class Late(RSlotted):
+        __slots__ = ("_late", "__own")
+
+        def own(self):
+            return self.__own
+
+        def keep(self, v) -> None:
+            self.__own = v
+
+    k = Late(1, "b")
+    twin = shallow_copy(k)          # `_late` and `__own` never set: the twin has neither
+    assert twin == k and not hasattr(twin, "_late") and not hasattr(twin, "_Late__own")
+    k._late = "x"
+    k.keep([3])
+    twin = shallow_copy(k)
+    assert twin._late == "x" and twin.own() is k.own() and _fields(twin) == _fields(k)
+    f = RSlottedFrozen(1, (2,))
+    twin = shallow_copy(f)          # past a frozen record's refusal to set a field
+    assert type(twin) is RSlottedFrozen and twin == f and hash(twin) == hash(f)

@@ -209,28 +209,70 @@ def _by_position(cls: type, args: tuple, named: dict) -> dict:
     return named
 
 
-_SLOTS: dict[type, tuple] = {}
+_COPIERS: dict[type, Callable[[Any], Any]] = {}
 
 
 def shallow_copy(record: Any) -> Any:
     """A new record of the same class holding the same values, not made through its constructor
     (`copy.copy`'s): its slots (each set one: a slot a subclass's property stands in front of is
-    never set) and its `__dict__`."""
+    never set) and its `__dict__`. Made by a function written once per class (as `dataclasses`
+    writes its methods): one attribute read and one store per slot, where reading and setting
+    each slot through its descriptor cost ~50,000 instructions an answer (a tenth of answering
+    a question)."""
     cls = type(record)
-    twin = cls.__new__(cls)
-    access = _SLOTS.get(cls)
-    if access is None:
-        access = _SLOTS[cls] = tuple((d.__get__, d.__set__) for k in cls.__mro__ for n in vars(k).get("__slots__", ())
-                                     if n not in ("__dict__", "__weakref__") for d in (vars(k)[n],))
-    for get, put in access:
-        try:
-            put(twin, get(record))
-        except AttributeError:
-            pass
+    copier = _COPIERS.get(cls)
+    if copier is None:
+        copier = _COPIERS[cls] = _copier(cls)
+    twin = copier(record)
     own = getattr(record, "__dict__", None)
     if own:
         twin.__dict__.update(own)
     return twin
+
+
+def _slots(cls: type) -> list[tuple[str, Any]]:
+    """The slots a copy of a `cls` carries, with their descriptors: each class's own in its MRO
+    but `__dict__` and `__weakref__`, and none a subclass's attribute (a property) stands in front
+    of (never set: the property keeps its value in a slot of its own)."""
+    found = []
+    for k in cls.__mro__:
+        names = vars(k).get("__slots__", ())
+        for n in (names,) if isinstance(names, str) else names:
+            if n in ("__dict__", "__weakref__"):
+                continue
+            if n.startswith("__") and not n.endswith("__"):     # a private name: kept mangled
+                n = f"_{k.__name__.lstrip('_')}{n}"
+            d = vars(k)[n]
+            if getattr(cls, n, None) is d:
+                found.append((n, d))
+    return found
+
+
+def _copier(cls: type) -> Callable[[Any], Any]:
+    slots = _slots(cls)
+
+    def each(record: Any) -> Any:       # through the descriptors: past a frozen record's refusal
+        twin = cls.__new__(cls)
+        for name, d in slots:
+            try:
+                d.__set__(twin, d.__get__(record))
+            except AttributeError:      # a slot never set
+                pass
+        return twin
+
+    if cls.__setattr__ is not object.__setattr__ or any(not name.isidentifier() for name, _ in slots):
+        return each
+    body = "".join(f"    twin.{name} = record.{name}\n" for name, _ in slots)
+    made: dict = {"new": cls.__new__, "cls": cls}
+    exec(f"def at_once(record):\n    twin = new(cls)\n{body}    return twin\n", made)
+    at_once = made["at_once"]
+
+    def copy(record: Any) -> Any:
+        try:
+            return at_once(record)
+        except AttributeError:          # a slot never set: those set, one by one
+            return each(record)
+    return copy
 
 
 def replace(record: Any, **changes: Any) -> Any:
