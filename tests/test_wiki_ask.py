@@ -314,6 +314,34 @@ def test_a_bundle_made_beside_the_answers_comes_back_whole_and_a_cut_one_is_refu
     assert ask_bundle.decode(ask_bundle.encode(missing)) == missing
 
 
+def test_the_scratch_folder_is_made_in_the_private_cache_and_those_of_ended_builds_are_removed(tmp_path, monkeypatch):
+    """The maker's scratch folder holds the wheels the site ships: it is made in the user's private
+    cache folder, not the shared temporary one, and one a stopped build left (its maker's process
+    gone) is removed by the next build; a live build's, and anything else there, stay."""
+    cache_dir = tmp_path / "cache"
+    monkeypatch.setenv("RULESDSL_CACHE", str(cache_dir))
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                           capture_output=True, text=True, check=True)
+    cache_dir.mkdir(mode=0o700)
+    left = cache_dir / f"{ask_bundle.SCRATCH_PREFIX}{ended.stdout.strip()}-x"
+    (left / "wheels").mkdir(parents=True)
+    (left / "wheels" / "rulesdsl.whl").write_bytes(b"PK")
+    alive = cache_dir / f"{ask_bundle.SCRATCH_PREFIX}{os.getpid()}-y"
+    alive.mkdir()
+    other = cache_dir / "ask-scratch-notes"
+    other.mkdir()
+    folder = ask_bundle.scratch()
+    assert folder.parent == cache_dir and folder.name.startswith(f"{ask_bundle.SCRATCH_PREFIX}{os.getpid()}-")
+    assert folder.stat().st_mode & 0o077 == 0
+    assert not left.exists() and alive.is_dir() and other.is_dir()
+    ask_bundle.discard(folder)
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "open"))
+    (tmp_path / "open").mkdir(mode=0o777)
+    os.chmod(tmp_path / "open", 0o777)                  # not private: no scratch folder at all
+    assert ask_bundle.scratch() is None
+
+
 def test_a_bundle_whose_files_are_left_aside_comes_back_without_their_bytes_and_is_written_checked(tmp_path):
     files = {"wheels/a.whl": b"PK\x03\x04" + bytes(range(256)), "games/grm/snapshot.json": b"{}", "empty": b""}
     manifest = {"format": 1, "files": {n: {"sha256": ask_bundle.sha256(d), "bytes": len(d)} for n, d in files.items()}}

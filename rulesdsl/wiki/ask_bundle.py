@@ -330,10 +330,36 @@ def build(wiki) -> Bundle:
     return Bundle(files=files, manifest=manifest, texts=texts)
 
 
-def scratch() -> Path:
+SCRATCH_PREFIX = "ask-scratch-"     # + the making process's id + "-": in the user's private cache folder
+
+
+def scratch() -> Optional[Path]:
     """A new private folder (mode 0700) for a forked maker to leave the bundle's files in
-    (`encode`); whoever made it removes it (`discard`)."""
-    return Path(tempfile.mkdtemp(prefix="rulesdsl-ask-"))
+    (`encode`); whoever made it removes it (`discard`). It is made in the user's private cache
+    folder, never the shared temporary one: its files are the code the site ships (the wheels).
+    Those a build left when it was stopped before its end are removed first: their names carry
+    the id of the process that made them, and that process is gone. None where there is no
+    private cache folder: the files then come through the pipe (`encode` without `aside`)."""
+    try:
+        top = cache.base_dir()
+    except cache.Unavailable:
+        return None
+    for left in top.glob(SCRATCH_PREFIX + "*"):
+        pid = left.name[len(SCRATCH_PREFIX):].partition("-")[0]
+        if pid.isdigit() and _gone(int(pid)) and stat.S_ISDIR(os.lstat(left).st_mode):
+            shutil.rmtree(left, ignore_errors=True)
+    return Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-", dir=top))
+
+
+def _gone(pid: int) -> bool:
+    """Has process `pid` ended? (One that cannot be signalled, another user's, is not.)"""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
 
 
 def discard(folder: Optional[Path]) -> None:
