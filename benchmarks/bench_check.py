@@ -395,6 +395,8 @@ def main(argv=None) -> int:
         else:
             shutil.rmtree(cache, ignore_errors=True)
             shutil.rmtree(snap, ignore_errors=True)
+            if other is not None:       # the other checkout's cache (its code is inside `snap`)
+                shutil.rmtree(other["cache"], ignore_errors=True)
         shutil.rmtree(work, ignore_errors=True)
         if tmp is not None:
             if args.keep:

@@ -127,7 +127,16 @@ def main() -> None:
         return
     if shutil.which("valgrind") is None:
         sys.exit("bench_check_instructions needs valgrind")
-    base = Path(os.environ.get("RULESDSL_CACHE") or tempfile.mkdtemp(prefix="rulesdsl-cache-"))
+    made = None if os.environ.get("RULESDSL_CACHE") else Path(tempfile.mkdtemp(prefix="rulesdsl-cache-"))
+    base = made or Path(os.environ["RULESDSL_CACHE"])
+    try:
+        each_code(args, codes, base)
+    finally:
+        if made is not None:        # (one the user named is theirs)
+            shutil.rmtree(made, ignore_errors=True)
+
+
+def each_code(args, codes: list, base: Path) -> None:
     for i, code in enumerate(codes):
         if args.parse:
             model = count(code, args.corpus.resolve(), base / f"code{i}", parse="model", every=args.every)
