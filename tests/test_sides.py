@@ -6,7 +6,7 @@ import datetime as dt
 from conftest import REPO
 
 from rulesdsl.kb.build import load
-from rulesdsl.regress.sides import season_memo, settings_of_rulings, without_revision
+from rulesdsl.regress.sides import side_memo, settings_of_rulings, without_revision
 
 
 def test_a_side_taking_the_whole_knowledge_base_s_values_gives_every_value_a_side_made_afresh_gives():
@@ -16,7 +16,7 @@ def test_a_side_taking_the_whole_knowledge_base_s_values_gives_every_value_a_sid
     keys = [(game, point, card, day) for (game, point, card) in kb.settings_by_card for day in days]
     for game, point, card, day in keys:       # the whole knowledge base's values, worked out first
         kb.value(game, point, card=card, as_of=day)
-    seasons, settings_of = season_memo(kb), settings_of_rulings(kb)
+    seasons, settings_of = side_memo(kb), settings_of_rulings(kb)
     sides = taken = 0
     for ruling in kb.rulings.values():
         for rev in ruling.revisions:
@@ -41,7 +41,7 @@ def test_a_side_s_season_reading_of_a_day_is_the_whole_knowledge_base_s():
     for game in kb.games:
         for day in days:
             _season_reading(kb, game, day)
-    seasons = season_memo(kb)
+    seasons = side_memo(kb)
     assert any(k[0] == "engine.season" for k in seasons)
     for ruling in kb.rulings.values():
         for rev in ruling.revisions[:1]:
@@ -62,3 +62,20 @@ def test_a_knowledge_base_under_another_season_reading_lists_the_same_revisions_
             listed = [(r.id, rev) for r in kb.rulings.values() if r.game == game
                       for rev in r.revisions if rev.date is not None and rev.date.season]
             assert other.season_revisions(game) == listed
+
+
+def test_a_side_takes_the_whole_knowledge_base_s_carded_points_and_games_which_a_side_made_afresh_gives_too():
+    from rulesdsl.engine.context import carded_games, carded_points
+    kb = load(REPO)
+    memo = side_memo(kb)
+    assert carded_points(kb), "the bundled knowledge base sets points for single cards"
+    for ruling in kb.rulings.values():
+        for rev in ruling.revisions[:1]:
+            if not rev.settings:
+                continue
+            fresh = without_revision(kb, ruling.id, rev)
+            carried = without_revision(kb, ruling.id, rev, memo)
+            assert carded_points(carried) is carded_points(kb)     # taken, not worked out again
+            assert carded_games(carried) is carded_games(kb)
+            assert carded_points(carried) == carded_points(fresh)
+            assert carded_games(carried) == carded_games(fresh)

@@ -19,7 +19,7 @@ from ..engine.expecting import add_status_checks
 from ..engine.runner import BRANCH_LIMIT, answer, collector_paused
 from ..kb.knowledge import KnowledgeBase, ScenarioInfo
 from .records import Memo, Record, now, record, record_of, ruling_found, still_valid, verdict_of
-from .sides import rulings_moved, season_memo, settings_of_rulings, without_revision
+from .sides import rulings_moved, side_memo, settings_of_rulings, without_revision
 
 
 @dataclass
@@ -209,7 +209,7 @@ def _revision_effects(kb: KnowledgeBase, answers: dict[str, Answer], stats: Opti
             by_revision.setdefault(ref, []).append(sid)
     tasks = sorted(by_revision.items())
     card_points = card_settings(kb)
-    seasons, settings_of = season_memo(kb), settings_of_rulings(kb)
+    seasons, settings_of = side_memo(kb), settings_of_rulings(kb)
     afters: dict[str, Record] = {}          # each answer's record, made once (it is the same for every revision)
     elsewhere: dict[str, list] = {}         # by scenario, the readings refused without another revision (`_reusing`)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..base.record import replace as replace_fields
+from ..engine.context import carded_games
 from ..kb.knowledge import KnowledgeBase
 from ..kb.timeline import moved_without
 
@@ -19,8 +20,9 @@ def without_revision(kb: KnowledgeBase, ruling: str, rev, seasons: Optional[dict
     readings (`under_calendar`) are its own, each without the revision too. What `kb` memoised
     that no timeline decides is shared too: the notes of a day inside an inexact revision's
     period (`_fuzzy_in`: the settings and their dates, the calendar) and, given as `seasons`
-    (`season_memo`), the revisions dated to a season and the season reading each day of a game
-    meets (`runner._season_reading`: the same without a revision). Given `settings_of`
+    (`side_memo`), the revisions dated to a season and the season reading each day of a game
+    meets (`runner._season_reading`: the same without a revision), the points and games some
+    ruling sets for one card (engine.context `carded_points`). Given `settings_of`
     (`settings_of_rulings`), a point's value is `kb`'s where none of its settings is of a ruling
     whose times of force move (`_Unmoved`)."""
     values: dict = {}
@@ -71,14 +73,20 @@ def settings_of_rulings(kb: KnowledgeBase) -> dict[str, set]:
 
 
 SEASON_KEYS = ("season-revisions", "engine.season")   # kb.season_revisions's, runner._season_reading's
+CARDED_KEYS = ("engine.carded", "engine.carded_games")  # engine.context carded_points's, carded_games's
 
 
-def season_memo(kb: KnowledgeBase) -> dict:
-    """What `kb` memoised of its seasons (`SEASON_KEYS`: functions of its rulings, games and
-    calendar alone), for each side without a revision to start from (`without_revision`)."""
+def side_memo(kb: KnowledgeBase) -> dict:
+    """What `kb` memoised that no timeline decides, for each side without a revision to start
+    from (`without_revision`): of its seasons (`SEASON_KEYS`: functions of its rulings, games
+    and calendar alone), and the points and games some ruling sets for one card
+    (engine.context `carded_points`, `carded_games`: functions of the keys of
+    `settings_by_card`, which a side shares), worked out anew by every side otherwise."""
     for game in kb.games:
         kb.season_revisions(game)
-    return {k: v for k, v in kb.memo.items() if type(k) is tuple and k and k[0] in SEASON_KEYS}
+    carded_games(kb)        # and carded_points, which it reads
+    return {k: v for k, v in kb.memo.items()
+            if (type(k) is tuple and k and k[0] in SEASON_KEYS) or k in CARDED_KEYS}
 
 
 def rulings_moved(ruling: str, rev) -> set[str]:
