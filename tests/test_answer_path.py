@@ -9,7 +9,7 @@ from __future__ import annotations
 def test_a_new_question_compiles_no_pattern_and_imports_no_command_it_does_not_meet(new_question_probe):
     # module patterns of checks, readings and formats the judge's question never meets
     idle = ["rulesdsl.kb.lint:_RULE_REF", "rulesdsl.kb.lint:_QUOTED",
-            "rulesdsl.engine.chance:_NUMBERED", "rulesdsl.lang.dates:_JA", "rulesdsl.lang.builder:_ESCAPES",
+            "rulesdsl.engine.chance_words:_NUMBERED", "rulesdsl.lang.dates:_JA", "rulesdsl.lang.builder:_ESCAPES",
             "rulesdsl.kb.sources:OMISSION"]
     said = new_question_probe("nopattern", (
         f"idle = {idle!r}\n"

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
-from math import comb, factorial
+from math import comb, factorial, gcd, lcm
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Optional, Sequence
 
-from ..base.patterns import LazyPattern
 from ..base.record import Record, field
+from .chance_words import decision_words
 
 if TYPE_CHECKING:      # imported where a probability is made: most answers meet no chance
     from fractions import Fraction
@@ -335,92 +335,46 @@ class BestPlay(Record):
 def best_play(branches: Sequence[Any], holds: Callable[[Any], bool], player: str) -> BestPlay:
     """Expectimax over the branches (leaves of one tree: a branch's `choices` are the points it
     met, each with the option it took). A chance point weighs its children by their
-    probabilities; a decision of `player` takes the best child, anyone else's the worst. Exact
-    fractions throughout."""
+    probabilities; a decision of `player` takes the best child, anyone else's the worst. Exact:
+    a value is a pair of integers (numerator, denominator > 0), compared by cross-multiplying,
+    the result the Fraction it makes — what Fractions node by node give, at a fraction of the cost."""
     from fractions import Fraction
     picks: dict[tuple, dict] = {}   # (chooser, label) -> {condition: (best options, all options)}
+    scales: dict[int, tuple] = {}   # id(a point's weights) -> (their common denominator, numerators over it, them)
 
-    def solve(rows: list, depth: int, seen: tuple) -> Fraction:
+    def solve(rows: list, depth: int, seen: tuple) -> tuple[int, int]:
         first = rows[0]
         if len(first.choices) <= depth:
-            return Fraction(1) if holds(first) else Fraction(0)
+            return (1, 1) if holds(first) else (0, 1)
         point = first.choices[depth]
         groups: dict[int, list] = {}
         for b in rows:
             groups.setdefault(b.choices[depth].picked, []).append(b)
         if is_chance(point):
-            return sum((point.weights[k] * solve(g, depth + 1, (*seen, point.options[k]))
-                        for k, g in groups.items()), Fraction(0))
+            w = point.weights   # one tuple for every run that meets the point (_words)
+            scale = scales.get(id(w))
+            if scale is None:
+                d = lcm(*(x.denominator for x in w))
+                scale = scales[id(w)] = (d, [x.numerator * (d // x.denominator) for x in w], w)
+            parts = [(scale[1][k], solve(g, depth + 1, (*seen, point.options[k]))) for k, g in groups.items()]
+            common = lcm(*(b for _, (_, b) in parts))
+            num, den = sum(n * a * (common // b) for n, (a, b) in parts), scale[0] * common
+            g = gcd(num, den)
+            return num // g, den // g
         values = {k: solve(g, depth + 1, seen) for k, g in groups.items()}
         mine = point.chooser == player
-        top = max(values.values()) if mine else min(values.values())
+        top = None
+        for v in values.values():   # the first best, as max and min take it
+            if top is None or (v[0] * top[1] - top[0] * v[1]) * (1 if mine else -1) > 0:
+                top = v
         if mine:
-            best = tuple(point.options[k] for k, v in values.items() if v == top)
+            best = tuple(point.options[k] for k, v in values.items() if v[0] * top[1] == top[0] * v[1])
             picks.setdefault((point.chooser, point.label), {})[seen[-1] if seen else ""] = (best, point.options)
         return top
 
-    value = solve(list(branches), 0, ()) if branches else Fraction(0)
+    value = Fraction(*solve(list(branches), 0, ())) if branches else Fraction(0)
     solve = None    # a nested function calling itself is a cycle (function, cell): freed now, not by the gc
     return BestPlay(player, value, [decision_words(label, table) for (_, label), table in picks.items()])
-
-
-def decision_words(label: str, table: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]) -> str:
-    """A decision rule a player can follow: 「出目の攻撃力が9以下なら「振りなおす」（それ以外は
-    「振りなおさない」）」. `table` maps what the player saw (a chance outcome in words, e.g.
-    攻撃力9) to the options that are best there (several: it makes no difference)."""
-    options = next(iter(table.values()))[1]
-    strict = {cond: best[0] for cond, (best, _) in table.items() if len(best) == 1}
-    ties = [c for c, (best, _) in table.items() if len(best) > 1]
-    chosen = [o for o in options if o in set(strict.values())]
-    if not strict:
-        return f"「{label}」はどちらを選んでも確率は変わらない"
-    if len(chosen) == 1 and not ties:
-        return f"「{label}」では、見た{_seen_words(list(table))}によらず常に「{chosen[0]}」を選ぶ"
-    if ties:   # name only where it matters: 「出目の攻撃力が8なら「使用する」、9なら「使用しない」」
-        parts = [f"{_condition([c for c, o in strict.items() if o == opt], [])}なら「{opt}」" for opt in chosen]
-        return "、".join(parts) + "（それ以外はどちらを選んでも確率は変わらない）"
-    first = chosen[0]
-    conds = [c for c, o in strict.items() if o == first]
-    others = [c for c, o in strict.items() if o != first]
-    return f"{_condition(conds, others)}なら「{first}」（それ以外は「{chosen[1]}」）"
-
-
-_NUMBERED = LazyPattern(r"^(\D*?)(\d+)(.*)$")
-
-
-def _condition(conds: list[str], others: list[str]) -> str:
-    """The outcomes `conds` in words, as a range where they are numbered alike (出目の攻撃力が9以下),
-    grouped by what follows the number (・ダブりあり); `others` are the outcomes not meant."""
-    groups: dict[tuple, tuple[list[int], list[int]]] = {}
-    loose: list[str] = []
-    for mine, items in ((True, conds), (False, others)):
-        for c in items:
-            m = _NUMBERED.match(c)
-            if m is None:
-                if mine:
-                    loose.append(c)
-                continue
-            groups.setdefault((m.group(1), m.group(3).lstrip("・")), ([], []))[0 if mine else 1].append(int(m.group(2)))
-    words = []
-    for (head, tail), (mine, rest) in groups.items():
-        if not mine:
-            continue
-        mine, rest = sorted(mine), sorted(rest)
-        where = f"（{tail}）" if tail else ""
-        if not rest and tail:
-            words.append(f"出目が{tail}")
-        elif not rest or mine[-1] < rest[0]:
-            words.append(f"出目の{head}が{mine[-1]}{'以下' if len(mine) > 1 or rest else ''}{where}")
-        elif mine[0] > rest[-1]:
-            words.append(f"出目の{head}が{mine[0]}{'以上' if len(mine) > 1 else ''}{where}")
-        else:
-            words.append(f"出目の{head}が{'・'.join(map(str, mine))}{where}")
-    words += [f"出目が{c}" for c in loose]
-    return "、または".join(dict.fromkeys(words))
-
-
-def _seen_words(conds: list[str]) -> str:
-    return "出目" if any(conds) else "結果"
 
 
 def _decisions(choices: Sequence[Any]) -> list[tuple[Decision, int]]:
@@ -448,9 +402,13 @@ def summarize(branches: Sequence[Any], n_expectations: int) -> Odds:
         decisions = _decisions(b.choices)
         for k, _ in decisions:
             keys.setdefault(k, None)
-        chance_points += sum(1 for c in b.choices if is_chance(c))
-        by.update(c.by for c in b.choices if is_chance(c))
-        rows.append((probability_of(b.choices), decisions, b))
+        num = den = 1       # the branch's probability (probability_of) as integers, not reduced
+        for c in b.choices:
+            if is_chance(c):
+                chance_points, w = chance_points + 1, c.weights[c.picked]
+                by.add(c.by)
+                num, den = num * w.numerator, den * w.denominator
+        rows.append(((num, den), decisions, b))
     order = list(keys)
     count = 1
     for k in order:
@@ -475,17 +433,20 @@ def summarize(branches: Sequence[Any], n_expectations: int) -> Odds:
             continue  # the same branches as a plan already listed: it differs only in decisions never met
         seen.add(followed)
         met: set = set()
-        dist: dict[str, Fraction] = {}
-        holds = [Fraction(0)] * n_expectations
+        common = lcm(*(rows[n][0][1] for n in followed))    # the sums as integers over it: the same Fractions
+        dist: dict[str, int] = {}
+        holds = [0] * n_expectations
         for n in sorted(followed):
-            p, decisions, b = rows[n]
+            (num, den), decisions, b = rows[n]
+            p = num * (common // den)
             met.update(k for k, _ in decisions)
-            dist[b.outcome] = dist.get(b.outcome, Fraction(0)) + p
+            dist[b.outcome] = dist.get(b.outcome, 0) + p
             for i, r in enumerate(b.results[:n_expectations]):
                 if r is not None and r[0]:
                     holds[i] += p
-        outcomes = sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))
-        odds.plans.append(Plan(tuple((k[0], k[1], k[2][plan[k]]) for k in order if k in met), outcomes, holds))
+        outcomes = sorted(((o, Fraction(v, common)) for o, v in dist.items()), key=lambda kv: (-kv[1], kv[0]))
+        odds.plans.append(Plan(tuple((k[0], k[1], k[2][plan[k]]) for k in order if k in met), outcomes,
+                               [Fraction(h, common) for h in holds]))
     return odds
 
 
