@@ -210,7 +210,7 @@ def _revision_effects(kb: KnowledgeBase, answers: dict[str, Answer], stats: Opti
     tasks = sorted(by_revision.items())
     card_points = card_settings(kb)
     seasons, settings_of = side_memo(kb), settings_of_rulings(kb)
-    afters: dict[str, Record] = {}          # each answer's record, made once (it is the same for every revision)
+    afters: dict[str, tuple] = {}           # each answer's record and what it says (`_said`), made once (the same for every revision)
     elsewhere: dict[str, list] = {}         # by scenario, the readings refused without another revision (`_reusing`)
 
     def work(i: int) -> tuple[list[Change], dict]:
@@ -260,14 +260,15 @@ def _one_revision(kb: KnowledgeBase, answers: dict[str, Answer], ref: str, sids:
     for sid in sorted(sids):
         count["pairs"] += 1
         info = kb.scenarios[sid]
-        after = afters.get(sid)
-        if after is None:
-            after = afters[sid] = record_of(kb, info, answers[sid])
+        kept = afters.get(sid)
+        if kept is None:
+            kept = afters[sid] = (record_of(kb, info, answers[sid]), _said(answers[sid]))
+        after = kept[0]
         if still_valid(before_kb, info, after, cache=found) is None:
             continue  # nothing it consulted moves without the revision: the same answer (as the memo has it)
         count["answered"] += 1
         same, made = answered_without(before_kb, info, answers[sid], cache, kb, card_points, count, moved,
-                                      None if elsewhere is None else elsewhere.setdefault(sid, []))
+                                      None if elsewhere is None else elsewhere.setdefault(sid, []), kept[1])
         if same:
             continue
         count["in_full"] += 1
@@ -293,7 +294,8 @@ def same_without(kb: KnowledgeBase, info: ScenarioInfo, after: Answer, point_cac
 
 def answered_without(kb: KnowledgeBase, info: ScenarioInfo, after: Answer, point_cache: dict,
                      with_kb: KnowledgeBase, card_points: dict, count: Optional[dict] = None,
-                     moved: Optional[set[str]] = None, elsewhere: Optional[list] = None) -> tuple[bool, Optional[Answer]]:
+                     moved: Optional[set[str]] = None, elsewhere: Optional[list] = None,
+                     said: Optional[tuple] = None) -> tuple[bool, Optional[Answer]]:
     """Whether the scenario's answer in `kb` (`with_kb` without a revision) is certainly
     `after`'s (its answer in `with_kb`), as `Record.same_answer` compares them; where it is not,
     that answer in `kb` (None: the scenario cannot be answered there).
@@ -309,13 +311,14 @@ def answered_without(kb: KnowledgeBase, info: ScenarioInfo, after: Answer, point
     same day give equal checks. `card_points`: `card_settings`; `count` gets the answers under
     readings taken from `after` (`reused`) and made (`readings`); `moved`: the rulings whose
     times of force differ between `kb` and `with_kb` (`rulings_moved`; None: any); `elsewhere`:
-    the readings of the same question refused without other revisions (`_reusing`), added to."""
+    the readings of the same question refused without other revisions (`_reusing`), added to;
+    `said`: `_said(after)`, where the caller keeps it (the same in every side)."""
     runs = _Watched()           # the runs of the answer and of its readings, shared as answer() shares them
     try:
         quick = answer(kb, info, point_cache=point_cache, settled=False, run_memo=runs)
     except EngineError:
         return False, None      # the record of a refusal is the caller's to make
-    said_same = quick.as_of == after.as_of and _said(quick) == _said(after)
+    said_same = quick.as_of == after.as_of and _said(quick) == (_said(after) if said is None else said)
     with collector_paused():        # the test's answers live until it ends, as in runner.answer
         settle(kb, quick, _reusing(kb, info, quick, after, point_cache, with_kb, card_points,
                                    count if count is not None else {}, runs, moved, elsewhere))
