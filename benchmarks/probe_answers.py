@@ -1,9 +1,8 @@
 """The wiki's answers stage alone (`wiki/answering.py` `answer_all`, as `Wiki.compute_answers`
 calls it): the knowledge base at ROOT loaded as the wiki loads it, then every question answered in
-one process, the cyclic collector off for both as in the wiki's `on_config`. Prints its seconds of CPU; `--split` times each step of `answer_one` by game (the
-run's answer, the readings tried when it is unsettled, thinning the readings, the boards after,
-the words); `--out FILE` writes a digest of every answer (its status, sentences, outcomes' boards
-and readings) to compare two codes' answers; `--callgrind` switches callgrind's counting on
+one process, the cyclic collector off for both as in the wiki's `on_config`. Prints its seconds of
+CPU; `--split` each step's by game (`_time_steps`); `--out FILE` writes a digest of every answer
+(its JSON and boards after, and its readings') to compare two codes' answers; `--callgrind` switches callgrind's counting on
 around the answers alone (run under `valgrind --tool=callgrind --instr-atstart=no` on the
 interpreter's binary itself); `--sample N` answers one question in N (by a hash of its id);
 `--profile FILE` writes cProfile's statistics of the answers.
@@ -65,8 +64,10 @@ def main() -> None:
     if args.callgrind:
         subprocess.run(["callgrind_control", "-i", "off", str(os.getpid())], capture_output=True, check=True)
     print(f"answers {cpu:.2f} s of CPU, {len(answers)} questions, {len(failures)} failures", flush=True)
-    for (game, step), s in sorted(split.items()):
-        print(f"  {game:12} {step:14} {s:7.2f} s")
+    for game in sorted({g for g, _ in split}):
+        print(f"  {game:6} " + "  ".join(f"{step} {s:.2f}" for (g, step), s in sorted(split.items()) if g == game))
+    steps = sorted({step for _, step in split})
+    print("  all    " + "  ".join(f"{step} {sum(s for (_, x), s in split.items() if x == step):.2f}" for step in steps))
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             for sid, a in answers.items():
@@ -74,27 +75,46 @@ def main() -> None:
 
 
 def _time_steps(answering, split: dict) -> None:
-    """Wrap each step `answer_one` takes with a timer that adds its CPU to `split[game, step]`."""
+    """Wrap each step of an answer with a timer that adds its CPU, less that of the steps it
+    encloses, to `split[game, step]`: the run of the question (`answer`), the test of what
+    decides it (`readings`: `deciding.settle`, the runs under other readings it makes included),
+    the readings `try_readings` adds, the odds summed up (`chance.summarize`), the words
+    (`runner._sentences`, at once under another reading, else when `write_words` reads them), a
+    rule point's value worked out (`KnowledgeBase._value`: the look-ups the point caches miss),
+    and `answer_one`'s own steps after the answer."""
     from rulesdsl.engine import readings, runner
+    from rulesdsl.kb.knowledge import KnowledgeBase
 
     game = [""]
+    stack: list = []     # per step entered: [its start, the CPU of the steps it enclosed]
 
-    def timed(owner, name, step, game_of=None):
+    def timed(owner, name, step, top=False):
         f = getattr(owner, name)
 
         def wrapper(*a, **k):
-            if game_of is not None:
-                game[0] = game_of(*a)
+            if top:
+                if stack:               # a run under another reading: the test's own
+                    return f(*a, **k)
+                game[0] = a[1].game
             t = time.process_time()
+            stack.append([t, 0.0])
             try:
                 return f(*a, **k)
             finally:
-                split[game[0], step] += time.process_time() - t
+                _, inner = stack.pop()
+                spent = time.process_time() - t
+                split[game[0], step] += spent - inner
+                if stack:
+                    stack[-1][1] += spent
         setattr(owner, name, wrapper)
 
-    timed(runner, "answer", "answer", lambda kb, info: info.game)
-    timed(readings, "try_readings", "readings")
-    for name, step in (("thin_readings", "thin"), ("draw_afters", "boards"), ("write_words", "words")):
+    timed(runner, "answer", "answer", top=True)
+    timed(runner, "settle", "readings")
+    timed(runner, "summarize", "odds")
+    timed(runner, "_sentences", "words")
+    timed(KnowledgeBase, "_value", "point values")
+    timed(readings, "try_readings", "try_readings")
+    for name, step in (("thin_readings", "thin"), ("draw_afters", "boards"), ("write_words", "write_words")):
         timed(answering, name, step)
 
 
