@@ -22,6 +22,8 @@ import subprocess
 import time
 import zlib
 from collections import defaultdict
+from contextlib import contextmanager
+from typing import Iterator, Optional
 
 
 def main() -> None:
@@ -47,22 +49,11 @@ def main() -> None:
     split: dict = defaultdict(float)
     if args.split:
         _time_steps(answering, split)
-    if args.callgrind:
-        subprocess.run(["callgrind_control", "-i", "on", str(os.getpid())], capture_output=True, check=True)
-    prof = None
-    if args.profile:
-        import cProfile
-        prof = cProfile.Profile()
-        prof.enable()
     answers: dict = {}
-    t = time.process_time()
-    failures = answering.answer_all(kb, answers)
-    cpu = time.process_time() - t
-    if prof is not None:
-        prof.disable()
-        prof.dump_stats(args.profile)
-    if args.callgrind:
-        subprocess.run(["callgrind_control", "-i", "off", str(os.getpid())], capture_output=True, check=True)
+    with counted(args.callgrind, args.profile):
+        t = time.process_time()
+        failures = answering.answer_all(kb, answers)
+        cpu = time.process_time() - t
     print(f"answers {cpu:.2f} s of CPU, {len(answers)} questions, {len(failures)} failures", flush=True)
     for game in sorted({g for g, _ in split}):
         print(f"  {game:6} " + "  ".join(f"{step} {s:.2f}" for (g, step), s in sorted(split.items()) if g == game))
@@ -72,6 +63,29 @@ def main() -> None:
         with open(args.out, "w", encoding="utf-8") as f:
             for sid, a in answers.items():
                 f.write(f"{sid}\t{_digest(a)}\n")
+
+
+@contextmanager
+def counted(callgrind: bool, profile: Optional[str]) -> Iterator[None]:
+    """What it encloses counted: callgrind's instrumentation switched on for this process around it
+    (`callgrind`), cProfile's statistics of it written to the file `profile` (if given)."""
+    def instrument(state: str) -> None:
+        subprocess.run(["callgrind_control", "-i", state, str(os.getpid())], capture_output=True, check=True)
+
+    prof = None
+    if profile:
+        import cProfile
+        prof = cProfile.Profile()
+    if callgrind:
+        instrument("on")
+    if prof is not None:
+        prof.enable()
+    yield
+    if prof is not None:
+        prof.disable()
+        prof.dump_stats(profile)
+    if callgrind:
+        instrument("off")
 
 
 def _time_steps(answering, split: dict) -> None:
