@@ -58,7 +58,8 @@ def main() -> None:
     for game in sorted({g for g, _ in split}):
         print(f"  {game:6} " + "  ".join(f"{step} {s:.2f}" for (g, step), s in sorted(split.items()) if g == game))
     steps = sorted({step for _, step in split})
-    print("  all    " + "  ".join(f"{step} {sum(s for (_, x), s in split.items() if x == step):.2f}" for step in steps))
+    if steps:
+        print("  all    " + "  ".join(f"{step} {sum(s for (_, x), s in split.items() if x == step):.2f}" for step in steps))
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             for sid, a in answers.items():
