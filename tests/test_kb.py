@@ -138,3 +138,51 @@ def test_scenario_may_complete_unknown_facts_but_not_contradict_known_ones(kb_ro
     kb = load(kb_root, use_cache=False)
     [d] = kb.diagnostics
     assert d.code == "scenario-card" and "given by the sources as 30" in d.message
+
+
+def _active_walked(kb, game, point, card, day):
+    """The settings of a point in force on `day`, each setting's revision asked of the timelines."""
+    return [(rid, rev, s) for rid, rev, s in kb.settings_by_card.get((game, point, card), [])
+            if kb.in_force(rid, day) is rev]
+
+
+def _inexact_walked(kb, game, point, card, day):
+    """The first setting of a revision of unknown exact day whose period may cover `day`."""
+    for rid, rev, _ in kb.settings_by_card.get((game, point, card), []):
+        if rev.date is not None and not rev.date.is_exact:
+            first, last = rev.date.window()
+            if first <= day <= last:
+                return rid, rev
+    return None
+
+
+def test_a_points_settings_in_force_and_its_inexact_period_are_those_a_walk_of_every_setting_finds():
+    """`_active` asks the timelines once per ruling and `_fuzzy_in` reads the inexact periods
+    kept per point (`_walked`): the same settings, in the same order, and the same note, on every
+    day where a ruling's time in force or an inexact period begins or ends (and the days either
+    side), under every season reading and on a side without a revision (which shares `_walks`)."""
+    from conftest import REPO
+    from rulesdsl.lang.dates import CALENDARS
+    from rulesdsl.regress.sides import without_revision
+
+    whole = load(REPO)
+    firsts = [(r.id, rev) for r in whole.rulings.values() for rev in r.revisions if rev.settings]
+    views = [whole.under_calendar(c) for c in CALENDARS]
+    views += [without_revision(whole, rid, rev) for rid, rev in firsts[::max(1, len(firsts) // 8)]]
+    one = dt.timedelta(days=1)
+    checked = notes = 0
+    for kb in views:
+        for (game, point, card), settings in kb.settings_by_card.items():
+            edges = {d for rid, _, _ in settings for iv in kb.timelines.intervals.get(rid, ())
+                     for d in (iv.begin, iv.end) if dt.date.min < d < dt.date.max}
+            edges |= {d for _, rev, _ in settings if rev.date is not None for d in rev.date.window()}
+            for day in sorted({d + k * one for d in edges for k in (-1, 0, 1)} | {dt.date(2026, 11, 30)}):
+                assert kb._active(game, point, card, day) == _active_walked(kb, game, point, card, day)
+                walked = _inexact_walked(kb, game, point, card, day)
+                note = kb._fuzzy_in(game, point, card, day)
+                assert (note is None) == (walked is None)
+                if walked is not None:
+                    assert f"（{walked[0]}）" in note and note.startswith(day.isoformat())
+                    notes += 1
+                checked += 1
+    assert checked > 1000 and notes, (checked, notes)

@@ -79,3 +79,24 @@ def test_every_reading_of_a_royal_soul_phase_is_answered_each_soul_effect_cast_o
     r = try_readings(kb, info, a)
     assert r.errors == []
     assert any(reading.get("soul_phase.casting") == "mandatory" for reading, _ in r.answers)
+
+
+def test_the_season_is_an_open_point_exactly_on_the_days_some_reading_of_a_season_revision_begins_and_another_not():
+    """`_season_reading` reads each season revision's earliest and latest first day from a list
+    made once per knowledge base and game: a day is open when it lies in [earliest, latest) of
+    one of them, asked on every such edge and the days either side."""
+    from rulesdsl.engine.runner import _season_reading
+    from rulesdsl.kb.build import load
+    kb = load(REPO)
+    one = dt.timedelta(days=1)
+    opened = 0
+    for game in kb.games:
+        starts = [rev.date.starts() for _, rev in kb.season_revisions(game)]
+        for day in sorted({d + k * one for first, last in starts for d in (first, last) for k in (-1, 0, 1)}):
+            decl = kb.games[game].points.get("dates.season")
+            is_open = decl is not None and decl.unsettled is not None and any(
+                first <= day < last for first, last in starts)
+            got = _season_reading(kb, game, day)
+            assert (got is not None) == is_open, (game, day)
+            opened += is_open
+    assert opened

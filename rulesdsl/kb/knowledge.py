@@ -20,6 +20,9 @@ from .timeline import Timelines, start
 
 # ----------------------------------------------------------------------------- resolved nodes
 
+_NO_SETTINGS: tuple = ((), (), ())     # `KnowledgeBase._walked` of a point no setting names
+
+
 class Resolved(Record, frozen=True):
     """A rule point's value as of a date, and where it comes from. A frozen record, not a declared
     model: nothing validates or dumps one, and the engines read its fields on every question
@@ -163,6 +166,9 @@ class KnowledgeBase(Record):
     _built: dict[int, tuple] = field(default_factory=dict, repr=False)
     _active_memo: dict[tuple, list] = field(default_factory=dict, repr=False)
     _fuzzy_memo: dict[tuple, Optional[str]] = field(default_factory=dict, repr=False)
+    # (game, point, card or None) -> its settings as `_active` and `_fuzzy_in` walk them (`_walked`):
+    # read from the settings alone (no timeline, no calendar), so shared by every view made by `replace`
+    _walks: dict[tuple, tuple] = field(default_factory=dict, repr=False)
     memo: dict[tuple, object] = field(default_factory=dict, repr=False)
     calendar: Optional[str] = None          # how season dates are read (dates.CALENDARS; None: the default)
     _calendars: dict[str, "KnowledgeBase"] = field(default_factory=dict, repr=False)
@@ -306,9 +312,26 @@ class KnowledgeBase(Record):
         key = (game, point, card, day)
         found = self._active_memo.get(key)
         if found is None:
-            found = self._active_memo[key] = [
-                (rid, rev, setting) for rid, rev, setting in self.settings_by_card.get((game, point, card), [])
-                if self.in_force(rid, day) is rev]
+            settings, rulings, _ = self._walked(game, point, card)
+            in_force = self.timelines.in_force      # once per ruling, not per setting (a ruling's revisions set it again and again)
+            now = {rid: in_force(rid, day) for rid in rulings}
+            found = self._active_memo[key] = [s for s in settings if now[s[0]] is s[1]]
+        return found
+
+    def _walked(self, game: str, point: str, card: Optional[str]) -> tuple:
+        """A point's settings naming `card` (None: the game-wide ones) in their order, the rulings
+        they are of, and those of a revision whose exact day is unknown with every day its period
+        may cover (`PartialDate.window`), in their order: what `_active` and `_fuzzy_in` read
+        for every day asked, made once."""
+        key = (game, point, card)
+        found = self._walks.get(key)
+        if found is None:
+            settings = self.settings_by_card.get(key)
+            if not settings:
+                return _NO_SETTINGS         # (most cards set no point: nothing kept for them)
+            inexact = [(*rev.date.window(), rid, rev) for rid, rev, _ in settings
+                       if rev.date is not None and not rev.date.is_exact]
+            found = self._walks[key] = (settings, list(dict.fromkeys(rid for rid, _, _ in settings)), inexact)
         return found
 
     def _fuzzy(self, game: str, point: str, card: Optional[str], day: _dt.date) -> Optional[str]:
@@ -322,10 +345,7 @@ class KnowledgeBase(Record):
         if key in self._fuzzy_memo:
             return self._fuzzy_memo[key]
         note = None
-        for rid, rev, setting in self.settings_by_card.get((game, point, card), []):
-            if rev.date is None or rev.date.is_exact:
-                continue
-            first, last = rev.date.window()
+        for first, last, rid, rev in self._walked(game, point, card)[2]:
             if not first <= day <= last:
                 continue
             begins = rev.date.start(self.calendar)
