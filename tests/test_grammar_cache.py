@@ -67,3 +67,31 @@ def test_a_parser_loaded_from_the_kept_tables_parses_the_corpus_as_a_built_one(t
                        capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "grammar" in r.stderr
+
+
+def test_the_driver_made_on_an_empty_cache_runs_on_the_tables_a_later_run_reads_back(tmp_path):
+    """Made from Lark's parser, the driver's tables are plain JSON values (lark's Tokens for
+    names would make each table look-up call their Python __eq__), the very tables the next run
+    reads from the cache."""
+    script = (
+        "import json, sys\n"
+        "from rulesdsl.lang import lalr, parser\n"
+        "seen = []\n"
+        "made = lalr.Driver\n"
+        "lalr.Driver = lambda tables, builder: seen.append(tables) or made(tables, builder)\n"
+        "parser._driver()\n"
+        "def plain(v):\n"
+        "    if type(v) is dict:\n"
+        "        return all(type(k) is str and plain(x) for k, x in v.items())\n"
+        "    if type(v) is list:\n"
+        "        return all(map(plain, v))\n"
+        "    return type(v) in (str, int, float, bool) or v is None\n"
+        "print(json.dumps([plain(seen[0]), seen[0]]))\n")
+    env = dict(os.environ, RULESDSL_CACHE=str(tmp_path / "cache"))
+    outs = []
+    for _ in range(2):                  # the first makes the tables and keeps them, the second reads them
+        r = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, check=False)
+        assert r.returncode == 0, r.stderr.decode()
+        outs.append(r.stdout)
+    assert (tmp_path / "cache" / "grammar-driver").exists()
+    assert outs[0] == outs[1] and outs[0].startswith(b"[true,")
