@@ -199,6 +199,13 @@ def raw_parser() -> Lark:
     return _lark(raw=True)
 
 
+def prepare() -> None:
+    """Make the model parser's driver now (its tables read from the cache, or made from Lark's
+    parser and kept), so that a process forked to parse beside this one shares it rather than
+    making its own."""
+    _driver()
+
+
 def parse_text(text: str, file: str = "<text>", tokens: Optional[list] = None,
                digest: Optional[str] = None) -> Document:
     """Parse one file's text. Raises DslError with located diagnostics on bad input.
