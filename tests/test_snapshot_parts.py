@@ -433,3 +433,25 @@ def test_a_class_entry_whose_arguments_disagree_with_the_class_is_refused():
     next(e for e in plain["classes"] if e[0].endswith(":Card")).append(["args", 0])
     with pytest.raises(snapshot.SnapshotError):
         snapshot.loads(json.dumps(plain).encode())
+
+
+def test_a_cold_load_in_two_processes_makes_the_parsers_tables_once_before_forking(bundled, run_cli,
+                                                                                  tmp_path, monkeypatch):
+    """On an empty cache the driver's tables are made from Lark's parser (a grammar analysis) in
+    the process that forks the second parser, which shares them: not once more in the child."""
+    from rulesdsl.lang import lalr
+    made = tmp_path / "made"
+    tables_of = lalr.tables_of
+
+    def counted(lark):
+        with open(made, "a") as f:
+            f.write(f"{os.getpid()}\n")
+        return tables_of(lark)
+    monkeypatch.setattr(lalr, "tables_of", counted)
+    parser._driver.cache_clear()
+    try:
+        assert run_cli("--root", bundled, "check")[0] == 0
+    finally:
+        parser._driver.cache_clear()
+    assert made.read_text().split() == [str(os.getpid())]
+    assert len(parts(bundled)) == loader.SHARDS         # the child parsed and wrote its parts

@@ -94,10 +94,9 @@ def decode(data: bytes, file: str) -> str:
         line_start = data.rfind(b"\n", 0, e.start) + 1
         line = data.count(b"\n", 0, e.start) + 1
         col = len(data[line_start:e.start].decode("utf-8", errors="replace")) + 1
-        raise DslError([Diagnostic(
-            code="encoding", loc=Loc(file=file, line=line, col=col), fatal=True,
-            message=f"the file is not valid UTF-8 (byte 0x{data[e.start]:02x})",
-            hint="save the file as UTF-8")]) from None
+        raise DslError([Diagnostic(code="encoding", loc=Loc(file=file, line=line, col=col), fatal=True,
+                                   message=f"the file is not valid UTF-8 (byte 0x{data[e.start]:02x})",
+                                   hint="save the file as UTF-8")]) from None
     return text[1:] if text.startswith("\ufeff") else text
 
 
@@ -456,14 +455,13 @@ def parse_one(shown: str, data: bytes, key: str) -> tuple[Optional[Document], li
 
 def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Plan] = None
               ) -> list[tuple[Optional[Document], list[Diagnostic]]]:
-    """Parse files (slot, name, bytes, key, part), and write the parts of the snapshot `plan`
-    says, in two processes when there are many files and two processors: a forked child parses
-    the files of the parts from OWN_PARTS on and writes each part as it goes; this process parses
-    the others, leaves their parts to a copy of itself forked once they are parsed (it shares only
-    them; `wait_for_writers` waits for it), and reads the child's parts back (their MAC verified):
-    a part's encoding is the hand-off. What no part holds (a file that did not parse, a part not
-    written, everything without a `plan`) comes through a pipe, pickled (it joins this process to
-    its own fork; nothing pickled is ever read from a file)."""
+    """Parse files (slot, name, bytes, key, part), and write the parts of the snapshot `plan` says, in two
+    processes when there are many files and two processors: a forked child parses the files of the parts
+    from OWN_PARTS on and writes each part as it goes; this process parses the others, leaves their parts
+    to a copy of itself forked once they are parsed (it shares only them; `wait_for_writers` waits for
+    it), and reads the child's parts back (their MAC verified): a part's encoding is the hand-off. What no
+    part holds (a file that did not parse, a part not written, everything without a `plan`) comes through
+    a pipe, pickled (it joins this process to its own fork; nothing pickled is ever read from a file)."""
     if len(items) < PARALLEL_MIN or not hasattr(os, "fork") or (os.cpu_count() or 1) < 2 or \
             plan is not None and plan.count < 2:
         return _serial(items, plan)
@@ -474,7 +472,9 @@ def parse_all(items: list[tuple[int, str, bytes, str, int]], plan: Optional[_Pla
     else:
         mine_items, theirs_items = items[0::2], items[1::2]
     from ..base.shared_work import beside, fork_with_pipe
+    from ..lang.parser import prepare
     wait_for_writers()
+    prepare()       # on an empty cache, Lark's parser and the driver's tables made once, not per process
     forked = fork_with_pipe()
     if forked is None:
         return _serial(items, plan)

@@ -71,8 +71,11 @@ class Timelines:
                 for ref in rev.supersedes:
                     self.superseded_by.setdefault(ref.target, []).append((r.id, rev))
                     self.cuts.setdefault(ref.target, []).append((start(rev, reading), r.id, rev, ref))
-        self.intervals: dict[str, list[Interval]] = {
-            rid: self._intervals(r, self.cuts.get(rid, ())) for rid, r in self.rulings.items()}
+        # each ruling's intervals, made when first asked for (`of`): a check's answers read a
+        # few dozen rulings under another calendar's reading, and a history's `without` a few
+        # per revision, of the thousands every ruling's would be
+        self._made: dict[str, list[Interval]] = {}
+        self._base: Optional[Timelines] = None      # `without`'s: whose intervals the others are
 
     def _intervals(self, r: Ruling, cuts, skip: Optional[Revision] = None) -> list[Interval]:
         cut_all, cut_one = FOREVER, {}
@@ -102,20 +105,44 @@ class Timelines:
         other = object.__new__(Timelines)
         other.rulings, other.cuts, other.superseded_by = self.rulings, self.cuts, self.superseded_by
         other.reading, other.removed = self.reading, (ruling, rev)
-        other.intervals = dict(self.intervals)
+        other._base = self
+        other._made = {}
         for rid in moved_without(ruling, rev):
             if rid in self.rulings:
-                other.intervals[rid] = self._intervals(self.rulings[rid], self.cuts.get(rid, ()), skip=rev)
+                other._made[rid] = self._intervals(self.rulings[rid], self.cuts.get(rid, ()), skip=rev)
         return other
 
+    def of(self, ruling: str) -> list[Interval]:
+        """The ruling's intervals in force, in order (none for an unknown ruling)."""
+        ivs = self._made.get(ruling)
+        return self._make(ruling) if ivs is None else ivs
+
+    def _make(self, ruling: str) -> list[Interval]:
+        if self._base is not None:      # not moved by `without`'s revision: its base's own
+            ivs = self._base.of(ruling)
+        else:
+            r = self.rulings.get(ruling)
+            if r is None:
+                return []
+            ivs = self._intervals(r, self.cuts.get(ruling, ()))
+        self._made[ruling] = ivs
+        return ivs
+
+    @property
+    def intervals(self) -> dict[str, list[Interval]]:
+        """Every ruling's intervals, by ruling (all made: `of` makes only the one asked for)."""
+        return {rid: self.of(rid) for rid in self.rulings}
+
     def in_force(self, ruling: str, day: _dt.date) -> Optional[Revision]:
-        for iv in self.intervals.get(ruling, ()):
+        ivs = self._made.get(ruling)
+        for iv in self._make(ruling) if ivs is None else ivs:
             if iv.contains(day):
                 return iv.revision
         return None
 
     def interval_of(self, ruling: str, rev: Revision) -> Optional[Interval]:
-        for iv in self.intervals.get(ruling, ()):
+        ivs = self._made.get(ruling)
+        for iv in self._make(ruling) if ivs is None else ivs:
             if iv.revision is rev:
                 return iv
         return None

@@ -199,6 +199,13 @@ def raw_parser() -> Lark:
     return _lark(raw=True)
 
 
+def prepare() -> None:
+    """Make the model parser's driver now (its tables read from the cache, or made from Lark's
+    parser and kept), so that a process forked to parse beside this one shares it rather than
+    making its own."""
+    _driver()
+
+
 def parse_text(text: str, file: str = "<text>", tokens: Optional[list] = None,
                digest: Optional[str] = None) -> Document:
     """Parse one file's text. Raises DslError with located diagnostics on bad input.
@@ -311,14 +318,16 @@ def _driver() -> Optional[lalr.Driver]:
         except Exception as e:  # noqa: BLE001 — any problem with the kept tables means making them
             cache.note(f"ignoring the driver's tables: {type(e).__name__}: {e}; making them")
     try:
-        tables = lalr.tables_of(_lark())
-        driver = lalr.Driver(tables, _BUILDER)
+        text = json.dumps(lalr.tables_of(_lark()), ensure_ascii=False, separators=(",", ":"))
+        # the driver runs on the tables as written and read back, plain str and lists, as every
+        # later run does: Lark's own have its Tokens for names, whose __eq__ (Python) a table
+        # look-up by another str of the same name calls (~1.6 million a cold 10,000-card check)
+        driver = lalr.Driver(json.loads(text), _BUILDER)
     except ValueError as e:
         cache.note(f"parsing with lark: {e}")
         return None
     if path is not None:
-        cache.write_entry(path, "grammar-driver", inputs,
-                          json.dumps(tables, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+        cache.write_entry(path, "grammar-driver", inputs, text.encode("utf-8"))
     return driver
 
 

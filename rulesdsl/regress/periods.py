@@ -57,7 +57,7 @@ def boundaries(kb: KnowledgeBase, game: str, rec: Record) -> set[_dt.date]:
                     days.add(iv.end)
                 season(rev)
         elif d.kind == "ruling":
-            for iv in kb.timelines.intervals.get(d.key[0], ()):
+            for iv in kb.timelines.of(d.key[0]):
                 days.update((iv.begin, iv.end))
             ruling = kb.rulings.get(d.key[0])
             for rev in ruling.revisions if ruling else ():
