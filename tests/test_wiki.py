@@ -507,6 +507,11 @@ def test_highlighted_dsl_is_each_tokens_class_and_escaped_text_whether_its_html_
     ("set x = y # note\nz", 0, 16),
     ("a; b { c }", 3, 10),
     ("a { never closed\n", 0, 17),
+    ('a { text "}\\"}" }', 0, 17),            # an escaped quote does not close a string
+    ('a { text "x\\\n}" }', 0, 17),           # nor does an escaped line break end it
+    ('a { text "open\n} b', 0, 16),            # a string unclosed on its line ends there
+    ('set x "a\\""; y', 0, 11),
+    ('a { text "x\\', 0, 12),                  # a backslash last: the text's end
 ])
 def test_a_statements_source_ends_past_its_closing_brace_or_at_its_lines_end(text, start, end):
     assert statement_end(text, start) == end
