@@ -470,9 +470,10 @@ def test_a_question_highlighted_with_its_last_line_break_is_its_source_block_the
 
 
 def test_highlighted_dsl_is_each_tokens_class_and_escaped_text_whether_its_html_was_kept_or_made(monkeypatch):
-    """highlight_html keeps the HTML of short tokens it has made (by rule and text): the same
-    blocks give what the lexer's tokens with their CSS classes give, the first time and again,
-    and after the kept HTML is let go of when full."""
+    """highlight_html keeps the HTML of short lines and tokens it has made (by text; a token by rule
+    and text): the same blocks give what the lexer's tokens with their CSS classes give, the first
+    time and again, and after the kept HTML is let go of when full, tokens that run past a line
+    break included."""
     from rulesdsl.wiki import lexer as lexer_module
     from rulesdsl.wiki.render import _css_class
 
@@ -487,15 +488,20 @@ def test_highlighted_dsl_is_each_tokens_class_and_escaped_text_whether_its_html_
     files = sorted(glob.glob(str(REPO / "rulings" / "**" / "*.rules"), recursive=True))[:40]
     texts = [Path(f).read_text(encoding="utf-8") for f in files]
     texts += ['card grm "<a&b>" { weight 60kg; # <c>\n}\n', "  revision 2026-03 confirmed {\r\n  set a.b = c }",
-              'text """三\n行\n"""', '"unterminated', "\u3000play x; expect never illegal", ""]
+              'text """三\n行\n"""', '"unterminated', "\u3000play x; expect never illegal", "",
+              # blanks that the catch-all `\\s+` rule runs past a line break (the next line's head is then
+              # no head), a string and a comment ending at a line's end, ids and numbers there
+              "a\x0b\n  weight 60kg\n", "set x\xa0\nplay y", "x\r play\n\n", 'text "a\\\n  b"\n', "# c\n  d\n",
+              "  status confirmed\n}\n  status confirmed\n}", "a.b\n3d\n2026-03\ncard\n(x)"]
     lexer = RulesLexer()
     for text in texts + texts:
         assert lexer.highlight_html(text, _css_class) == one_by_one(text), text[:60]
     monkeypatch.setattr(lexer_module, "MEMO", 3)
+    monkeypatch.setattr(lexer_module, "MEMO_LINES", 2)
     small = RulesLexer()
-    for text in texts:
+    for text in texts + texts:
         assert small.highlight_html(text, _css_class) == one_by_one(text), text[:60]
-        assert len(small._memo) <= 3
+        assert len(small._memo) <= 3 and len(small._lines) <= 2
 
 
 @pytest.mark.parametrize("text, start, end", [
