@@ -453,6 +453,23 @@ def test_a_definition_is_the_first_heading_of_the_term_whose_next_line_says_enou
     assert normalize_line("　1. 普通の　行 ") == "普通の行"
 
 
+def test_a_sentence_definition_or_first_use_is_the_first_line_naming_any_form_of_the_term_by_its_line_number():
+    """Read line by line as `str.splitlines` cuts them (any line separator counts), lines naming
+    none of the term's forms skipped; the first defining sentence, else the first use."""
+    from types import SimpleNamespace as Doc
+
+    from rulesdsl.wiki.terms import define, first_use
+    docs = {"a.txt": Doc(text="表向きは見える。\r\n裏の話\x0c裏向きの札もある。\u2028ウラとは、伏せた札のことである。\n"),
+            "b.txt": Doc(text="オモテとは、見せた札のことである。\n")}
+    assert define("表向き (オモテ) / 裏向き (ウラ)", docs) is None     # named (lines 1 and 3), never defined
+    found = define("ウラ / 裏向き", docs)
+    assert (found.document, found.line, found.heading, found.text) == ("a.txt", 4, None, "ウラとは、伏せた札のことである。")
+    assert define("オモテ", docs).document == "b.txt"
+    assert (first_use("裏向き / ウラ", docs).line, first_use("裏向き / ウラ", docs).text) == (3, "裏向きの札もある。")
+    assert first_use("(注)", docs) is None and define("(注)", docs) is None      # no form left once its remark is cut
+    assert first_use("伏せ.札", docs) is None       # a form is text, not a pattern
+
+
 def test_a_question_highlighted_with_its_last_line_break_is_its_source_block_then_the_break():
     """The Q&A page's editor highlights the page's own source block and adds the line break
     (ask_page._editor): a line break is always a token of its own."""
