@@ -183,6 +183,8 @@ def test_search_normalises_what_readers_type_as_the_index_is(typed, indexed):
 
 @pytest.mark.parametrize("text", [
     "効果を使う …", "ＥＸ ²　①", "ｶﾞｰﾃﾞｨｱﾝ", "か\u3099ーど …", "゛と …", "e\u0301 ﬁ …", "\U0001d400 …", "普通の文",
+    # katakana runs at either end, beside the long vowel mark and the kana around the folded range
+    "ヴァンガード・ヵヶヷヽヾァ", "ーアーｰ", "ゟ゠ァヶ", "ascii only", "",
 ])
 def test_search_normalises_text_exactly_as_nfkc_whatever_characters_it_maps_first(text):
     import unicodedata
