@@ -183,6 +183,8 @@ def test_search_normalises_what_readers_type_as_the_index_is(typed, indexed):
 
 @pytest.mark.parametrize("text", [
     "効果を使う …", "ＥＸ ²　①", "ｶﾞｰﾃﾞｨｱﾝ", "か\u3099ーど …", "゛と …", "e\u0301 ﬁ …", "\U0001d400 …", "普通の文",
+    # katakana runs at either end, beside the long vowel mark and the kana around the folded range
+    "ヴァンガード・ヵヶヷヽヾァ", "ーアーｰ", "ゟ゠ァヶ", "ascii only", "",
 ])
 def test_search_normalises_text_exactly_as_nfkc_whatever_characters_it_maps_first(text):
     import unicodedata
@@ -453,6 +455,23 @@ def test_a_definition_is_the_first_heading_of_the_term_whose_next_line_says_enou
     assert normalize_line("　1. 普通の　行 ") == "普通の行"
 
 
+def test_a_sentence_definition_or_first_use_is_the_first_line_naming_any_form_of_the_term_by_its_line_number():
+    """Read line by line as `str.splitlines` cuts them (any line separator counts), lines naming
+    none of the term's forms skipped; the first defining sentence, else the first use."""
+    from types import SimpleNamespace as Doc
+
+    from rulesdsl.wiki.terms import define, first_use
+    docs = {"a.txt": Doc(text="表向きは見える。\r\n裏の話\x0c裏向きの札もある。\u2028ウラとは、伏せた札のことである。\n"),
+            "b.txt": Doc(text="オモテとは、見せた札のことである。\n")}
+    assert define("表向き (オモテ) / 裏向き (ウラ)", docs) is None     # named (lines 1 and 3), never defined
+    found = define("ウラ / 裏向き", docs)
+    assert (found.document, found.line, found.heading, found.text) == ("a.txt", 4, None, "ウラとは、伏せた札のことである。")
+    assert define("オモテ", docs).document == "b.txt"
+    assert (first_use("裏向き / ウラ", docs).line, first_use("裏向き / ウラ", docs).text) == (3, "裏向きの札もある。")
+    assert first_use("(注)", docs) is None and define("(注)", docs) is None      # no form left once its remark is cut
+    assert first_use("伏せ.札", docs) is None       # a form is text, not a pattern
+
+
 def test_a_question_highlighted_with_its_last_line_break_is_its_source_block_then_the_break():
     """The Q&A page's editor highlights the page's own source block and adds the line break
     (ask_page._editor): a line break is always a token of its own."""
@@ -470,9 +489,10 @@ def test_a_question_highlighted_with_its_last_line_break_is_its_source_block_the
 
 
 def test_highlighted_dsl_is_each_tokens_class_and_escaped_text_whether_its_html_was_kept_or_made(monkeypatch):
-    """highlight_html keeps the HTML of short tokens it has made (by rule and text): the same
-    blocks give what the lexer's tokens with their CSS classes give, the first time and again,
-    and after the kept HTML is let go of when full."""
+    """highlight_html keeps the HTML of short lines and tokens it has made (by text; a token by rule
+    and text): the same blocks give what the lexer's tokens with their CSS classes give, the first
+    time and again, and after the kept HTML is let go of when full, tokens that run past a line
+    break included."""
     from rulesdsl.wiki import lexer as lexer_module
     from rulesdsl.wiki.render import _css_class
 
@@ -487,15 +507,20 @@ def test_highlighted_dsl_is_each_tokens_class_and_escaped_text_whether_its_html_
     files = sorted(glob.glob(str(REPO / "rulings" / "**" / "*.rules"), recursive=True))[:40]
     texts = [Path(f).read_text(encoding="utf-8") for f in files]
     texts += ['card grm "<a&b>" { weight 60kg; # <c>\n}\n', "  revision 2026-03 confirmed {\r\n  set a.b = c }",
-              'text """三\n行\n"""', '"unterminated', "\u3000play x; expect never illegal", ""]
+              'text """三\n行\n"""', '"unterminated', "\u3000play x; expect never illegal", "",
+              # blanks that the catch-all `\\s+` rule runs past a line break (the next line's head is then
+              # no head), a string and a comment ending at a line's end, ids and numbers there
+              "a\x0b\n  weight 60kg\n", "set x\xa0\nplay y", "x\r play\n\n", 'text "a\\\n  b"\n', "# c\n  d\n",
+              "  status confirmed\n}\n  status confirmed\n}", "a.b\n3d\n2026-03\ncard\n(x)"]
     lexer = RulesLexer()
     for text in texts + texts:
         assert lexer.highlight_html(text, _css_class) == one_by_one(text), text[:60]
     monkeypatch.setattr(lexer_module, "MEMO", 3)
+    monkeypatch.setattr(lexer_module, "MEMO_LINES", 2)
     small = RulesLexer()
-    for text in texts:
+    for text in texts + texts:
         assert small.highlight_html(text, _css_class) == one_by_one(text), text[:60]
-        assert len(small._memo) <= 3
+        assert len(small._memo) <= 3 and len(small._lines) <= 2
 
 
 @pytest.mark.parametrize("text, start, end", [
@@ -507,6 +532,11 @@ def test_highlighted_dsl_is_each_tokens_class_and_escaped_text_whether_its_html_
     ("set x = y # note\nz", 0, 16),
     ("a; b { c }", 3, 10),
     ("a { never closed\n", 0, 17),
+    ('a { text "}\\"}" }', 0, 17),            # an escaped quote does not close a string
+    ('a { text "x\\\n}" }', 0, 17),           # nor does an escaped line break end it
+    ('a { text "open\n} b', 0, 16),            # a string unclosed on its line ends there
+    ('set x "a\\""; y', 0, 11),
+    ('a { text "x\\', 0, 12),                  # a backslash last: the text's end
 ])
 def test_a_statements_source_ends_past_its_closing_brace_or_at_its_lines_end(text, start, end):
     assert statement_end(text, start) == end

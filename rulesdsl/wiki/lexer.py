@@ -82,6 +82,11 @@ _MASTER = re.compile("|".join(f"({pattern})" for pattern, _ in _RULES), re.MULTI
 _KINDS = tuple(kind for _, kind in _RULES)
 MEMO = 1024          # tokens whose HTML `highlight_html` keeps (~0.2 MB: the build's peak is near)
 MEMO_TOKEN = 16      # characters of the longest one kept (longer ones, strings and comments, seldom recur)
+MEMO_LINES = 2048    # lines whose HTML `highlight_html` keeps
+MEMO_LINE = 48       # characters of the longest one kept (a card's text line seldom recurs)
+# what may make a token that runs past a line break: a triple-quoted string, or a blank character
+# other than a space, a tab, U+3000 and a line break (only the catch-all `\s+` rule takes those)
+_ACROSS_LINES = re.compile(r'"""|[^\S \t\u3000\n]').search
 
 
 def _piece(rule: int, value: str, css_class) -> str:
@@ -115,6 +120,7 @@ class RulesLexer(Lexer):
     url = "https://pypi.org/project/rulesdsl/"
 
     _memo: dict = {}
+    _lines: dict = {}
     _memo_for = None
 
     def highlight_html(self, text: str, css_class) -> str:
@@ -122,11 +128,34 @@ class RulesLexer(Lexer):
         HtmlFormatter(nowrap=True) give, in one loop (the wiki highlights thousands of blocks).
         `css_class(token type)` gives a token type's CSS class ("" for none).
 
-        A token's HTML depends only on the rule that matched it and its text, and most tokens
-        recur from block to block (spaces, braces, keywords, statement heads, ids): a short
-        token's HTML is made once and kept (at most MEMO of them, for one `css_class`)."""
+        Most lines recur from block to block (`  kind character`, `  status confirmed`, `}`), and
+        a line's tokens are the line's own: no token but a triple-quoted string or a run of
+        unusual blank characters (`_ACROSS_LINES`) runs past a line break, and a statement's head
+        is found after a line start as after a line break. So a short line's HTML is made once and
+        kept (at most MEMO_LINES, for one `css_class`), and a text that may hold a token across
+        lines is highlighted whole."""
         if css_class is not self._memo_for:
-            self._memo, self._memo_for = {}, css_class
+            self._memo, self._lines, self._memo_for = {}, {}, css_class
+        if _ACROSS_LINES(text) is not None:
+            return self._tokens_html(text, css_class)
+        lines = self._lines
+        get = lines.get
+        out = []
+        add = out.append
+        for line in text.split("\n"):
+            piece = get(line)
+            if piece is None:
+                piece = self._tokens_html(line, css_class)
+                if len(line) <= MEMO_LINE:
+                    if len(lines) >= MEMO_LINES:
+                        lines.clear()
+                    lines[line] = piece
+            add(piece)
+        return "\n".join(out)
+
+    def _tokens_html(self, text: str, css_class) -> str:
+        """The HTML of `text` highlighted token by token: a short token's HTML, which depends only
+        on the rule that matched it and its text, made once and kept (at most MEMO of them)."""
         memo = self._memo
         get = memo.get
         out = []

@@ -47,6 +47,7 @@ from .aside import Aside, Drawn, Kept, give_back_free_memory, packed, unpacked
 from .escape import esc, strip_tags
 from .render import Doc
 from .search import DOCS_PER_SHARD, Entry, SearchIndex, write_meta
+from .shell import TocItems
 from .site import JOBS_ENV, SHARED_FROM, Page, Wiki, WikiError
 
 log = logging.getLogger("mkdocs.plugins.rulesdsl")
@@ -77,7 +78,7 @@ class WikiPlugin:
         self.by_src: dict[str, Page] = {}
         self.shell_src: dict[int, str] = {}      # url depth -> shell page src
         self.shells: dict[int, list[str]] = {}   # url depth -> template pieces
-        self._toc_template: list[str] = []
+        self._toc = TocItems([])                 # the shells' table-of-contents items
         self.entries: list[Entry] = []           # the search index's entries (search.py)
         self.drawn: dict[str, Kept] = {}         # Q&A page src -> its parts (`Drawn`), made before the page shells exist
         self.aside: Optional[Aside] = None       # the drawn Q&A pages' parts, kept on disk until written
@@ -389,8 +390,8 @@ class WikiPlugin:
         # the theme's indentation is most of a page's bytes, and item pages are written thousands of
         # times: keep one line break for each run of blank space (the shell holds no <pre>)
         pieces = [_BLANK.sub("\n", p) if i % 2 == 0 else p for i, p in enumerate(body.split(_SLOT))]
-        self._toc_template = item.replace(SHELL_TOC_NAME, _SLOT + "NAME" + _SLOT).replace(
-            SHELL_TOC_ID, _SLOT + "ID" + _SLOT).split(_SLOT)
+        self._toc = TocItems(item.replace(SHELL_TOC_NAME, _SLOT + "NAME" + _SLOT).replace(
+            SHELL_TOC_ID, _SLOT + "ID" + _SLOT).split(_SLOT))
         return pieces
 
     # ------------------------------------------------------------------------- items
@@ -439,18 +440,18 @@ class WikiPlugin:
         from .pages import render
 
         w = self.wiki
-        made: set[Path] = set()
+        made: set[str] = set()
         for page in items:
             url = w.url(page.src)
             kept = self.drawn.pop(page.src, None)
             drawn = unpacked(self.aside.get(kept)) if kept is not None else \
                 self._drawing(render(w, page, Wiki.root_of(url)), page, url)
             html = self._fill(self.shells[url.count("/")], drawn, url)
-            path = w.path(page.src)
-            dest = site / (path + "index.html" if path.endswith("/") or not path else path)
-            if dest.parent not in made:
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                made.add(dest.parent)
+            path = w.path(page.src)        # (joined as text: cheaper than a Path made and parsed per page)
+            dest = f"{site}/{path}index.html" if path.endswith("/") or not path else f"{site}/{path}"
+            if (folder := os.path.dirname(dest)) not in made:
+                os.makedirs(folder, exist_ok=True)
+                made.add(folder)
             write_whole(dest, html.encode("utf-8"))
             for e in drawn.entries:
                 index.add(e)
@@ -506,18 +507,9 @@ class WikiPlugin:
             self.drawn.pop(page.src, None)
 
     def _fill(self, pieces: list[str], drawn: Drawn, url: str) -> str:
-        toc = "".join(self._toc_li(t) for t in drawn.toc)
+        toc = self._toc.html(drawn.toc)
         values = {"TITLE": esc(drawn.title), "CONTENT": drawn.content, "TOC": toc, "TOCID": esc(drawn.first), "URL": url}
         return "".join(values[p] if i % 2 else p for i, p in enumerate(pieces))
-
-    def _toc_li(self, token: dict) -> str:
-        t = self._toc_template
-        li = "".join({"NAME": token["name"], "ID": esc(token["id"])}[p] if i % 2 else p for i, p in enumerate(t))
-        if token["children"]:
-            inner = "".join(self._toc_li(c) for c in token["children"])
-            li = (li[:-len("</li>")] + f'<nav class="md-nav" aria-label="{token["name"]}">'
-                  f'<ul class="md-nav__list">{inner}</ul></nav></li>')
-        return li
 
     def _fix_sitemap(self, site: Path) -> None:
         path = site / "sitemap.xml"

@@ -95,6 +95,9 @@ _COMPATIBLE, _NFKC_OF = _compatibles()
 # or ｽﾀｯｸ finds the same terms, and ガーディアン with or without its ー
 _FOLD = {c: c - 0x60 for c in range(0x30A1, 0x30F7)}
 _FOLD[0x30FC] = None
+# (only the runs of those characters are translated: `str.translate` looks every other character
+# of a text up in the table too, a quarter of the time of `tokenize`)
+_FOLDED_RUN = re.compile("[\u30a1-\u30f6\u30fc]+")
 
 
 def normalize(text: str) -> str:
@@ -105,7 +108,11 @@ def normalize(text: str) -> str:
         text = _COMPATIBLE.sub(lambda m: _NFKC_OF[m.group()], text)
         if not unicodedata.is_normalized("NFKC", text):
             text = unicodedata.normalize("NFKC", text)
-    return text.lower().translate(_FOLD)
+    return _FOLDED_RUN.sub(_fold, text.lower())
+
+
+def _fold(run: re.Match) -> str:
+    return run.group().translate(_FOLD)
 
 
 def tokenize(text: str) -> list[str]:

@@ -65,6 +65,10 @@ _PAST_BREAK = (1).__add__        # a line's length and its break
 
 _STOP = re.compile(r'["#{}\n;]')
 _STOP_INSIDE = re.compile(r'["#{}]')      # inside braces a newline or `;` ends nothing
+# a one-line string's text after its opening quote: up to its closing quote or its line's end, a
+# backslash escaping whatever follows it (a line break too); one match rather than a turn of a
+# Python loop per character (a card's texts are most of its block)
+_STRING_REST = re.compile(r'[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*').match
 
 
 def statement_end(text: str, start: int) -> int:
@@ -85,10 +89,7 @@ def statement_end(text: str, start: int) -> int:
                     return n
                 i = close + 3
                 continue
-            j = i + 1
-            while j < n and text[j] not in '"\n':
-                j += 2 if text[j] == "\\" else 1
-            i = j + 1
+            i = _STRING_REST(text, i + 1).end() + 1      # past its closing quote (or its line's end)
             continue
         if c == "#":
             nl = text.find("\n", i)

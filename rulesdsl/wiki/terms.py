@@ -6,7 +6,8 @@ written by the wiki: a term the sources do not define gets no quote (the page sa
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, Optional
+from itertools import compress
+from typing import Iterator, NamedTuple, Optional
 
 from ..kb.sources import normalize_heading, normalize_line
 
@@ -45,10 +46,9 @@ def define(term: str, documents: dict, index: Optional[dict] = None) -> Optional
             if body and len(normalize_line(body[1])) >= 8 and normalize_heading(body[1]) not in keys:
                 return Definition(name, body[0], lines[i].strip(), _quote(body[1]))
     for name, d in documents.items():
-        for i, raw in enumerate(d.text.splitlines(), 1):
-            if not any(f in raw for f in forms):
-                continue    # (a sentence of the line names a form only if the line does)
-            for sentence in _SENTENCE.findall(raw):
+        lines = index[name][0]
+        for i in _naming(lines, forms):     # (a sentence of a line names a form only if the line does)
+            for sentence in _SENTENCE.findall(lines[i - 1]):
                 s = sentence.strip()
                 if s and any(_DEFINES.match(s[m.end():]) for f in forms for m in re.finditer(re.escape(f), s)):
                     return Definition(name, i, None, _quote(s))
@@ -68,6 +68,15 @@ def heading_index(documents: dict) -> dict[str, tuple[list[str], dict[str, list[
     return out
 
 
+def _naming(lines: list[str], forms: list[str]) -> Iterator[int]:
+    """The numbers (1-based) of the lines that hold one of `forms` (non-empty texts), in order:
+    each line searched in C (a glossary's terms each read every line of the game's sources)."""
+    if not forms:
+        return iter(())
+    holds = re.compile("|".join(map(re.escape, forms))).search
+    return compress(range(1, len(lines) + 1), map(holds, lines))
+
+
 def _quote(text: str) -> str:
     text = text.strip()
     if len(text) <= QUOTE_MAX:
@@ -80,10 +89,9 @@ def first_use(term: str, documents: dict) -> Optional[Definition]:
     """The first sentence of the sources that uses the term (shown as a use, not a definition)."""
     forms = [f for f in names(term) if f]
     for name, d in documents.items():
-        for i, raw in enumerate(d.text.splitlines(), 1):
-            if not any(f in raw for f in forms):
-                continue
-            for sentence in _SENTENCE.findall(raw):
+        lines = d.text.splitlines()
+        for i in _naming(lines, forms):
+            for sentence in _SENTENCE.findall(lines[i - 1]):
                 if any(f in sentence for f in forms):
                     return Definition(name, i, None, _quote(sentence))
     return None
