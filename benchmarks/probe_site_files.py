@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""What making a site's files costs this machine's file system, apart from the wiki's code: two
+processes each make N files of 3 KB (as the wiki's two item writers do), in one folder shared by
+both or in a folder each, every run after deleting the last run's files (as a rebuild does:
+mkdocs empties the site folder first). Prints wall time and the processes' user and system CPU,
+a line per run, the two ways alternating.
+
+    python3 benchmarks/probe_site_files.py DIR [--files 15000] [--runs 3]
+
+DIR is made and removed again (it must not exist). On the lead's machine of 2026-12-07 (ext4
+without a journal) 30,000 files took from 0.5 s to 8.8 s from one run to the next, nearly all of
+it the kernel's time finding a free inode, whichever the folders: benchmarks/README.md, «The
+lead's figures after the nineteenth round's merge»."""
+import argparse
+import os
+import resource
+import shutil
+import sys
+import time
+
+
+def run(base: str, mode: str, files: int) -> tuple[float, float, float]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    data = b"x" * 3000
+    started = time.perf_counter()
+    pids = []
+    for k in range(2):
+        pid = os.fork()
+        if pid == 0:
+            folder = os.path.join(base, "a" if mode == "shared" or k == 0 else "b")
+            for i in range(files):
+                fd = os.open(f"{folder}/{k}-{i}.html", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+                os.write(fd, data)
+                os.close(fd)
+            os._exit(0)
+        pids.append(pid)
+    for pid in pids:
+        os.waitpid(pid, 0)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("dir")
+    ap.add_argument("--files", type=int, default=15000, help="files each process makes")
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    if os.path.exists(args.dir):
+        print(f"{args.dir}: already exists; give a folder this probe can make and remove", file=sys.stderr)
+        return 2
+    try:
+        for n in range(args.runs):
+            for mode in ("shared", "a folder each"):
+                for sub in ("a", "b"):       # the last run's files deleted, as mkdocs empties a site
+                    shutil.rmtree(os.path.join(args.dir, sub), ignore_errors=True)
+                    os.makedirs(os.path.join(args.dir, sub))
+                wall, user, system = run(args.dir, "shared" if mode == "shared" else "each", args.files)
+                print(f"run {n + 1}: {2 * args.files} files, {mode}: wall {wall:.2f} s, "
+                      f"user {user:.2f} s, system {system:.2f} s", flush=True)
+    finally:
+        shutil.rmtree(args.dir, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
