@@ -481,6 +481,12 @@ def test_writing_the_item_pages_in_two_processes_gives_the_same_site(hostile_sit
     # the index is written in two parts by the two processes: the same entries and postings
     assert sorted(map(tuple, search_entries(hostile_site))) == sorted(map(tuple, search_entries(out)))
     assert search_postings(hostile_site) == search_postings(out)
+    # each part's entries in the pages' order, though the forked writer makes its files last page
+    # first: the two parts' entries are two runs of the one process's order, one after the other
+    order = {tuple(row): n for n, row in enumerate(search_entries(hostile_site))}
+    assert len(order) == len(search_entries(hostile_site))
+    places = [order[tuple(row)] for row in search_entries(out)]
+    assert sum(b < a for a, b in zip(places, places[1:])) == 1
 
 
 # ----------------------------------------------------------------------------- in a browser

@@ -435,13 +435,15 @@ class WikiPlugin:
         `mkdocs serve`). RULESDSL_WIKI_JOBS=1 turns it off."""
         return jobs(count, 2000, JOBS_ENV)
 
-    def _write_items(self, items: list[Page], site: Path, index: SearchIndex) -> None:
-        """Render and write item pages; add them to the search index."""
+    def _write_items(self, items: list[Page], site: Path, index: SearchIndex, backwards: bool = False) -> None:
+        """Render and write item pages; add them to the search index in order. `backwards`: the
+        files written last item first (the forked writer's), the entries added once all are."""
         from .pages import render
 
         w = self.wiki
         made: set[str] = set()
-        for page in items:
+        later: list = []
+        for page in (reversed(items) if backwards else items):
             url = w.url(page.src)
             kept = self.drawn.pop(page.src, None)
             drawn = unpacked(self.aside.get(kept)) if kept is not None else \
@@ -453,7 +455,13 @@ class WikiPlugin:
                 os.makedirs(folder, exist_ok=True)
                 made.add(folder)
             write_whole(dest, html.encode("utf-8"))
+            if backwards:
+                later.append(drawn.entries)
+                continue
             for e in drawn.entries:
+                index.add(e)
+        for entries in reversed(later):
+            for e in entries:
                 index.add(e)
 
     def _write_items_forked(self, items: list[Page], site: Path, index: SearchIndex) -> list[dict]:
@@ -469,7 +477,9 @@ class WikiPlugin:
             try:
                 self._let_go_of(mine)
                 part = SearchIndex(first)
-                self._write_items(theirs, site, part)
+                # (backwards: the two processes make their files in different folders but for a
+                # moment, not side by side in one, where making a file waits for the other's)
+                self._write_items(theirs, site, part, backwards=True)
                 with os.fdopen(fd, "w", encoding="utf-8") as f:
                     f.write(_json(part.write(site, 1)))
             except BaseException as e:                  # noqa: BLE001 - reported by the parent

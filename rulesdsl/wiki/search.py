@@ -240,14 +240,23 @@ class SearchIndex:
         buckets: list[dict[str, list[str]]] = [{} for _ in range(shards)]
         for t, pair in encoded.items():
             buckets[term_hash(t) % shards][t] = list(pair)
-        written = 0
-        for n, bucket in enumerate(buckets):
-            written += _write_js(out / "t" / str(part) / f"{n}.js", f'__rdsearch.t("{part}/{n}",', bucket)
-        for n in range(self.first // DOCS_PER_SHARD, self.end // DOCS_PER_SHARD):
-            lo = n * DOCS_PER_SHARD - self.first
-            rows = [[e.url, e.title, e.where, _snippet(e.text), *([e.status] if e.status else [])]
-                    for e in self.entries[lo:lo + DOCS_PER_SHARD]]
-            written += _write_js(out / "d" / f"{n}.js", f"__rdsearch.d({n},", rows)
+
+        def terms() -> int:
+            return sum(_write_js(out / "t" / str(part) / f"{n}.js", f'__rdsearch.t("{part}/{n}",', bucket)
+                       for n, bucket in enumerate(buckets))
+
+        def docs() -> int:
+            written = 0
+            for n in range(self.first // DOCS_PER_SHARD, self.end // DOCS_PER_SHARD):
+                lo = n * DOCS_PER_SHARD - self.first
+                rows = [[e.url, e.title, e.where, _snippet(e.text), *([e.status] if e.status else [])]
+                        for e in self.entries[lo:lo + DOCS_PER_SHARD]]
+                written += _write_js(out / "d" / f"{n}.js", f"__rdsearch.d({n},", rows)
+            return written
+        # the parts are written at the same time by two processes: an odd part starts with the
+        # entries' folder (d) and an even one with its own terms' folder, so that they are less
+        # often making files in the same folder, where each waits for the other's
+        written = docs() + terms() if part % 2 else terms() + docs()
         self.seconds += time.perf_counter() - started
         return {"first": self.first, "count": len(self.entries), "shards": shards, "terms": len(encoded),
                 "bytes": written, "seconds": round(self.seconds, 2),
