@@ -8,7 +8,7 @@ a line per run, the two ways alternating.
     python3 benchmarks/probe_site_files.py DIR [--files 15000] [--runs 3]
 
 DIR is made and removed again (it must not exist). On the lead's machine of 2026-12-07 (ext4
-without a journal) 30,000 files took from 0.5 s to 8.8 s from one run to the next, nearly all of
+without a journal) 30,000 files took from 0.3 s to 18.4 s from one run to the next, nearly all of
 it the kernel's time finding a free inode, whichever the folders: benchmarks/README.md, «The
 lead's figures after the nineteenth round's merge»."""
 import argparse
