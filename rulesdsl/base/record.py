@@ -122,12 +122,11 @@ class Record(metaclass=_RecordType):
             value = defaults.get(name, _MISSING)
             if isinstance(value, Field):
                 spec = value
-                if slotted is not None:
-                    pass
-                elif spec.default is _MISSING:
-                    delattr(cls, name)
-                else:
-                    setattr(cls, name, spec.default)
+                if slotted is None:         # (with slots, the class holds no default to replace)
+                    if spec.default is _MISSING:
+                        delattr(cls, name)
+                    else:
+                        setattr(cls, name, spec.default)
             else:
                 spec = Field(value, None, True, True)
             fields[name] = spec

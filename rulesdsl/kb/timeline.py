@@ -134,15 +134,14 @@ class Timelines:
         return {rid: self.of(rid) for rid in self.rulings}
 
     def in_force(self, ruling: str, day: _dt.date) -> Optional[Revision]:
-        ivs = self._made.get(ruling)
+        ivs = self._made.get(ruling)        # (`of`, written out: every point's value asks this)
         for iv in self._make(ruling) if ivs is None else ivs:
             if iv.contains(day):
                 return iv.revision
         return None
 
     def interval_of(self, ruling: str, rev: Revision) -> Optional[Interval]:
-        ivs = self._made.get(ruling)
-        for iv in self._make(ruling) if ivs is None else ivs:
+        for iv in self.of(ruling):
             if iv.revision is rev:
                 return iv
         return None

@@ -72,7 +72,8 @@ def settings_of_rulings(kb: KnowledgeBase) -> dict[str, set]:
     return out
 
 
-SEASON_KEYS = ("season-revisions", "engine.season")   # kb.season_revisions's, runner._season_reading's
+# kb.season_revisions's, runner._season_reading's and _season_starts's
+SEASON_KEYS = ("season-revisions", "engine.season", "engine.season-starts")
 CARDED_KEYS = ("engine.carded", "engine.carded_games")  # engine.context carded_points's, carded_games's
 
 
