@@ -227,10 +227,10 @@ class _Builder:
         kb = self.kb
         games, sections, cards, rulings, scenarios, decks = [], [], [], [], [], []
         self.digests: dict[int, str] = {}   # id(declaration) -> digest of the file it is in
+        by_type = {Game: games, Section: sections, Card: cards, Ruling: rulings, Scenario: scenarios, Deck: decks}
         for doc in kb.documents:
             for d in doc.decls:
-                {Game: games, Section: sections, Card: cards, Ruling: rulings,
-                 Scenario: scenarios, Deck: decks}[type(d)].append(d)
+                by_type[type(d)].append(d)
                 if doc.digest:
                     self.digests[id(d)] = f"{doc.digest}:{getattr(d, 'id', None) or getattr(d, 'code', '')}"
         for g in games:
