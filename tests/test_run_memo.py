@@ -34,7 +34,8 @@ def test_the_memo_finds_the_first_kept_run_that_repeats_says_a_reading_repeats()
     from types import SimpleNamespace
 
     def made(points: dict, tag: str):
-        ctx = SimpleNamespace(points={(k, None): SimpleNamespace(value=v) for k, v in points.items()})
+        ctx = SimpleNamespace(points={(k, None): SimpleNamespace(value=v) for k, v in points.items()},
+                              rulings=set())
         return ([tag], (SimpleNamespace(steps=[tag]), ctx))
 
     kept = [({"a": "x", "b": "b0"}, {"a": "x"}), ({"a": "y"}, {"a": "y", "c": "z"}),
@@ -89,3 +90,44 @@ def test_each_readings_answer_is_the_answer_a_fresh_run_under_that_reading_gives
             else:
                 raise AssertionError(f"{sid} {reading}: answered afresh, but not in the test")
     assert made < asked * 0.9, (made, asked)     # readings that repeat a run cost none
+
+
+def test_a_run_is_reused_under_another_season_reading_only_where_a_fresh_run_there_gives_the_same_answer(kb):
+    """Asked on a day that one reading of seasons puts in summer and another not (the summer's
+    rulings then come into force under the first only), each question's answer under every other
+    season reading is the one a fresh run under it gives; most questions consult no ruling the
+    season moves, and their runs are the default reading's (`reads_alike`), the others' not."""
+    import datetime as dt
+
+    from rulesdsl.engine.context import carded_points
+    from rulesdsl.engine.deciding import reads_alike
+
+    carded = carded_points(kb)
+    day = dt.date(2026, 5, 20)     # after summer begins under the solar terms, before it does as read here
+    alike = moved = 0
+    for sid, info in sorted(kb.scenarios.items()):
+        if info.game != "grm" or not info.expects:
+            continue
+        memo = RunMemo()
+        try:
+            a = answer(kb, info, as_of=day, run_memo=memo)
+        except EngineError:
+            continue
+        if SEASON_POINT not in a.unsettled:
+            continue
+        for reading, x in a.readings.answers[1:]:
+            assert _said(x) == _said(answer(kb, info, as_of=day, reading=reading)), (sid, reading)
+        for value in a.unsettled[SEASON_POINT]["readings"][1:]:
+            other = kb.under_calendar(value)
+            for kept in memo.runs.values():
+                for _, under, (_, (_, ctx)), *_ in kept:
+                    if not under:       # the default reading's runs
+                        same = reads_alike(ctx, other)
+                        alike, moved = alike + same, moved + (not same)
+                        # a point the season moves, or a ruling it brings into force, differs (a
+                        # point some ruling sets for one card is taken to)
+                        assert same == all(kb.value("grm", n, c, day) == other.value("grm", n, c, day)
+                                           and ("grm", n) not in carded for n, c in ctx.points) and all(
+                            kb.in_force(r.rpartition("@")[0], day) is other.in_force(r.rpartition("@")[0], day)
+                            for r in ctx.rulings), (sid, value)
+    assert alike > 100 and moved > 10, (alike, moved)

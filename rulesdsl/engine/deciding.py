@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..base.record import Record, field
 from ..lang.model import Status, weakest
-from .context import EngineError
+from .context import EngineError, carded_points
 from .trace import Cite
 
 if TYPE_CHECKING:
@@ -43,15 +43,21 @@ class RunMemo:
     values of the rule points it consulted, so a reading that gives every point a run consulted
     the value that run saw gives the same run, and is not run again (a reading that changes
     only points no run of the answer consulted needs no run at all). The season reading changes
-    the knowledge base itself: runs are reused only under the same one."""
+    the knowledge base itself: a run made under one season reading is reused under another only
+    where it read the same of both (`reads_alike`: most questions' runs consult no ruling whose
+    time of force the season moves)."""
 
-    __slots__ = ("runs", "calls", "resumes", "made", "_kinds", "_said")
+    __slots__ = ("runs", "calls", "resumes", "made", "kb", "_kinds", "_said")
 
     def __init__(self) -> None:
         self.made = 0       # runs made and kept
         self.runs: dict[tuple, list] = {}
         self.calls: Optional[list] = None     # the scenario's actions (engine.actions), made once
         self.resumes = None     # engine.resume.Resumes: the states before each action, where the game copies its state
+        # the knowledge base the runs now being made read (the runner's, its season reading's: set
+        # before each answer explores), so that `find` may take a run made under another season
+        # reading; None: only runs made under the same season reading are taken
+        self.kb: Optional["KnowledgeBase"] = None
         # kept runs that saw the same values and ask the same of a reading are of one kind (a dice
         # question's thousands of runs are of a few dozen), and a reading repeats all or none of
         # them: what `meets` says is kept per reading (its items) and kind
@@ -63,7 +69,9 @@ class RunMemo:
         (branch, context)) with a branch of its own; or None: the first kept run `repeats` says
         this reading repeats (`meets`, asked once per kind of kept run and reading): a dice
         question's test of what decides looks for each of its thousands of runs among the runs of
-        every reading tried before (a dozen or more), and finds none."""
+        every reading tried before (a dozen or more), and finds none. Where `kb` is set, a run made
+        under another season reading repeats too if the two readings agree on every other point it
+        consulted and it read the same of both knowledge bases (`reads_alike`)."""
         kept_runs = self.runs.get(tuple(script))
         if not kept_runs:
             return None
@@ -74,15 +82,20 @@ class RunMemo:
         for kept in kept_runs:
             kind = kept[5]
             if kind is None:    # once needed: the points the run consulted with the values it saw,
-                seen = kept[0] = points_seen(kept[2][1][1])
+                ctx = kept[2][1][1]
+                seen = kept[0] = points_seen(ctx)
                 needs = kept[4] = repeat_needs(seen, kept[1])     # what they ask of a reading, its kind
+                # (and the rulings it read in force: what else of the knowledge base a season moves)
+                rulings = tuple(sorted(ctx.rulings))
                 try:
-                    kind = kept[5] = self._kinds.setdefault((tuple(seen.items()), needs), len(self._kinds))
+                    kind = kept[5] = self._kinds.setdefault((tuple(seen.items()), needs, rulings), len(self._kinds))
                 except TypeError:   # a value that cannot be a key: a kind of its own
                     kind = kept[5] = object()
             repeated = said.get(kind)
             if repeated is None:
-                repeated = said[kind] = meets(kept[4], kept[0], reading)
+                needs, kb = kept[4], self.kb
+                repeated = said[kind] = meets(needs, kept[0], reading) or (
+                    kb is not None and meets(needs[1:], kept[0], reading) and reads_alike(kept[2][1][1], kb))
             if repeated:
                 choices, (branch, ctx) = kept[2]
                 twin = _copy.copy(branch)
@@ -96,10 +109,34 @@ class RunMemo:
         self.made += 1
 
 
+def reads_alike(ctx, kb: "KnowledgeBase") -> bool:
+    """Whether the run whose context is `ctx` reads of `kb` (its knowledge base with seasons read
+    another way: `under_calendar`) all it read of its own, and so goes the same way there. A run
+    reads the knowledge base's times of force only through the rule points it consults (each
+    point's value, with its ruling, revision, status and notes, as `value` gives it on the run's
+    day) and the rulings it cites in force (`Context.ruling`, `assume`, `gap`: its `rulings`);
+    the rest (cards, sections, vocabularies, the scenario) is the same in both. A point some
+    ruling sets for one card is taken to differ: which card's setting applies is not recorded."""
+    was = ctx.kb
+    if was is kb:
+        return True
+    game, day = ctx.game, ctx.day
+    carded = carded_points(was)
+    for name, card in ctx.points:
+        if (game, name) in carded or was.value(game, name, card, day) != kb.value(game, name, card, day):
+            return False
+    for cited in ctx.rulings:      # 「ruling@revision」
+        rid = cited.rpartition("@")[0]
+        if was.in_force(rid, day) is not kb.in_force(rid, day):
+            return False
+    return True
+
+
 def repeat_needs(seen: dict[str, str], made_under: dict[str, str]) -> tuple[tuple[str, object], ...]:
     """What a reading must give for a run made under `made_under` that consulted `seen` to
     repeat (`repeats`' first two tests, as pairs to compare with the reading's values): the same
-    season, and every point the run's own reading set and the run consulted at the value seen."""
+    season (always the first pair), and every point the run's own reading set and the run
+    consulted at the value seen."""
     needs = [(SEASON_POINT, made_under.get(SEASON_POINT))]
     for key in made_under:
         value = seen.get(key)

@@ -104,7 +104,7 @@ def _answer(kb: KnowledgeBase, info: ScenarioInfo, as_of: Optional[_dt.date], to
     calls = memo.calls if memo is not None and memo.calls is not None else list(engine.actions(info))
     copy = copier(engine)
     if memo is not None:
-        memo.calls = calls
+        memo.calls, memo.kb = calls, kb     # (kb: the season reading's, which `find` compares runs made under another with)
         if memo.resumes is None and copy is not None:
             memo.resumes = Resumes(copy)
     # a refusal the game goes on from, when the scenario asks about the state after it; one that
