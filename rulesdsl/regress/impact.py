@@ -363,7 +363,11 @@ def _reusing(kb: KnowledgeBase, info: ScenarioInfo, base: Answer, after: Answer,
     same where `card_setting_applies` gives the same for each card: compared card by card, not
     the settings chosen (the values a run reads through them are compared above). It can differ
     only for a card one of the `moved` rulings sets the point for, or for every card when one of
-    them sets it game-wide: the cards asked are those (all of them, without `moved`).
+    them sets it game-wide: the cards asked are those (all of them, without `moved`). A card none
+    of whose settings moves has the same settings of its own in force on both sides: without
+    any, its value is the game's (`KnowledgeBase._value` chooses a card's own settings first) and
+    neither side chooses it; with some, its value is the same on both (`sides._Unmoved`), and
+    only the game's setting it is compared with can differ.
 
     So does a refusal. The engine stops exploring a reading past its bound of branches
     (`BRANCH_LIMIT`) once every run it explored is made, and which runs it explores follows from
@@ -396,7 +400,22 @@ def _reusing(kb: KnowledgeBase, info: ScenarioInfo, base: Answer, after: Answer,
         got = same_choice.get(point)
         if got is None:
             got = True
+            by_ruling = card_points.get((game, point), {})
+            wide = None
             for code in cards_to_ask(point):
+                if moved is not None and not any(code in by_ruling.get(rid, ()) for rid in moved):
+                    # none of its settings moves: its own settings in force are the same here
+                    if not with_kb._active(game, point, code, when):
+                        continue    # none: chosen on neither side
+                    # and so is its value, theirs (sides._Unmoved): chosen where it is not the game's
+                    if wide is None:
+                        wide = [(v.ruling, v.revision) for v in (kb.value(game, point, as_of=when),
+                                                                 with_kb.value(game, point, as_of=when))]
+                    own = with_kb.value(game, point, card=code, as_of=when)
+                    if ((own.ruling, own.revision) != wide[0]) == ((own.ruling, own.revision) != wide[1]):
+                        continue
+                    got = False
+                    break
                 if card_setting_applies(kb, game, point, code, when) != \
                         card_setting_applies(with_kb, game, point, code, when):
                     got = False
