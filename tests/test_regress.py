@@ -479,3 +479,53 @@ def test_without_a_revision_a_reading_refused_past_the_bound_of_branches_is_refu
     moved = next(v.name for v in kb.games["thgm"].points["reroll.holder"].values if v.name != other)
     count, _, _ = side("thgm/gap/bat-timing@undated", {**refused, "reroll.holder": moved})
     assert count == {"readings": 1} and len(elsewhere) == 2
+
+
+STACK_SCOPE_WIDE = """\
+ruling grm/whatif/stack-scope "仮: スタックの一番上のカードを移動させる効果はスタック全体を動かす" {
+  revision undated unconfirmed {
+    source "000_a437c75d0e53c518.txt §スタックの定義"
+    text "仮の提案: スタック全体が移動する（規則の既定と同じ値、ゲーム全体への設定）。"
+    reason "ゲーム全体への設定の出所だけが違い、カード1枚への設定（No.142）の選ばれ方は変わらない場合を見るための仮定"
+    set stack_scope = whole_stack
+  }
+}
+"""
+
+
+def test_without_a_revision_setting_a_point_game_wide_a_reading_is_taken_where_each_card_s_own_setting_is_chosen_as_before(tmp_path):
+    """Without a revision that sets a point game-wide, the game's setting moves (its source), but
+    a card with its own setting of the point (No.142) still takes it, as with the revision
+    (engine.context `card_setting_applies`): whatever cards an action is about, the engine
+    chooses the same setting, so the test of what decides takes the build's answer under a reading
+    (impact `_reusing`) whose runs read that point with the same values, and it is what answering
+    anew there gives. Compared as the pair of settings chosen (the game's moved), it was made anew."""
+    from rulesdsl.engine.context import card_setting_applies
+    from rulesdsl.engine.deciding import RunMemo, answer_key, open_points
+    from rulesdsl.engine.runner import answer
+    from rulesdsl.regress.impact import _reusing, card_settings, rulings_moved, without_revision
+    f = tmp_path / "whatif.rules"
+    f.write_text(STACK_SCOPE_WIDE, encoding="utf-8")
+    kb = load(REPO, extra=[f])
+    info = kb.scenarios["grm/qa/stack-move-whole-stack"]
+    reading = {"card(上).stack_scope": "this_card_only"}
+    after = answer(kb, info)
+    rid = "grm/whatif/stack-scope"
+    rev = kb.rulings[rid].revisions[0]
+    before_kb = without_revision(kb, rid, rev)
+    day = after.as_of
+    wide = [(k.value("grm", "stack_scope", as_of=day).ruling) for k in (kb, before_kb)]
+    assert wide == [rid, None], "the game's setting moves without the revision"
+    assert card_setting_applies(kb, "grm", "stack_scope", "No.142", day) is True
+    assert card_setting_applies(before_kb, "grm", "stack_scope", "No.142", day) is True
+    built = next(x for r, x in after.readings.answers if r == reading)
+    assert "card(上).stack_scope" in built.points
+    base = answer(before_kb, info, settled=False)
+    count: dict = {}
+    got = _reusing(before_kb, info, base, after, {}, kb, card_settings(kb), count, RunMemo(),
+                   rulings_moved(rid, rev))(reading)
+    assert count == {"reused": 1}
+    fresh = answer(before_kb, info, reading=reading)
+    assert answer_key(got) == answer_key(fresh)
+    assert got.points == fresh.points and got.unsettled == fresh.unsettled
+    assert open_points(before_kb, got) == open_points(before_kb, fresh)

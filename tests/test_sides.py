@@ -79,3 +79,36 @@ def test_a_side_takes_the_whole_knowledge_base_s_carded_points_and_games_which_a
             assert carded_games(carried) is carded_games(kb)
             assert carded_points(carried) == carded_points(fresh)
             assert carded_games(carried) == carded_games(fresh)
+
+
+STACK_SCOPE_WIDE = """\
+ruling grm/whatif/stack-scope "仮: スタックの一番上のカードを移動させる効果はスタック全体を動かす" {
+  revision undated unconfirmed {
+    source "000_a437c75d0e53c518.txt §スタックの定義"
+    text "仮の提案: スタック全体が移動する（ゲーム全体への設定）。"
+    set stack_scope = whole_stack
+  }
+}
+"""
+
+
+def test_without_a_revision_setting_a_point_game_wide_a_card_with_its_own_setting_in_force_takes_the_whole_s_value(tmp_path):
+    """Without a revision that sets a point game-wide, a card with a setting of its own in force
+    (No.142's stack_scope) keeps its value, taken from the whole knowledge base (`_Unmoved`), the
+    same as a side made afresh gives; the game's value and a card's without its own setting in
+    force are worked out in the side, as a side made afresh does."""
+    f = tmp_path / "whatif.rules"
+    f.write_text(STACK_SCOPE_WIDE, encoding="utf-8")
+    kb = load(REPO, extra=[f])
+    rid = "grm/whatif/stack-scope"
+    rev = kb.rulings[rid].revisions[0]
+    fresh = without_revision(kb, rid, rev)
+    carried = without_revision(kb, rid, rev, side_memo(kb), settings_of_rulings(kb))
+    day = dt.date(2026, 11, 30)
+    assert kb._active("grm", "stack_scope", "No.142", day), "No.142's own setting is in force"
+    for card in ("No.142", "No.001", None):
+        got = carried.value("grm", "stack_scope", card=card, as_of=day)
+        assert got == fresh.value("grm", "stack_scope", card=card, as_of=day)
+        taken = kb._values.get(("grm", "stack_scope", card, day)) is got
+        assert taken is (card == "No.142"), card
+    assert carried.value("grm", "stack_scope", as_of=day).ruling != kb.value("grm", "stack_scope", as_of=day).ruling

@@ -124,6 +124,17 @@ def carded_games(kb: KnowledgeBase) -> frozenset[str]:
     return games
 
 
+def card_setting_applies(kb: KnowledgeBase, game: str, name: str, code: str, day: _dt.date) -> bool:
+    """Whether a point asked while an action is about card `code` takes that card's own setting
+    (`Context._card_setting`: the first subject for which this holds): a ruling sets the point
+    for the card, and the card's value on the day comes from another setting than the game's."""
+    if (game, name, code) not in kb.settings_by_card:
+        return False
+    specific = kb.value(game, name, card=code, as_of=day)
+    wide = kb.value(game, name, as_of=day)
+    return (specific.ruling, specific.revision) != (wide.ruling, wide.revision)
+
+
 class Context:
     """The engine's view of the world during one run."""
 
@@ -304,11 +315,7 @@ class Context:
 
     def _card_setting(self, name: str, subjects: tuple[str, ...]) -> Optional[str]:
         for code in subjects:
-            if (self.game, name, code) not in self.kb.settings_by_card:
-                continue
-            specific = self.kb.value(self.game, name, card=code, as_of=self.day)
-            wide = self.kb.value(self.game, name, as_of=self.day)
-            if (specific.ruling, specific.revision) != (wide.ruling, wide.revision):
+            if card_setting_applies(self.kb, self.game, name, code, self.day):
                 return code
         return None
 

@@ -12,7 +12,7 @@ from typing import Callable, Optional
 
 from ..base.shared_work import shared_map
 from ..engine.answer import Answer
-from ..engine.context import EngineError
+from ..engine.context import EngineError, card_setting_applies
 from ..engine.registry import engine_for
 from ..engine.deciding import RunMemo, open_points, points_seen, settle, split_key
 from ..engine.expecting import add_status_checks
@@ -358,9 +358,16 @@ def _reusing(kb: KnowledgeBase, info: ScenarioInfo, base: Answer, after: Answer,
     a source of the same title (the same ruling or section). Besides: a ruling consulted directly
     in the same revision (`_consulted_directly`; one only the source of a point that moved is not
     consulted again), and where a ruling sets a point for one card, the same choice between that
-    setting and the game's (engine.context `_card_setting`). That choice can differ only for a
-    card one of the `moved` rulings sets the point for, or for every card when one of them sets
-    it game-wide: the cards asked are those (all of them, without `moved`).
+    setting and the game's (engine.context `_card_setting`: the first of the cards an action is
+    about for which `card_setting_applies`). Whatever cards an action is about, the choice is the
+    same where `card_setting_applies` gives the same for each card: compared card by card, not
+    the settings chosen (the values a run reads through them are compared above). It can differ
+    only for a card one of the `moved` rulings sets the point for, or for every card when one of
+    them sets it game-wide: the cards asked are those (all of them, without `moved`). A card none
+    of whose settings moves has the same settings of its own in force on both sides: without
+    any, its value is the game's (`KnowledgeBase._value` chooses a card's own settings first) and
+    neither side chooses it; with some, its value is the same on both (`sides._Unmoved`), and
+    only the game's setting it is compared with can differ.
 
     So does a refusal. The engine stops exploring a reading past its bound of branches
     (`BRANCH_LIMIT`) once every run it explored is made, and which runs it explores follows from
@@ -377,7 +384,9 @@ def _reusing(kb: KnowledgeBase, info: ScenarioInfo, base: Answer, after: Answer,
     known = [x for _, x in after.readings.answers] if after.readings is not None else []
     open0 = set(open_points(kb, base))
     game, when = info.game, base.as_of
-    same_choice: dict[str, bool] = {}
+    # by point, whether this side chooses as `with_kb` (`chosen_alike`): the same for every question
+    # of the side on the day, so kept with its point cache (which serves this side alone)
+    same_choice: dict[str, bool] = point_cache.setdefault(("regress.same-choice", game, when), {})
 
     def cards_to_ask(point: str) -> set[str]:
         by_ruling = card_points.get((game, point))
@@ -391,10 +400,24 @@ def _reusing(kb: KnowledgeBase, info: ScenarioInfo, base: Answer, after: Answer,
         got = same_choice.get(point)
         if got is None:
             got = True
+            by_ruling = card_points.get((game, point), {})
+            wide = None
             for code in cards_to_ask(point):
-                here = (kb.value(game, point, card=code, as_of=when), kb.value(game, point, as_of=when))
-                there = (with_kb.value(game, point, card=code, as_of=when), with_kb.value(game, point, as_of=when))
-                if [(v.ruling, v.revision) for v in here] != [(v.ruling, v.revision) for v in there]:
+                if moved is not None and not any(code in by_ruling.get(rid, ()) for rid in moved):
+                    # none of its settings moves: its own settings in force are the same here
+                    if not with_kb._active(game, point, code, when):
+                        continue    # none: chosen on neither side
+                    # and so is its value, theirs (sides._Unmoved): chosen where it is not the game's
+                    if wide is None:
+                        wide = [(v.ruling, v.revision) for v in (kb.value(game, point, as_of=when),
+                                                                 with_kb.value(game, point, as_of=when))]
+                    own = with_kb.value(game, point, card=code, as_of=when)
+                    if ((own.ruling, own.revision) != wide[0]) == ((own.ruling, own.revision) != wide[1]):
+                        continue
+                    got = False
+                    break
+                if card_setting_applies(kb, game, point, code, when) != \
+                        card_setting_applies(with_kb, game, point, code, when):
                     got = False
                     break
             same_choice[point] = got

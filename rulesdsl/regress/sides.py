@@ -28,7 +28,7 @@ def without_revision(kb: KnowledgeBase, ruling: str, rev, seasons: Optional[dict
     values: dict = {}
     if settings_of is not None and kb.timelines.removed is None:
         moved = set().union(*(settings_of.get(r, ()) for r in rulings_moved(ruling, rev)))
-        values = _Unmoved(kb._values, moved)
+        values = _Unmoved(kb, moved)
     return replace_fields(kb, timelines=kb.timelines.without(ruling, rev), _values=values,
                           memo=dict(seasons) if seasons else {}, _active_memo={},
                           _fuzzy_memo=kb._fuzzy_memo, _calendars={},
@@ -41,24 +41,32 @@ class _Unmoved(dict):
     the card or game-wide, is of a ruling whose times of force move (`moved`: their (game, point,
     card or None)). A value is chosen among the settings in force (`KnowledgeBase._active`),
     its note of an inexact period read from the settings' dates alone: those settings in force
-    are the same on both sides, and so is the value."""
+    are the same on both sides, and so is the value. So is a card's value where only game-wide
+    settings move but the card has settings of its own in force on the day: those are chosen
+    first (`KnowledgeBase._value`), and the game's are not read (the whole knowledge base's
+    value is then worked out there, once for every side)."""
 
-    __slots__ = ("whole", "moved")
+    __slots__ = ("kb", "whole", "moved")
 
-    def __init__(self, whole: dict, moved: set) -> None:
+    def __init__(self, kb: KnowledgeBase, moved: set) -> None:
         super().__init__()
-        self.whole, self.moved = whole, moved
+        self.kb, self.whole, self.moved = kb, kb._values, moved
 
     def get(self, key, default=None):
         found = dict.get(self, key)
         if found is None:
-            game, point, card, _ = key
+            game, point, card, day = key
             moved = self.moved
-            if (game, point, None) in moved or (card is not None and (game, point, card) in moved):
+            if card is not None and (game, point, card) in moved:
                 return default
-            found = self.whole.get(key)
-            if found is None:
-                return default
+            if (game, point, None) in moved:
+                if card is None or not self.kb._active(game, point, card, day):
+                    return default
+                found = self.kb.value(game, point, card=card, as_of=day)
+            else:
+                found = self.whole.get(key)
+                if found is None:
+                    return default
             self[key] = found
         return found
 
