@@ -25,19 +25,15 @@ import sys
 import time
 
 
-def run(base: str, mode: str, files: int) -> tuple[float, float, float]:
+def two_writers(write) -> tuple[float, float, float]:
+    """`write(k)` in two forked processes at once, k = 0 and 1: wall time, their user and system CPU."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    data = b"x" * 3000
     started = time.perf_counter()
     pids = []
     for k in range(2):
         pid = os.fork()
         if pid == 0:
-            folder = os.path.join(base, "a" if mode == "shared" or k == 0 else "b")
-            for i in range(files):
-                fd = os.open(f"{folder}/{k}-{i}.html", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
-                os.write(fd, data)
-                os.close(fd)
+            write(k)
             os._exit(0)
         pids.append(pid)
     for pid in pids:
@@ -45,6 +41,20 @@ def run(base: str, mode: str, files: int) -> tuple[float, float, float]:
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
+
+
+def write_file(path: str, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+    os.write(fd, data)
+    os.close(fd)
+
+
+def run(base: str, mode: str, files: int) -> tuple[float, float, float]:
+    def write(k: int) -> None:
+        folder = os.path.join(base, "a" if mode == "shared" or k == 0 else "b")
+        for i in range(files):
+            write_file(f"{folder}/{k}-{i}.html", b"x" * 3000)
+    return two_writers(write)
 
 
 def files_of(site: str) -> list[tuple[str, int]]:
@@ -60,25 +70,12 @@ def make(base: str, files: list[tuple[str, int]]) -> tuple[float, float, float]:
     """`files` made under `base` by two processes, every other file each (the second from the last)."""
     for folder in sorted({os.path.dirname(f) for f, _ in files}):
         os.makedirs(os.path.join(base, folder), exist_ok=True)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    pids = []
-    for k in range(2):
-        pid = os.fork()
-        if pid == 0:
-            mine = files[0::2] if k == 0 else files[1::2][::-1]
-            data = b"x" * max((size for _, size in mine), default=0)
-            for rel, size in mine:
-                fd = os.open(os.path.join(base, rel), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
-                os.write(fd, data[:size])
-                os.close(fd)
-            os._exit(0)
-        pids.append(pid)
-    for pid in pids:
-        os.waitpid(pid, 0)
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
+    data = b"x" * max((size for _, size in files), default=0)
+
+    def write(k: int) -> None:
+        for rel, size in files[0::2] if k == 0 else files[1::2][::-1]:
+            write_file(os.path.join(base, rel), data[:size])
+    return two_writers(write)
 
 
 def like(args) -> int:
