@@ -103,6 +103,7 @@ class Meter:
         self.page = self.context.new_page()
         self.bytes = 0
         self.files = 0
+        self.split = [0, 0]      # of the bytes: the term shards', the entries' (rdsearch)
         self.page.on("response", self._count)
 
     def _count(self, response) -> None:
@@ -126,9 +127,11 @@ class Meter:
         """Bytes (uncompressed: the body as served) and files the page loaded since `fresh`, from the
         page's own resource timing — every file counted once it is loaded, none missed by an event
         still in flight."""
-        self.files, self.bytes = self.page.evaluate(
+        self.files, self.bytes, self.split = self.page.evaluate(
             "t0 => { const xs = performance.getEntriesByType('resource').filter(e => e.startTime >= t0);"
-            " return [xs.length, xs.reduce((n, e) => n + e.decodedBodySize, 0)]; }", self.mark)
+            " const of = s => xs.filter(e => e.name.includes(s)).reduce((n, e) => n + e.decodedBodySize, 0);"
+            " return [xs.length, xs.reduce((n, e) => n + e.decodedBodySize, 0),"
+            " [of('/search/t/'), of('/search/d/')]]; }", self.mark)
 
     def close(self) -> None:
         self.context.close()
@@ -236,7 +239,7 @@ def measure(engine: str, query_fn, browser, base: str, queries=SEARCHES) -> dict
             times.append(seconds)
             sizes.append(size)
             files.append(m.files)
-            each[query] = [size, m.files, round(seconds, 3)]
+            each[query] = [size, m.files, round(seconds, 3), *m.split, got[:5]]
             if expected is None or matches(expected, got):
                 found += 1
             else:
@@ -297,9 +300,9 @@ def print_10k(results: dict) -> None:
         x = results[name]
         print(f"\nrdsearch at 10,000 cards, each query {how}: {x['median_bytes']:,} bytes in {x['median_files']} files "
               f"(worst {x['worst_bytes']:,} in {x['worst_files']}), results in {x['median_s']} s (worst {x['worst_s']} s)")
-        print("| query | bytes | files | seconds |\n|---|---:|---:|---:|")
-        for q, (size, files, seconds) in x["each"].items():
-            print(f"| {q} | {size:,} | {files} | {seconds} |")
+        print("| query | bytes | files | seconds | of them terms' / entries' bytes |\n|---|---:|---:|---:|---:|")
+        for q, (size, files, seconds, term_bytes, entry_bytes, _) in x["each"].items():
+            print(f"| {q} | {size:,} | {files} | {seconds} | {term_bytes:,} / {entry_bytes:,} |")
 
 
 def main() -> int:

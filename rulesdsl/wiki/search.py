@@ -59,9 +59,12 @@ from ..base.files import write_whole
 
 # Sizes chosen for a query typed key by key (every prefix is a query of its own, each showing its
 # first results): a prefix loads one small file per new term and part, and one small file per entry
-# it shows; what an earlier prefix loaded is reused (benchmarks/README.md, "search").
-DOCS_PER_SHARD = 2
-TARGET_SHARD_BYTES = 2_000
+# it shows; what an earlier prefix loaded is reused. Each file is also one the build makes, and on
+# a disk where making a file after a deletion costs the kernel 0.15-0.6 ms, 4 entries a file and
+# ~3 KB term shards halve the 10,000-card index's files (26,389 -> 13,196) for a typed query's
+# 91 -> 152 KB (worst 143 -> 205 KB; goal <= 300 KB). benchmarks/README.md, "Twentieth round: search".
+DOCS_PER_SHARD = 4
+TARGET_SHARD_BYTES = 3_000
 RUN = 4                  # a run of this many equal deltas or weights, or more, is written once with its count
 TITLE_WEIGHT = 8
 MAX_WEIGHT = 35
