@@ -25,7 +25,7 @@ import pytest
 pytest.importorskip("mkdocs")
 pytest.importorskip("material")
 
-from rulesdsl.wiki import ask_bundle  # noqa: E402
+from rulesdsl.wiki import ask_bundle, scratch  # noqa: E402
 from rulesdsl.wiki.testing import HOSTILE, IMG, REPO, XSS, build_site, serve  # noqa: E402
 
 NODE_TEST = REPO / "tests" / "node" / "ask_questions.mjs"
@@ -214,7 +214,7 @@ def test_the_bytecode_kept_in_a_runtime_folder_is_read_whatever_the_cache_folder
     from rulesdsl.wiki import ask_compile
     made = []
 
-    def compile_(core, wheels, games):
+    def compile_(core, wheels, games, runtime):
         made.append(1)
         return [["stdlib", "a.py", b"pyc", 3]]
     monkeypatch.setattr(ask_compile, "_compile", compile_)
@@ -335,11 +335,42 @@ def test_the_scratch_folder_is_made_in_the_private_cache_and_those_of_ended_buil
     assert folder.parent == cache_dir and folder.name.startswith(f"{ask_bundle.SCRATCH_PREFIX}{os.getpid()}-")
     assert folder.stat().st_mode & 0o077 == 0
     assert not left.exists() and alive.is_dir() and other.is_dir()
-    ask_bundle.discard(folder)
+    scratch.discard(folder)
     monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "open"))
     (tmp_path / "open").mkdir(mode=0o777)
     os.chmod(tmp_path / "open", 0o777)                  # not private: no scratch folder at all
     assert ask_bundle.scratch() is None
+
+
+def test_node_compiles_from_a_scratch_folder_in_the_private_runtime_folder_removed_after_and_after_a_stopped_build(
+        tmp_path, monkeypatch):
+    """The files Node compiles are the code the site ships: they are written in a scratch folder of
+    the private runtime folder, not the shared temporary one; it is gone once Node has answered, and
+    one a stopped build left there (its process gone) is removed by the next compile."""
+    from rulesdsl.wiki import ask_compile
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                           capture_output=True, text=True, check=True)
+    left = runtime / f"{ask_compile.COMPILING}{ended.stdout.strip()}-x"
+    (left / "wheels").mkdir(parents=True)
+    (left / "wheels" / "rulesdsl.whl").write_bytes(b"PK")
+    seen = []
+
+    def node(cmd, **kwargs):
+        folder = Path(cmd[-1])
+        seen.append((folder, folder.stat().st_mode & 0o077, sorted(p.name for p in folder.rglob("*"))))
+        return subprocess.CompletedProcess(cmd, 0, stdout=b'[["stdlib", "a.py", "cHlj", 3]]', stderr=b"")
+    monkeypatch.setattr(ask_compile.subprocess, "run", node)
+    monkeypatch.setattr("rulesdsl.lang.parser.shipped_tables", lambda: b"{}")
+    found = ask_compile._compile({"python_stdlib.zip": b"zip"}, {"w.whl": b"whl"}, ["grm"], runtime)
+    assert found == [["stdlib", "a.py", b"pyc", 3]]
+    [(folder, others_may, files)] = seen
+    assert folder.parent == runtime and folder.name.startswith(f"{ask_compile.COMPILING}{os.getpid()}-")
+    assert others_may == 0 and files == ["python_stdlib.zip", "w.whl", "wheels"]
+    assert not folder.exists() and not left.exists()
+    assert not (tmp_path / "tmp").exists() or list((tmp_path / "tmp").iterdir()) == []
 
 
 def test_a_bundle_whose_files_are_left_aside_comes_back_without_their_bytes_and_is_written_checked(tmp_path):
@@ -369,7 +400,7 @@ def test_a_bundle_whose_files_are_left_aside_comes_back_without_their_bytes_and_
     (folder / "empty").unlink()
     with pytest.raises(OSError):
         ask_bundle.decode(data, folder)                # one is gone
-    ask_bundle.discard(folder)
+    scratch.discard(folder)
     assert not folder.exists()
 
 

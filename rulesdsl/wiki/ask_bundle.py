@@ -18,17 +18,16 @@ import hashlib
 import io
 import json
 import os
-import shutil
 import stat
 import subprocess
 import sys
 import tarfile
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
 from ..base import cache
+from . import scratch as _scratch
 
 # ----------------------------------------------------------------------------- the pins
 
@@ -137,9 +136,9 @@ def _pyodide(folder: Path) -> dict[str, bytes]:
     algo, _, want = PYODIDE_INTEGRITY.partition("-")
     data = cache._read_private(tgz, 64 << 20) if tgz.exists() else None
     if data is None or base64.b64encode(hashlib.new(algo, data).digest()).decode() != want:
-        with tempfile.TemporaryDirectory(dir=folder) as tmp:
-            _run(["npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--silent", "--pack-destination", tmp], Path(tmp))
-            got = Path(tmp) / tgz.name
+        with _scratch.held(folder, FETCHING) as tmp:
+            _run(["npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--silent", "--pack-destination", str(tmp)], tmp)
+            got = tmp / tgz.name
             data = got.read_bytes() if got.is_file() else b""
             if base64.b64encode(hashlib.new(algo, data).digest()).decode() != want:
                 raise Unavailable(f"npm's pyodide@{PYODIDE_VERSION} does not match its pinned integrity")
@@ -167,11 +166,11 @@ def _wheels(folder: Path) -> dict[str, bytes]:
     if missing:
         pip = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
                "--disable-pip-version-check"]
-        with tempfile.TemporaryDirectory(dir=folder) as tmp:     # pure Python: any platform's
-            _run(pip + ["--dest", tmp, *missing], Path(tmp))
+        with _scratch.held(folder, FETCHING) as tmp:     # pure Python: any platform's
+            _run(pip + ["--dest", str(tmp), *missing], tmp)
             for req in missing:
                 name, digest = WHEELS[req]
-                got = Path(tmp) / name
+                got = tmp / name
                 data = got.read_bytes() if got.is_file() else b""
                 if sha256(data) != digest:
                     raise Unavailable(f"pip's {name} is missing or does not match its pinned digest")
@@ -331,41 +330,20 @@ def build(wiki) -> Bundle:
 
 
 SCRATCH_PREFIX = "ask-scratch-"     # + the making process's id + "-": in the user's private cache folder
+FETCHING = "fetching-"              # npm's and pip's downloads, in the runtime folder (scratch.py)
 
 
 def scratch() -> Optional[Path]:
     """A new private folder (mode 0700) for a forked maker to leave the bundle's files in
-    (`encode`); whoever made it removes it (`discard`). It is made in the user's private cache
-    folder, never the shared temporary one: its files are the code the site ships (the wheels).
-    Those a build left when it was stopped before its end are removed first: their names carry
-    the id of the process that made them, and that process is gone. None where there is no
+    (`encode`); whoever made it removes it (`scratch.discard`). It is made in the user's private
+    cache folder, never the shared temporary one: its files are the code the site ships (the
+    wheels); those a stopped build left are removed first (scratch.py). None where there is no
     private cache folder: the files then come through the pipe (`encode` without `aside`)."""
     try:
         top = cache.base_dir()
     except cache.Unavailable:
         return None
-    for left in top.glob(SCRATCH_PREFIX + "*"):
-        pid = left.name[len(SCRATCH_PREFIX):].partition("-")[0]
-        if pid.isdigit() and _gone(int(pid)) and stat.S_ISDIR(os.lstat(left).st_mode):
-            shutil.rmtree(left, ignore_errors=True)
-    return Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-", dir=top))
-
-
-def _gone(pid: int) -> bool:
-    """Has process `pid` ended? (One that cannot be signalled, another user's, is not.)"""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except OSError:
-        return False
-    return False
-
-
-def discard(folder: Optional[Path]) -> None:
-    """Remove a folder `scratch` made, with whatever is in it (nothing when it is gone)."""
-    if folder is not None:
-        shutil.rmtree(folder, ignore_errors=True)
+    return _scratch.make(top, SCRATCH_PREFIX)
 
 
 def encode(bundle: Bundle, aside: Optional[Path] = None) -> bytes:
@@ -438,7 +416,7 @@ def write(bundle: Bundle, site: Path) -> None:
     if bundle.aside is not None:
         for name, meta in bundle.manifest["files"].items():
             _copy_checked(_inside(Path(bundle.aside), name), _inside(top, name), meta["sha256"])
-        discard(Path(bundle.aside))
+        _scratch.discard(Path(bundle.aside))
         bundle.aside = None
     for name, data in bundle.files.items():
         dest = _inside(top, name)

@@ -24,27 +24,29 @@ import base64
 import hashlib
 import json
 import subprocess
-import tempfile
 import zlib
 from pathlib import Path
 from typing import Optional
 
 from ..base import cache
+from . import scratch
 
 GROWTH = 1_500_000          # the bytes the bytecode may add to what a reader downloads: since
                             # pydantic is no longer shipped (ask_bundle.WHEELS), every module a
                             # question or a syntax error imports fits, and one game stays < 14 MB
 SCRIPT = Path(__file__).with_name("ask_compile.mjs")
 FORMAT = "ask-compiled-1"
+COMPILING = "compiling-"   # the scratch folder Node reads the runtime from, in the runtime folder (scratch.py)
 CHOSEN = "ask-chosen-1"     # the entry keeping `chosen`'s answer beside the bytecode (`kept_choice`):
                             # a new name whenever `chosen` ranks otherwise (the entry is keyed by its input only)
 
 
-def _compile(core: dict[str, bytes], wheels: dict[str, bytes], games: list[str]) -> list:
-    """[[archive ("stdlib" or "wheels"), path of the .py inside, pyc bytes, syntax nodes], …] from Node."""
+def _compile(core: dict[str, bytes], wheels: dict[str, bytes], games: list[str], runtime: Path) -> list:
+    """[[archive ("stdlib" or "wheels"), path of the .py inside, pyc bytes, syntax nodes], …] from Node,
+    given the files in a scratch folder of the private `runtime` folder (scratch.py: they are the
+    code the site ships, never left in the shared temporary folder)."""
     from ..lang.parser import shipped_tables      # parsed on them, as the page parses
-    with tempfile.TemporaryDirectory(prefix="rulesdsl-pyc-") as tmp:
-        folder = Path(tmp)
+    with scratch.held(runtime, COMPILING) as folder:
         for name, data in core.items():
             (folder / name).write_bytes(data)
         (folder / "wheels").mkdir()
@@ -90,7 +92,7 @@ def compiled(core: dict[str, bytes], wheels: dict[str, bytes], games: list[str],
             return [[a, p, base64.b64decode(b), n] for a, p, b, n in json.loads(payload)]
         except (ValueError, TypeError):      # an entry that does not read back is made again
             pass
-    out = _compile(core, wheels, games)
+    out = _compile(core, wheels, games, folder)
     cache.write_entry(path, FORMAT, inputs,
                       json.dumps([[a, p, base64.b64encode(b).decode(), n] for a, p, b, n in out]).encode(),
                       keyed=folder)

@@ -539,7 +539,7 @@ class WikiPlugin:
             self.aside = None
 
     def _discard_scratch(self) -> None:
-        from .ask_bundle import discard
+        from .scratch import discard
         discard(self.scratch)
         self.scratch = None
 
