@@ -33,6 +33,8 @@ import re
 from abc import ABCMeta
 from operator import itemgetter
 
+from . import lexre
+
 FORMAT = "lalr-3"
 # Matches with a state's patterns one by one before its lexer compiles their alternation (~0.7 ms
 # a lexer, about what a thousand matches save).
@@ -228,20 +230,22 @@ class _Lexer:
         which one matched (`m.lastindex`, the last group closed). Not a named group around each:
         a terminal that begins with a literal or a class is then skipped by `re` on its first
         character without entering it (a group's mark first defeats that check), and the match
-        is the same — the first terminal that matches, as lark's `(?P<NAME>…)|…` takes."""
+        is the same — the first terminal that matches, as lark's `(?P<NAME>…)|…` takes; its
+        repeats possessive where that cannot change a match (`lexre.compile_possessive`: a
+        string's characters taken as runs, not one repetition each)."""
         parts, names = [], [None]
         for name, rx in self.scan:
             names += [None] * re.compile(rx).groups + [name]
             parts.append(f"(?:{rx})()")
         self.names = names
-        self.alternation = re.compile("|".join(parts)).match
+        self.alternation = lexre.compile_possessive("|".join(parts)).match
 
     def match(self, text: str, pos: int, patterns: dict):
         """(the match, its terminal) of the token at `pos` as this state's own lexer reads it,
         or (None, None), trying its terminals one by one; the last of its uses so (see
         `compile_after`) compiles their alternation, which the driver then calls itself."""
         if self.compiled is None:
-            self.compiled = [(name, patterns.get(rx) or patterns.setdefault(rx, re.compile(rx)))
+            self.compiled = [(name, patterns.get(rx) or patterns.setdefault(rx, lexre.compile_possessive(rx)))
                              for name, rx in self.scan]
         self.uses -= 1
         if self.uses <= 0:
