@@ -1,5 +1,6 @@
 """The driver's lexers (rulesdsl/lang/lalr.py, lexre.py) take the token lark's order takes: each
-state's alternation, its repeats made possessive where giving back cannot help, matches at every position what
+state's alternation, its terminals put in another order where no character can begin two of them
+and its repeats made possessive where giving back cannot help, matches at every position what
 the plain alternation of the same terminals in lark's order matches — the same terminal, the same
 span, or nothing (the same refusal) — over the repository's .rules files, a generated knowledge
 base and texts of every terminal's awkward cases; and the possessive patterns match as the
@@ -53,15 +54,25 @@ def _token(m, names):
 
 
 def _lexers(met_ways: int, seed: int):
-    """(plain match, its names, [the driver's lexer]) for every distinct lexer of the grammar's
-    tables."""
+    """(plain match, its names, [the driver's lexer with each of `met_ways` counts of tokens met])
+    for every distinct lexer of the grammar's tables."""
+    rnd = random.Random(seed)
     out, seen = [], set()
     for spec in lalr.tables_of(parser._lark())["lexers"]:
         key = repr(spec["scan"])
         if key in seen:
             continue
         seen.add(key)
-        out.append((*plain(spec["scan"]), [lalr._Lexer(spec, 0)]))
+        n = len(spec["scan"])
+        mets = [[0] * n, list(range(n)), list(range(n, 0, -1))]
+        mets += [[rnd.randrange(1000) for _ in range(n)] for _ in range(met_ways)]
+        ours = []
+        for met in mets:
+            lexer = lalr._Lexer(spec, 10 ** 9)
+            lexer.met = met
+            lexer.compile()
+            ours.append(lexer)
+        out.append((*plain(spec["scan"]), ours))
     return out
 
 
@@ -176,3 +187,17 @@ def test_a_pattern_s_first_characters_hold_every_character_its_matches_begin_wit
     assert lexre.begins(r"a*") is None and lexre.begins(r"(?i:k)") is None     # empty, folded: any
     assert not lexre.may_share(lexre.begins("card"), lexre.begins(r"\d+"))
     assert lexre.may_share(lexre.begins("card"), lexre.begins(r"[a-z]+"))
+
+
+@pytest.mark.parametrize("weights", ["none", "met"])
+def test_a_lexer_s_order_keeps_each_terminal_after_those_before_it_that_share_a_first_character(weights):
+    for spec in lalr.tables_of(parser._lark())["lexers"]:
+        scan = spec["scan"]
+        met = [0] * len(scan) if weights == "none" else [len(scan) - i for i in range(len(scan))][::-1]
+        order = [tuple(t) for t in lalr._order(scan, met)]
+        assert sorted(order) == sorted(map(tuple, scan))
+        at = {t: i for i, t in enumerate(order)}
+        for i, (a, ra) in enumerate(scan):
+            for b, rb in scan[i + 1:]:
+                if lexre.may_share(lexre.begins(ra), lexre.begins(rb)):
+                    assert at[(a, ra)] < at[(b, rb)], (a, b)

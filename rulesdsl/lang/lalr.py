@@ -19,7 +19,9 @@ costs ~60 ms, more than a judge's small file takes to lex, so a state's lexer fi
 terminals one by one, in its order, each pattern compiled once (an alternation takes its first
 alternative that matches: the same token); once a lexer has been used LEXER_COMPILE_AFTER times
 (a long file, or a knowledge base of many), it compiles its alternation, as lark does, and
-matches with one call (a sixth of a cold check's parse).
+matches with one call (a sixth of a cold check's parse). The alternation tries its terminals with
+those it met most first, where no character can begin two terminals whose order changes, and its
+repeats are possessive where giving back cannot change a match (lexre.py): the same tokens.
 
 Tokens of a terminal that no rule keeps (lark's child filter drops `_SEP`, braces, `=`… from every
 rule they occur in; the tables list them as `drop`, format 3) are shifted as a placeholder rather
@@ -213,7 +215,7 @@ def tables_of(lark) -> dict:
 # ----------------------------------------------------------------------------- the driver
 
 class _Lexer:
-    __slots__ = ("scan", "unless", "compiled", "alternation", "names", "uses")
+    __slots__ = ("scan", "unless", "compiled", "alternation", "names", "uses", "met")
 
     def __init__(self, spec: dict, compile_after: int) -> None:
         self.scan = spec["scan"]
@@ -221,6 +223,7 @@ class _Lexer:
         self.compiled = None
         self.alternation = None     # its terminals' alternation's `match`, once compiled
         self.names: list = []       # by the alternation's group numbers: the terminal each ends
+        self.met = [0] * len(self.scan)     # per terminal, the tokens of it matched one by one
         self.uses = compile_after
         if compile_after <= 0:
             self.compile()
@@ -230,11 +233,12 @@ class _Lexer:
         which one matched (`m.lastindex`, the last group closed). Not a named group around each:
         a terminal that begins with a literal or a class is then skipped by `re` on its first
         character without entering it (a group's mark first defeats that check), and the match
-        is the same — the first terminal that matches, as lark's `(?P<NAME>…)|…` takes; its
-        repeats possessive where that cannot change a match (`lexre.compile_possessive`: a
-        string's characters taken as runs, not one repetition each)."""
+        is the same — the first terminal that matches, as lark's `(?P<NAME>…)|…` takes.
+        The terminals in the order `_order` gives: the most met first where that cannot change
+        which one matches first; the repeats possessive where that cannot change a match
+        (`lexre.compile_possessive`: a string's characters taken as runs)."""
         parts, names = [], [None]
-        for name, rx in self.scan:
+        for name, rx in _order(self.scan, self.met):
             names += [None] * re.compile(rx).groups + [name]
             parts.append(f"(?:{rx})()")
         self.names = names
@@ -248,13 +252,44 @@ class _Lexer:
             self.compiled = [(name, patterns.get(rx) or patterns.setdefault(rx, lexre.compile_possessive(rx)))
                              for name, rx in self.scan]
         self.uses -= 1
-        if self.uses <= 0:
-            self.compile()
+        i = 0
         for name, rx in self.compiled:
             m = rx.match(text, pos)
             if m is not None:
-                return m, name
-        return None, None
+                self.met[i] += 1
+                break
+            i += 1
+        else:
+            m = name = None
+        if self.uses <= 0:
+            self.compile()
+        return m, name
+
+
+def _order(scan: list, met: list) -> list:
+    """`scan`'s terminals (name, regex) in the order their alternation tries them best, save that
+    a terminal stays after every terminal before it in `scan` whose match can begin with a
+    character its own can (lexre.may_share): of the terminals that could match at a
+    position, the first in `scan` still comes first, so the alternation's first match is the
+    same token. `re` passes over an alternative that begins with a literal or a class on its
+    first character, but enters one that begins with a repeat (`_SEP`, `WS`, `NUMBER`'s `-?`)
+    before it fails: those are put after the others, the most met first (a terminal counting
+    as met as often as the most met of those it must stay before)."""
+    firsts = [lexre.begins(rx) for _, rx in scan]
+    n = len(scan)
+    before = [[j for j in range(i) if lexre.may_share(firsts[j], firsts[i])] for i in range(n)]
+    weight = list(met)
+    for i in reversed(range(n)):
+        for j in before[i]:
+            weight[j] = max(weight[j], weight[i])
+    cheap = [lexre.skipped_unentered(rx) for _, rx in scan]
+    left, out = list(range(n)), []
+    while left:
+        ready = [i for i in left if not any(j in left for j in before[i])]
+        best = max(ready, key=lambda i: (cheap[i], weight[i], -i))
+        left.remove(best)
+        out.append(scan[best])
+    return out
 
 
 class Driver:

@@ -9,10 +9,13 @@ a character class it does not know — counts as "any character"; so does a patt
 the empty string. Zero-width items (anchors, look-arounds) are passed over: they can only make a
 match fail, never begin it with another character. `may_share(a, b)`: whether two patterns'
 matches can begin with the same character; False only where that is certain.
+`skipped_unentered(rx)`: whether `re` passes over the pattern, as an alternative, on its first
+character without entering it.
 
 `compile_possessive(pattern)`: the pattern compiled with some of its greedy repeats made
 possessive (see `_possessive`), where no text can tell the two apart: the same match, the same
-groups; the pattern as `re.compile` makes it where `re`'s parser and compiler are not at hand.
+groups, for `match` (not `fullmatch`, whose end is one more thing to match); the pattern as
+`re.compile` makes it where `re`'s parser and compiler are not at hand.
 """
 
 from __future__ import annotations
@@ -53,6 +56,25 @@ def may_share(a, b) -> bool:
     if b_chars is not None:
         return any(map(a_test, b_chars))
     return True
+
+
+def skipped_unentered(rx: str) -> bool:
+    """Whether `re`, trying `rx` as one alternative of an alternation, can pass over it on the
+    character at hand without entering it: its first item is a literal or a character class (what
+    `re`'s alternation checks first); not so a repeat (`[ ]+`, `-?\\d`), a group or a branch."""
+    try:
+        return _unentered[rx]
+    except KeyError:
+        pass
+    try:
+        items = list(_p.parse(rx))
+    except Exception:   # noqa: BLE001 — not read (or no `re._parser`): entered
+        items = []
+    made = _unentered[rx] = bool(items) and items[0][0] in (_c.LITERAL, _c.IN)
+    return made
+
+
+_unentered: dict = {}
 
 
 def _begins(rx: str):
