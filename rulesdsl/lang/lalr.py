@@ -215,14 +215,20 @@ def tables_of(lark) -> dict:
 # ----------------------------------------------------------------------------- the driver
 
 class _Lexer:
-    __slots__ = ("scan", "unless", "compiled", "alternation", "names", "uses", "met")
+    __slots__ = ("scan", "compiled", "alternation", "names", "uses", "met", "kinds")
 
-    def __init__(self, spec: dict, compile_after: int) -> None:
+    def __init__(self, spec: dict, compile_after: int, ignore=frozenset(), newline=frozenset(),
+                 drop=frozenset()) -> None:
         self.scan = spec["scan"]
-        self.unless = spec["unless"]
+        unless = spec["unless"]
         self.compiled = None
         self.alternation = None     # its terminals' alternation's `match`, once compiled
-        self.names: list = []       # by the alternation's group numbers: the terminal each ends
+        self.names: list = []       # by the alternation's group numbers: the kind of terminal each ends
+        # per terminal, what the driver does with its tokens, read in one unpacking rather than
+        # four set look-ups a token: (name, ignored, counts lines, its keywords' folding or
+        # None, dropped — where it folds, the folded terminal's own)
+        self.kinds = {name: (name, name in ignore, name in newline, unless.get(name), name in drop)
+                      for name, _ in self.scan}
         self.met = [0] * len(self.scan)     # per terminal, the tokens of it matched one by one
         self.uses = compile_after
         if compile_after <= 0:
@@ -239,14 +245,14 @@ class _Lexer:
         (`lexre.compile_possessive`: a string's characters taken as runs)."""
         parts, names = [], [None]
         for name, rx in _order(self.scan, self.met):
-            names += [None] * re.compile(rx).groups + [name]
+            names += [None] * re.compile(rx).groups + [self.kinds[name]]
             parts.append(f"(?:{rx})()")
         self.names = names
         self.alternation = lexre.compile_possessive("|".join(parts)).match
 
     def match(self, text: str, pos: int, patterns: dict):
-        """(the match, its terminal) of the token at `pos` as this state's own lexer reads it,
-        or (None, None), trying its terminals one by one; the last of its uses so (see
+        """(the match, its terminal's kind) of the token at `pos` as this state's own lexer reads
+        it, or (None, None), trying its terminals one by one; the last of its uses so (see
         `compile_after`) compiles their alternation, which the driver then calls itself."""
         if self.compiled is None:
             self.compiled = [(name, patterns.get(rx) or patterns.setdefault(rx, lexre.compile_possessive(rx)))
@@ -263,7 +269,7 @@ class _Lexer:
             m = name = None
         if self.uses <= 0:
             self.compile()
-        return m, name
+        return m, (None if m is None else self.kinds[name])
 
 
 def _order(scan: list, met: list) -> list:
@@ -333,13 +339,14 @@ class Driver:
         k = self.state_lexer[state]
         made = self.made_lexers.get(k)
         if made is None:
-            made = self.made_lexers[k] = _Lexer(self.lexer_specs[k], self.compile_after)
+            made = self.made_lexers[k] = _Lexer(self.lexer_specs[k], self.compile_after,
+                                                self.ignore, self.newline, self.drop)
         self.lexers[state] = made
         return made
 
     def parse(self, text: str):
         states, rules, lexers = self.states, self.rules, self.lexers
-        newline, ignore, patterns, drop = self.newline, self.ignore, self.patterns, self.drop
+        patterns, drop = self.patterns, self.drop
         n = len(text)
         stack = [self.start]
         values: list = []
@@ -354,13 +361,14 @@ class Driver:
                     m = alternation(text, pos)
                     if m is None:
                         raise Refused(f"no token at {pos}")
-                    kind = lexer.names[m.lastindex]
+                    kind, ignored, newlines, folding, dropped = lexer.names[m.lastindex]
                 else:
-                    m, kind = lexer.match(text, pos, patterns)
+                    m, how = lexer.match(text, pos, patterns)
                     if m is None:
                         raise Refused(f"no token at {pos}")
-                if kind in ignore:          # whitespace and comments: skipped, no token made
-                    if kind in newline:
+                    kind, ignored, newlines, folding, dropped = how
+                if ignored:                 # whitespace and comments: skipped, no token made
+                    if newlines:
                         value = m.group()
                         k = value.count("\n")
                         if k:
@@ -369,9 +377,12 @@ class Driver:
                     pos = m.end()
                     continue
                 value = m.group()
-                unless = lexer.unless
-                typ = unless[kind].get(value, kind) if kind in unless else kind
-                if typ in drop:             # nothing kept of it but its length (and its lines: `_SEP`)
+                if folding is None:
+                    typ = kind
+                else:                       # a keyword lark folds into this terminal's pattern
+                    typ = folding.get(value, kind)
+                    dropped = typ in drop
+                if dropped:                 # nothing kept of it but its length (and its lines: `_SEP`)
                     tok = _DROPPED
                 else:
                     tok = _str_new(Token, value)        # Token(…), without its call: the same attributes
@@ -380,7 +391,7 @@ class Driver:
                     tok.value = value
                     tok.line = line
                     tok.column = pos - line_start + 1
-                if kind in newline:
+                if newlines:
                     k = value.count("\n")
                     if k:
                         line += k
