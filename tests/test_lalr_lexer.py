@@ -164,7 +164,8 @@ def test_the_strings_runs_are_possessive_and_what_can_give_back_is_not():
         lexre._possessive(tree, True)
         return str(list(tree))
 
-    assert "POSSESSIVE_REPEAT" in ops(PATTERNS[0]) and "MAX_REPEAT" in ops(PATTERNS[0])  # "…" runs, """…""" not
+    # "…"'s body runs, """…"""'s (whose quotes may end it) not
+    assert "POSSESSIVE_REPEAT" in ops(PATTERNS[0]) and "MAX_REPEAT" in ops(PATTERNS[0])
     for rx in (r"(?:a|b)*b", r"(?:ab|a)*b", r"a*a", r"(?:a|b)*(?=b)", r"(?:a|b){2,}b", r"(?i:a)*A"):
         assert "POSSESSIVE" not in ops(rx), rx
     for rx in (r"(?:a|b){2,}c", r"(?:a|\\.)*c", r"x[ab]*"):

@@ -32,6 +32,7 @@ call, or a left-recursive list extended), not walked child by child.
 from __future__ import annotations
 
 import re
+import sys
 from abc import ABCMeta
 from operator import itemgetter
 
@@ -43,6 +44,12 @@ FORMAT = "lalr-3"
 LEXER_COMPILE_AFTER = 1000
 _str_new = str.__new__
 _DROPPED = object()     # what is shifted for a token of a terminal that no rule keeps
+
+
+def _intern(symbol: str) -> str:
+    """A symbol the rows are looked up by, one object per name: found by identity, not compared
+    (a plain str, whatever str subclass the tables were made of)."""
+    return sys.intern(str.__str__(symbol))
 
 
 class Token(str, metaclass=ABCMeta):
@@ -227,7 +234,9 @@ class _Lexer:
         # per terminal, what the driver does with its tokens, read in one unpacking rather than
         # four set look-ups a token: (name, ignored, counts lines, its keywords' folding or
         # None, dropped — where it folds, the folded terminal's own)
-        self.kinds = {name: (name, name in ignore, name in newline, unless.get(name), name in drop)
+        self.kinds = {name: (_intern(name), name in ignore, name in newline,
+                             name in unless and {k: _intern(v) for k, v in unless[name].items()} or None,
+                             name in drop)
                       for name, _ in self.scan}
         self.met = [0] * len(self.scan)     # per terminal, the tokens of it matched one by one
         self.uses = compile_after
@@ -326,13 +335,13 @@ class Driver:
 
     def _row(self, state: int) -> dict:
         parts = self.rows[state].split(" ")
-        made = self.states[state] = dict(zip(parts[0::2], map(int, parts[1::2])))
+        made = self.states[state] = dict(zip(map(_intern, parts[0::2]), map(int, parts[1::2])))
         return made
 
     def _rule(self, k: int) -> tuple:
         origin, size, name, expand1, include = self.specs[k]
         call = _callback(name, expand1, include, getattr(self.transformer, name, None), self.inlined, size)
-        made = self.rules[k] = (origin, size, call, slice(-size, None))
+        made = self.rules[k] = (_intern(origin), size, call, slice(-size, None))
         return made
 
     def _lexer(self, state: int) -> "_Lexer":
