@@ -21,6 +21,7 @@ groups, for `match` (not `fullmatch`, whose end is one more thing to match); the
 from __future__ import annotations
 
 import re
+from functools import cache
 
 try:
     from re import _constants as _c, _parser as _p
@@ -33,17 +34,22 @@ _ANY = None
 _FEW = 256      # a class of more characters than this is kept as its test only
 
 
+@cache
 def begins(rx: str):
     """What a match of `rx` can begin with: (its first characters if few and plain, else None;
     a test of one character), or None for any character. Read once per pattern."""
+    if _p is None:
+        return _ANY
     try:
-        return _read[rx]
-    except KeyError:
-        made = _read[rx] = _begins(rx)
-        return made
-
-
-_read: dict = {}
+        parsed = _p.parse(rx)
+    except Exception:   # noqa: BLE001 — a pattern this module cannot read: any character
+        return _ANY
+    if parsed.state.flags & _c.SRE_FLAG_IGNORECASE:
+        return _ANY
+    firsts, empty = _sequence(list(parsed), False)
+    if empty or firsts is _ANY:
+        return _ANY
+    return _union(firsts)
 
 
 def may_share(a, b) -> bool:
@@ -58,38 +64,16 @@ def may_share(a, b) -> bool:
     return True
 
 
+@cache
 def skipped_unentered(rx: str) -> bool:
     """Whether `re`, trying `rx` as one alternative of an alternation, can pass over it on the
     character at hand without entering it: its first item is a literal or a character class (what
     `re`'s alternation checks first); not so a repeat (`[ ]+`, `-?\\d`), a group or a branch."""
     try:
-        return _unentered[rx]
-    except KeyError:
-        pass
-    try:
         items = list(_p.parse(rx))
     except Exception:   # noqa: BLE001 — not read (or no `re._parser`): entered
-        items = []
-    made = _unentered[rx] = bool(items) and items[0][0] in (_c.LITERAL, _c.IN)
-    return made
-
-
-_unentered: dict = {}
-
-
-def _begins(rx: str):
-    if _p is None:
-        return _ANY
-    try:
-        parsed = _p.parse(rx)
-    except Exception:   # noqa: BLE001 — a pattern this module cannot read: any character
-        return _ANY
-    if parsed.state.flags & _c.SRE_FLAG_IGNORECASE:
-        return _ANY
-    firsts, empty = _sequence(list(parsed), False)
-    if empty or firsts is _ANY:
-        return _ANY
-    return _union(firsts)
+        return False
+    return bool(items) and items[0][0] in (_c.LITERAL, _c.IN)
 
 
 def _union(firsts: list):
@@ -183,20 +167,10 @@ def _in(av: list) -> tuple:
 
 # ----------------------------------------------------------------------------- possessive repeats
 
+@cache
 def compile_possessive(pattern: str):
     """`pattern` compiled, its greedy repeats made possessive where that cannot change a match
     (kept per pattern, as `re.compile`'s own cache keeps what it compiles)."""
-    try:
-        return _compiled[pattern]
-    except KeyError:
-        made = _compiled[pattern] = _compile_possessive(pattern)
-        return made
-
-
-_compiled: dict = {}
-
-
-def _compile_possessive(pattern: str):
     try:
         from re import _compiler
         tree = _p.parse(pattern)
