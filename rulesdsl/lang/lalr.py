@@ -19,7 +19,9 @@ costs ~60 ms, more than a judge's small file takes to lex, so a state's lexer fi
 terminals one by one, in its order, each pattern compiled once (an alternation takes its first
 alternative that matches: the same token); once a lexer has been used LEXER_COMPILE_AFTER times
 (a long file, or a knowledge base of many), it compiles its alternation, as lark does, and
-matches with one call (a sixth of a cold check's parse).
+matches with one call (a sixth of a cold check's parse). The alternation tries its terminals with
+those it met most first, where no character can begin two terminals whose order changes, and its
+repeats are possessive where giving back cannot change a match (lexre.py): the same tokens.
 
 Tokens of a terminal that no rule keeps (lark's child filter drops `_SEP`, braces, `=`… from every
 rule they occur in; the tables list them as `drop`, format 3) are shifted as a placeholder rather
@@ -30,8 +32,11 @@ call, or a left-recursive list extended), not walked child by child.
 from __future__ import annotations
 
 import re
+import sys
 from abc import ABCMeta
 from operator import itemgetter
+
+from . import lexre
 
 FORMAT = "lalr-3"
 # Matches with a state's patterns one by one before its lexer compiles their alternation (~0.7 ms
@@ -39,6 +44,12 @@ FORMAT = "lalr-3"
 LEXER_COMPILE_AFTER = 1000
 _str_new = str.__new__
 _DROPPED = object()     # what is shifted for a token of a terminal that no rule keeps
+
+
+def _intern(symbol: str) -> str:
+    """A symbol the rows are looked up by, one object per name: found by identity, not compared
+    (a plain str, whatever str subclass the tables were made of)."""
+    return sys.intern(str.__str__(symbol))
 
 
 class Token(str, metaclass=ABCMeta):
@@ -211,14 +222,23 @@ def tables_of(lark) -> dict:
 # ----------------------------------------------------------------------------- the driver
 
 class _Lexer:
-    __slots__ = ("scan", "unless", "compiled", "alternation", "names", "uses")
+    __slots__ = ("scan", "compiled", "alternation", "names", "uses", "met", "kinds")
 
-    def __init__(self, spec: dict, compile_after: int) -> None:
+    def __init__(self, spec: dict, compile_after: int, ignore=frozenset(), newline=frozenset(),
+                 drop=frozenset()) -> None:
         self.scan = spec["scan"]
-        self.unless = spec["unless"]
+        unless = spec["unless"]
         self.compiled = None
         self.alternation = None     # its terminals' alternation's `match`, once compiled
-        self.names: list = []       # by the alternation's group numbers: the terminal each ends
+        self.names: list = []       # by the alternation's group numbers: the kind of terminal each ends
+        # per terminal, what the driver does with its tokens, read in one unpacking rather than
+        # four set look-ups a token: (name, ignored, counts lines, its keywords' folding or
+        # None, dropped — where it folds, the folded terminal's own)
+        self.kinds = {name: (_intern(name), name in ignore, name in newline,
+                             name in unless and {k: _intern(v) for k, v in unless[name].items()} or None,
+                             name in drop)
+                      for name, _ in self.scan}
+        self.met = [0] * len(self.scan)     # per terminal, the tokens of it matched one by one
         self.uses = compile_after
         if compile_after <= 0:
             self.compile()
@@ -228,29 +248,63 @@ class _Lexer:
         which one matched (`m.lastindex`, the last group closed). Not a named group around each:
         a terminal that begins with a literal or a class is then skipped by `re` on its first
         character without entering it (a group's mark first defeats that check), and the match
-        is the same — the first terminal that matches, as lark's `(?P<NAME>…)|…` takes."""
+        is the same — the first terminal that matches, as lark's `(?P<NAME>…)|…` takes.
+        The terminals in the order `_order` gives: the most met first where that cannot change
+        which one matches first; the repeats possessive where that cannot change a match
+        (`lexre.compile_possessive`: a string's characters taken as runs)."""
         parts, names = [], [None]
-        for name, rx in self.scan:
-            names += [None] * re.compile(rx).groups + [name]
+        for name, rx in _order(self.scan, self.met):
+            names += [None] * re.compile(rx).groups + [self.kinds[name]]
             parts.append(f"(?:{rx})()")
         self.names = names
-        self.alternation = re.compile("|".join(parts)).match
+        self.alternation = lexre.compile_possessive("|".join(parts)).match
 
     def match(self, text: str, pos: int, patterns: dict):
-        """(the match, its terminal) of the token at `pos` as this state's own lexer reads it,
-        or (None, None), trying its terminals one by one; the last of its uses so (see
+        """(the match, its terminal's kind) of the token at `pos` as this state's own lexer reads
+        it, or (None, None), trying its terminals one by one; the last of its uses so (see
         `compile_after`) compiles their alternation, which the driver then calls itself."""
         if self.compiled is None:
-            self.compiled = [(name, patterns.get(rx) or patterns.setdefault(rx, re.compile(rx)))
+            self.compiled = [(name, patterns.get(rx) or patterns.setdefault(rx, lexre.compile_possessive(rx)))
                              for name, rx in self.scan]
         self.uses -= 1
-        if self.uses <= 0:
-            self.compile()
+        i = 0
         for name, rx in self.compiled:
             m = rx.match(text, pos)
             if m is not None:
-                return m, name
-        return None, None
+                self.met[i] += 1
+                break
+            i += 1
+        else:
+            m = name = None
+        if self.uses <= 0:
+            self.compile()
+        return m, (None if m is None else self.kinds[name])
+
+
+def _order(scan: list, met: list) -> list:
+    """`scan`'s terminals (name, regex) in the order their alternation tries them best, save that
+    a terminal stays after every terminal before it in `scan` whose match can begin with a
+    character its own can (lexre.may_share): of the terminals that could match at a
+    position, the first in `scan` still comes first, so the alternation's first match is the
+    same token. `re` passes over an alternative that begins with a literal or a class on its
+    first character, but enters one that begins with a repeat (`_SEP`, `WS`, `NUMBER`'s `-?`)
+    before it fails: those are put after the others, the most met first (a terminal counting
+    as met as often as the most met of those it must stay before)."""
+    firsts = [lexre.begins(rx) for _, rx in scan]
+    n = len(scan)
+    before = [[j for j in range(i) if lexre.may_share(firsts[j], firsts[i])] for i in range(n)]
+    weight = list(met)
+    for i in reversed(range(n)):
+        for j in before[i]:
+            weight[j] = max(weight[j], weight[i])
+    cheap = [lexre.skipped_unentered(rx) for _, rx in scan]
+    left, out = list(range(n)), []
+    while left:
+        ready = [i for i in left if not any(j in left for j in before[i])]
+        best = max(ready, key=lambda i: (cheap[i], weight[i], -i))
+        left.remove(best)
+        out.append(scan[best])
+    return out
 
 
 class Driver:
@@ -281,26 +335,27 @@ class Driver:
 
     def _row(self, state: int) -> dict:
         parts = self.rows[state].split(" ")
-        made = self.states[state] = dict(zip(parts[0::2], map(int, parts[1::2])))
+        made = self.states[state] = dict(zip(map(_intern, parts[0::2]), map(int, parts[1::2])))
         return made
 
     def _rule(self, k: int) -> tuple:
         origin, size, name, expand1, include = self.specs[k]
         call = _callback(name, expand1, include, getattr(self.transformer, name, None), self.inlined, size)
-        made = self.rules[k] = (origin, size, call, slice(-size, None))
+        made = self.rules[k] = (_intern(origin), size, call, slice(-size, None))
         return made
 
     def _lexer(self, state: int) -> "_Lexer":
         k = self.state_lexer[state]
         made = self.made_lexers.get(k)
         if made is None:
-            made = self.made_lexers[k] = _Lexer(self.lexer_specs[k], self.compile_after)
+            made = self.made_lexers[k] = _Lexer(self.lexer_specs[k], self.compile_after,
+                                                self.ignore, self.newline, self.drop)
         self.lexers[state] = made
         return made
 
     def parse(self, text: str):
         states, rules, lexers = self.states, self.rules, self.lexers
-        newline, ignore, patterns, drop = self.newline, self.ignore, self.patterns, self.drop
+        patterns, drop = self.patterns, self.drop
         n = len(text)
         stack = [self.start]
         values: list = []
@@ -315,13 +370,14 @@ class Driver:
                     m = alternation(text, pos)
                     if m is None:
                         raise Refused(f"no token at {pos}")
-                    kind = lexer.names[m.lastindex]
+                    kind, ignored, newlines, folding, dropped = lexer.names[m.lastindex]
                 else:
-                    m, kind = lexer.match(text, pos, patterns)
+                    m, how = lexer.match(text, pos, patterns)
                     if m is None:
                         raise Refused(f"no token at {pos}")
-                if kind in ignore:          # whitespace and comments: skipped, no token made
-                    if kind in newline:
+                    kind, ignored, newlines, folding, dropped = how
+                if ignored:                 # whitespace and comments: skipped, no token made
+                    if newlines:
                         value = m.group()
                         k = value.count("\n")
                         if k:
@@ -330,9 +386,12 @@ class Driver:
                     pos = m.end()
                     continue
                 value = m.group()
-                unless = lexer.unless
-                typ = unless[kind].get(value, kind) if kind in unless else kind
-                if typ in drop:             # nothing kept of it but its length (and its lines: `_SEP`)
+                if folding is None:
+                    typ = kind
+                else:                       # a keyword lark folds into this terminal's pattern
+                    typ = folding.get(value, kind)
+                    dropped = typ in drop
+                if dropped:                 # nothing kept of it but its length (and its lines: `_SEP`)
                     tok = _DROPPED
                 else:
                     tok = _str_new(Token, value)        # Token(…), without its call: the same attributes
@@ -341,7 +400,7 @@ class Driver:
                     tok.value = value
                     tok.line = line
                     tok.column = pos - line_start + 1
-                if kind in newline:
+                if newlines:
                     k = value.count("\n")
                     if k:
                         line += k
