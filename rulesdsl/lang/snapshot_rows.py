@@ -19,6 +19,7 @@ or a file does."""
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Callable, Optional
 
 from .snapshot_classes import _Atom, _Loc, _fields, _written, inline_field, loc_field
@@ -146,7 +147,11 @@ def _source(cls: type, kind: str) -> str:
     others = [f for f in fields if f != at and f != ix]
     lines = ["def make(v):"]
     if kind == "model":
-        lines += ['    if getattr(v, "__pydantic_extra__", None) or getattr(v, "__pydantic_private__", None):',
+        lines += ["    try:",              # one call for both (the generic walk's two getattr)
+                  "        x, y = extra_private(v)",
+                  "    except AttributeError:",
+                  "        return generic(v)",
+                  "    if x or y:",
                   "        return generic(v)",
                   "    d = v.__dict__"]
         # read in the generic walk's order (its other fields, then its location, then arguments)
@@ -190,8 +195,8 @@ def _source(cls: type, kind: str) -> str:
             lines.append("    row += (a, b, d)")
         else:
             entries += ["a", "b", "d"]
-    if ix is None:
-        lines.append("    row = [" + ", ".join(entries) + "]")
+    if ix is None:              # a tuple: what reads a row only indexes and iterates it
+        lines.append("    row = (" + "".join(x + ", " for x in entries) + ")")
     lines += ["    pos = len(nodes)",
               "    nodes_append(v)",
               "    rows_append(row)",
@@ -201,14 +206,19 @@ def _source(cls: type, kind: str) -> str:
                   "    masks_append(FULL if fs == FULL_SET else sum(map(bits_get, fs)))"]
     else:
         lines.append("    masks_append(0)")
-    if ix is not None:
-        lines.append("    widths[pos] = len(args)")
+    key = "(CLS, len(args))" if ix is not None else "CLS"
+    lines += [f"    k = (h + 1, {key})",
+              "    g = groups_get(k)",
+              "    if g is None:",
+              "        groups[k] = [pos]",
+              "    else:",
+              "        g.append(pos)"]
     lines += ["    memo[id(v)] = ~pos",
               "    return ~pos"]
     return "\n".join(lines)
 
 
-_TABLES = ("strs, ints, others, scalars, memo, nodes, rows, heights, masks, widths, makers, part, generic, "
+_TABLES = ("strs, ints, others, scalars, memo, nodes, rows, heights, masks, groups, makers, part, generic, "
            "scalar, NONE_KEY")
 
 
@@ -218,12 +228,14 @@ def _compile(cls: type, kind: str) -> Optional[Callable]:
         return None
     src = (f"def factory({_TABLES}):\n"
            "    strs_get, ints_get, others_get, memo_get, makers_get = strs.get, ints.get, others.get, memo.get, makers.get\n"
+           "    groups_get = groups.get\n"
            "    scalars_append, nodes_append, rows_append = scalars.append, nodes.append, rows.append\n"
            "    heights_append, masks_append = heights.append, masks.append\n"
            + _indent(body, 4) + "\n"
            "    return make\n")
     bits = {f: 1 << j for j, f in enumerate(cls.model_fields)} if kind == "model" else {}
-    namespace = {"Loc": _Loc, "Atom": _Atom, "FULL": sum(bits.values()), "FULL_SET": frozenset(bits),
-                 "bits_get": bits.__getitem__, "__builtins__": __builtins__}
+    namespace = {"Loc": _Loc, "Atom": _Atom, "CLS": cls, "FULL": sum(bits.values()), "FULL_SET": frozenset(bits),
+                 "bits_get": bits.__getitem__, "__builtins__": __builtins__,
+                 "extra_private": attrgetter("__pydantic_extra__", "__pydantic_private__")}
     exec(compile(src, f"<snapshot row maker of {cls.__qualname__}>", "exec"), namespace)
     return namespace["factory"]

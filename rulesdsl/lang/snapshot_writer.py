@@ -57,7 +57,9 @@ class Writer:
         self.rows: list = []
         self.heights: list[int] = []
         self.masks: list[int] = []        # a model's fields given, as bits (else 0)
-        self.widths: dict[int, int] = {}  # position -> how many arguments its row holds inline (-1: a reference)
+        # (height, class), or (height, (class, how many arguments its rows hold inline; -1: a reference))
+        # -> the positions of its objects, in order: the payload's groups
+        self.groups: dict[tuple, list[int]] = {}
         self._numerals: list[str] = []
         self.makers: dict = {}
         self._visit, self._unlink = self._visitor()
@@ -90,7 +92,8 @@ class Writer:
         kinds, loose, layouts, all_bits = self.kinds, self.loose, self.layouts, self.bits
         strs, ints, scalars, memo, others = self.strs, self.ints, self.scalars, self.memo, self.others
         nodes, rows, heights, masks, scalar = self.nodes, self.rows, self.heights, self.masks, self.scalar
-        widths = self.widths
+        groups = self.groups
+        groups_get = groups.get
         last_file = last_a = None       # the last location's file, and its scalar's index
         makers: dict[type, Callable] = self.makers   # class -> its row maker (lang/snapshot_rows.py)
         makers_get, memo_get, strs_get, ints_get = makers.get, memo.get, strs.get, ints.get
@@ -121,7 +124,7 @@ class Writer:
         def maker(t: type, kind: str) -> Callable:
             f = factory(t, kind)
             return generic if f is None else f(strs, ints, others, scalars, memo, nodes, rows, heights, masks,
-                                               widths, makers, part, generic, scalar, _NONE_KEY)
+                                               groups, makers, part, generic, scalar, _NONE_KEY)
 
         def counted(t: type, kind: str) -> Callable:
             """`generic`, counting the class's rows written in this process until its maker is
@@ -181,6 +184,12 @@ class Writer:
             rows.append(row)
             heights.append(h + 1)
             masks.append(0)
+            k = (h + 1, tuple)
+            g = groups_get(k)
+            if g is None:
+                groups[k] = [pos]
+            else:
+                g.append(pos)
             memo[id(v)] = ~pos
             return ~pos
 
@@ -299,8 +308,12 @@ class Writer:
             rows.append(row)
             heights.append(h + 1)
             masks.append(mask)
-            if ix is not None:
-                widths[pos] = width
+            k = (h + 1, t if ix is None else (t, width))
+            g = groups_get(k)
+            if g is None:
+                groups[k] = [pos]
+            else:
+                g.append(pos)
             memo[id(v)] = ~pos
             return ~pos
 
@@ -330,7 +343,7 @@ class Writer:
         would free them — and a cold load runs with it off (at 2,000 cards its eight writers per
         process held 184,000 objects, ~50 MB, until a collection that a wiki build never makes)."""
         for table in (self.scalars, self.strs, self.ints, self.others, self.memo, self.nodes, self.rows,
-                      self.heights, self.masks, self.widths, self.layouts, self.bits, self._numerals,
+                      self.heights, self.masks, self.groups, self.layouts, self.bits, self._numerals,
                       self.makers):
             table.clear()
         self._unlink()
@@ -344,16 +357,7 @@ class Writer:
                 marks.append((refs, len(self.nodes), len(self.scalars)))
         except RecursionError:
             raise SnapshotError("nested too deep for a snapshot") from None
-        types: list = list(map(type, self.nodes))
-        for pos, width in self.widths.items():     # grouped by their arguments' count too
-            types[pos] = (types[pos], width)
-        groups: dict[tuple[int, type], list[int]] = {}
-        for pos, key in enumerate(zip(self.heights, types)):
-            g = groups.get(key)
-            if g is None:
-                groups[key] = [pos]
-            else:
-                g.append(pos)
+        groups = self.groups
         keys = sorted(groups, key=_order)
         out: list[bytes] = []
         base: Optional[_Base] = None
