@@ -31,6 +31,7 @@ _FACTORIES: dict[type, Optional[Callable]] = {}
 # a class's maker is made once the generic walk has written that many of its rows in this
 # process, so that encoding a few files (an edited file's part, a question's) compiles nothing.
 ROWS_BEFORE_MAKER = 1000
+GENERIC_ONLY = False        # every row by the generic walk (what the tests compare the makers with)
 _WRITTEN: dict[type, int] = {}
 
 

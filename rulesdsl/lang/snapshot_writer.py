@@ -110,8 +110,12 @@ class Writer:
             kind = kinds.get(t)
             if kind is None:
                 return generic          # not cached: a loose str, or refused
-            if kind == "tuple":
+            if snapshot_rows.GENERIC_ONLY:
+                m = generic
+            elif kind == "tuple":
                 m = tuple_row
+            elif kind == "value":
+                m = value_row
             elif kind not in ("model", "ntuple"):
                 m = generic
             elif written(t) < snapshot_rows.ROWS_BEFORE_MAKER:
@@ -185,6 +189,32 @@ class Writer:
             heights.append(h + 1)
             masks.append(0)
             k = (h + 1, tuple)
+            g = groups_get(k)
+            if g is None:
+                groups[k] = [pos]
+            else:
+                g.append(pos)
+            memo[id(v)] = ~pos
+            return ~pos
+
+        def value_row(v) -> int:
+            """A value's row (a date): the tuple of its constructor's arguments, as `generic` writes it."""
+            t = type(v)
+            fn, args = v.__reduce__()[:2]
+            if fn is not t:
+                return generic(v)       # refused there
+            c = tuple(args)
+            r = memo_get(id(c))
+            if r is None:
+                m = makers_get(type(c))
+                r = part(c) if m is None else m(c)
+            h = heights[~r] if r < 0 else 0
+            pos = len(nodes)
+            nodes.append(v)
+            rows.append((r,))
+            heights.append(h + 1)
+            masks.append(0)
+            k = (h + 1, t)
             g = groups_get(k)
             if g is None:
                 groups[k] = [pos]
@@ -320,8 +350,8 @@ class Writer:
         def unlink() -> None:
             """The walk's functions call each other through the cells of this closure: emptied,
             nothing of the walk is left in a cycle (see `release`)."""
-            nonlocal visit, made, maker, counted, part, tuple_row, generic
-            visit = made = maker = counted = part = tuple_row = generic = None
+            nonlocal visit, made, maker, counted, part, tuple_row, value_row, generic
+            visit = made = maker = counted = part = tuple_row = value_row = generic = None
         return visit, unlink
 
     def numerals(self, n: int) -> list[str]:
