@@ -143,16 +143,11 @@ class Writer:
         def part(c) -> int:
             """One part's entry in its owner's row, as `generic`'s loop makes it."""
             tc = type(c)
-            if tc is str:
-                i = strs_get(c)
+            table = strs if tc is str else ints if tc is int else None
+            if table is not None:
+                i = table.get(c)
                 if i is None:
-                    i = strs[c] = len(scalars)
-                    scalars_append(c)
-                return i
-            if tc is int:
-                i = ints_get(c)
-                if i is None:
-                    i = ints[c] = len(scalars)
+                    i = table[c] = len(scalars)
                     scalars_append(c)
                 return i
             if c is None:
@@ -183,19 +178,7 @@ class Writer:
                 if r < 0 and heights[~r] > h:
                     h = heights[~r]
                 append(r)
-            pos = len(nodes)
-            nodes.append(v)
-            rows.append(row)
-            heights.append(h + 1)
-            masks.append(0)
-            k = (h + 1, tuple)
-            g = groups_get(k)
-            if g is None:
-                groups[k] = [pos]
-            else:
-                g.append(pos)
-            memo[id(v)] = ~pos
-            return ~pos
+            return add(v, row, h, 0, tuple)
 
         def value_row(v) -> int:
             """A value's row (a date): the tuple of its constructor's arguments, as `generic` writes it."""
@@ -208,13 +191,17 @@ class Writer:
             if r is None:
                 m = makers_get(type(c))
                 r = part(c) if m is None else m(c)
-            h = heights[~r] if r < 0 else 0
+            return add(v, (r,), heights[~r] if r < 0 else 0, 0, t)
+
+        def add(v, row, h: int, mask: int, of) -> int:
+            """`v` written: its position, row, height (its tallest child's `h` + 1), fields-given
+            mask and group (`of`: its class, or its class and arguments' count); its reference."""
             pos = len(nodes)
             nodes.append(v)
-            rows.append((r,))
+            rows.append(row)
             heights.append(h + 1)
-            masks.append(0)
-            k = (h + 1, t)
+            masks.append(mask)
+            k = (h + 1, of)
             g = groups_get(k)
             if g is None:
                 groups[k] = [pos]
@@ -333,25 +320,13 @@ class Writer:
                 append(a)
                 append(b)
                 append(c)
-            pos = len(nodes)
-            nodes.append(v)
-            rows.append(row)
-            heights.append(h + 1)
-            masks.append(mask)
-            k = (h + 1, t if ix is None else (t, width))
-            g = groups_get(k)
-            if g is None:
-                groups[k] = [pos]
-            else:
-                g.append(pos)
-            memo[id(v)] = ~pos
-            return ~pos
+            return add(v, row, h, mask, t if ix is None else (t, width))
 
         def unlink() -> None:
             """The walk's functions call each other through the cells of this closure: emptied,
             nothing of the walk is left in a cycle (see `release`)."""
-            nonlocal visit, made, maker, counted, part, tuple_row, value_row, generic
-            visit = made = maker = counted = part = tuple_row = value_row = generic = None
+            nonlocal visit, made, maker, counted, part, tuple_row, value_row, add, generic
+            visit = made = maker = counted = part = tuple_row = value_row = add = generic = None
         return visit, unlink
 
     def numerals(self, n: int) -> list[str]:
