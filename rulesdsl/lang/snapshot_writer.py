@@ -9,10 +9,12 @@ import json
 from bisect import bisect_left
 from itertools import repeat
 from operator import itemgetter
-from typing import NamedTuple, Optional
+from typing import Callable, NamedTuple, Optional
 
 from .snapshot_classes import (VERSION, SnapshotError, _SCALAR_SET, _Atom, _Loc, _all, _fields, _name, allowed,
                                inline_field, loc_field)
+from . import snapshot_rows
+from .snapshot_rows import factory, written, wrote
 
 _NONE_KEY = (type(None), "None")    # None's key among the scalars (see `Writer.scalar`)
 
@@ -55,9 +57,12 @@ class Writer:
         self.rows: list = []
         self.heights: list[int] = []
         self.masks: list[int] = []        # a model's fields given, as bits (else 0)
-        self.widths: dict[int, int] = {}  # position -> how many arguments its row holds inline (-1: a reference)
+        # (height, class), or (height, (class, how many arguments its rows hold inline; -1: a reference))
+        # -> the positions of its objects, in order: the payload's groups
+        self.groups: dict[tuple, list[int]] = {}
         self._numerals: list[str] = []
-        self._visit = self._visitor()
+        self.makers: dict = {}
+        self._visit, self._unlink = self._visitor()
 
     def scalar(self, c) -> int:
         t = type(c)
@@ -81,14 +86,132 @@ class Writer:
     def _visitor(self):
         """`visit`, as a closure over the walk's tables: a node's visit then reads them as local
         cells instead of a dozen attribute look-ups (a knowledge base of 10,000 cards has about
-        two million nodes)."""
+        two million nodes); and the function that unlinks the walk's closures (`release`).
+        A node's row is made by its class's maker (compiled per class, lang/snapshot_rows.py),
+        a tuple's by `tuple_row`, any other's by `generic`, which they hand odd shapes to."""
         kinds, loose, layouts, all_bits = self.kinds, self.loose, self.layouts, self.bits
         strs, ints, scalars, memo, others = self.strs, self.ints, self.scalars, self.memo, self.others
         nodes, rows, heights, masks, scalar = self.nodes, self.rows, self.heights, self.masks, self.scalar
-        widths = self.widths
+        groups = self.groups
+        groups_get = groups.get
         last_file = last_a = None       # the last location's file, and its scalar's index
+        makers: dict[type, Callable] = self.makers   # class -> its row maker (lang/snapshot_rows.py)
+        makers_get, memo_get, strs_get, ints_get = makers.get, memo.get, strs.get, ints.get
+        scalars_append = scalars.append
 
         def visit(v) -> int:
+            """A node's reference, its row made by its class's maker (made on first sight)."""
+            m = makers_get(type(v))
+            if m is None:
+                m = made(type(v))
+            return m(v)
+
+        def made(t: type) -> Callable:
+            kind = kinds.get(t)
+            if kind is None:
+                return generic          # not cached: a loose str, or refused
+            if snapshot_rows.GENERIC_ONLY:
+                m = generic
+            elif kind == "tuple":
+                m = tuple_row
+            elif kind == "value":
+                m = value_row
+            elif kind not in ("model", "ntuple"):
+                m = generic
+            elif written(t) < snapshot_rows.ROWS_BEFORE_MAKER:
+                m = counted(t, kind)
+            else:
+                m = maker(t, kind)
+            makers[t] = m
+            return m
+
+        def maker(t: type, kind: str) -> Callable:
+            f = factory(t, kind)
+            return generic if f is None else f(strs, ints, others, scalars, memo, nodes, rows, heights, masks,
+                                               groups, makers, part, generic, scalar, _NONE_KEY)
+
+        def counted(t: type, kind: str) -> Callable:
+            """`generic`, counting the class's rows written in this process until its maker is
+            worth compiling (lang/snapshot_rows.py)."""
+            def count(v) -> int:
+                r = generic(v)
+                if wrote(t) >= snapshot_rows.ROWS_BEFORE_MAKER:
+                    makers[t] = maker(t, kind)
+                return r
+            return count
+
+        def part(c) -> int:
+            """One part's entry in its owner's row, as `generic`'s loop makes it."""
+            tc = type(c)
+            table = strs if tc is str else ints if tc is int else None
+            if table is not None:
+                i = table.get(c)
+                if i is None:
+                    i = table[c] = len(scalars)
+                    scalars_append(c)
+                return i
+            if c is None:
+                i = others.get(_NONE_KEY)
+                return scalar(None) if i is None else i
+            r = memo_get(id(c))
+            if r is None:
+                if tc in _SCALAR_SET:
+                    return scalar(c)
+                r = visit(c)
+            return r
+
+        def tuple_row(v) -> int:
+            """A tuple's row: `generic`'s loop, its children's makers called directly."""
+            row = []
+            append = row.append
+            h = 0
+            for c in v:
+                if type(c) is str:
+                    r = strs_get(c)
+                    if r is not None:
+                        append(r)
+                        continue
+                r = memo_get(id(c))
+                if r is None:
+                    m = makers_get(type(c))
+                    r = part(c) if m is None else m(c)
+                if r < 0 and heights[~r] > h:
+                    h = heights[~r]
+                append(r)
+            return add(v, row, h, 0, tuple)
+
+        def value_row(v) -> int:
+            """A value's row (a date): the tuple of its constructor's arguments, as `generic` writes it."""
+            t = type(v)
+            fn, args = v.__reduce__()[:2]
+            if fn is not t:
+                return generic(v)       # refused there
+            c = tuple(args)
+            r = memo_get(id(c))
+            if r is None:
+                m = makers_get(type(c))
+                r = part(c) if m is None else m(c)
+            return add(v, (r,), heights[~r] if r < 0 else 0, 0, t)
+
+        def add(v, row, h: int, mask: int, of) -> int:
+            """`v` written: its position, row, height (its tallest child's `h` + 1), fields-given
+            mask and group (`of`: its class, or its class and arguments' count); its reference."""
+            pos = len(nodes)
+            nodes.append(v)
+            rows.append(row)
+            heights.append(h + 1)
+            masks.append(mask)
+            k = (h + 1, of)
+            g = groups_get(k)
+            if g is None:
+                groups[k] = [pos]
+            else:
+                g.append(pos)
+            memo[id(v)] = ~pos
+            return ~pos
+
+        def generic(v) -> int:
+            """Any node's reference, its row made part by part from its class's layout."""
             nonlocal last_file, last_a
             t = type(v)
             kind = kinds.get(t)
@@ -197,16 +320,14 @@ class Writer:
                 append(a)
                 append(b)
                 append(c)
-            pos = len(nodes)
-            nodes.append(v)
-            rows.append(row)
-            heights.append(h + 1)
-            masks.append(mask)
-            if ix is not None:
-                widths[pos] = width
-            memo[id(v)] = ~pos
-            return ~pos
-        return visit
+            return add(v, row, h, mask, t if ix is None else (t, width))
+
+        def unlink() -> None:
+            """The walk's functions call each other through the cells of this closure: emptied,
+            nothing of the walk is left in a cycle (see `release`)."""
+            nonlocal visit, made, maker, counted, part, tuple_row, value_row, add, generic
+            visit = made = maker = counted = part = tuple_row = value_row = add = generic = None
+        return visit, unlink
 
     def numerals(self, n: int) -> list[str]:
         """str(i) for every i below `n` (at least), made once per walk."""
@@ -227,9 +348,11 @@ class Writer:
         would free them — and a cold load runs with it off (at 2,000 cards its eight writers per
         process held 184,000 objects, ~50 MB, until a collection that a wiki build never makes)."""
         for table in (self.scalars, self.strs, self.ints, self.others, self.memo, self.nodes, self.rows,
-                      self.heights, self.masks, self.widths, self.layouts, self.bits, self._numerals):
+                      self.heights, self.masks, self.groups, self.layouts, self.bits, self._numerals,
+                      self.makers):
             table.clear()
-        self._visit = None
+        self._unlink()
+        self._visit = self._unlink = None
 
     def _payloads(self, root_sets: list) -> list[bytes]:
         marks = []              # per set of roots: (its references, objects, scalars so far)
@@ -239,16 +362,7 @@ class Writer:
                 marks.append((refs, len(self.nodes), len(self.scalars)))
         except RecursionError:
             raise SnapshotError("nested too deep for a snapshot") from None
-        types: list = list(map(type, self.nodes))
-        for pos, width in self.widths.items():     # grouped by their arguments' count too
-            types[pos] = (types[pos], width)
-        groups: dict[tuple[int, type], list[int]] = {}
-        for pos, key in enumerate(zip(self.heights, types)):
-            g = groups.get(key)
-            if g is None:
-                groups[key] = [pos]
-            else:
-                g.append(pos)
+        groups = self.groups
         keys = sorted(groups, key=_order)
         out: list[bytes] = []
         base: Optional[_Base] = None
