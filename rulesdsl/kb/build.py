@@ -226,13 +226,14 @@ class _Builder:
     def build(self) -> None:
         kb = self.kb
         games, sections, cards, rulings, scenarios, decks = [], [], [], [], [], []
-        self.digests: dict[int, str] = {}   # id(declaration) -> digest of the file it is in
+        self.files: dict[int, str] = {}     # id(declaration) -> digest of the file it is in (see digest)
         by_type = {Game: games, Section: sections, Card: cards, Ruling: rulings, Scenario: scenarios, Deck: decks}
         for doc in kb.documents:
+            digest = doc.digest
             for d in doc.decls:
                 by_type[type(d)].append(d)
-                if doc.digest:
-                    self.digests[id(d)] = f"{doc.digest}:{getattr(d, 'id', None) or getattr(d, 'code', '')}"
+                if digest:
+                    self.files[id(d)] = digest
         for g in games:
             if self.register("game", g.id, g.loc):
                 self.game(g)
@@ -250,7 +251,7 @@ class _Builder:
                     kb._cards_by_name.setdefault((c.game, c.name), []).append(c.code)
         for c in registered:  # validated once all are known, so effects may name any card
             kb.cards[(c.game, c.code)] = info = self.card(c, c.game)
-            info.digest = self.digests.get(id(c))
+            info.digest = self.digest(c)
         nested: list[tuple[Scenario, str, Optional[Revision]]] = []
         for r in rulings:
             if self.check_game_prefix(r.id, r.loc, "ruling") and self.register("ruling", r.id, r.loc):
@@ -302,6 +303,15 @@ class _Builder:
         for d in decks:
             if self.check_game_prefix(d.id, d.loc, "deck") and self.register("scenario", d.id, d.loc):
                 kb.decks[d.id] = self.deck(d)
+
+    def digest(self, d) -> Optional[str]:
+        """The digest of the file a card, ruling or scenario is in and its id (a card's code), or
+        None when the file has none: made for the cards and the scenarios' containers alone, not
+        for every declaration (a card has no `id`, which pydantic's model looks for slowly)."""
+        digest = self.files.get(id(d))
+        if not digest:
+            return None
+        return f"{digest}:{d.code}" if type(d) is Card else f"{digest}:{getattr(d, 'id', None) or getattr(d, 'code', '')}"
 
     # -- ids ----------------------------------------------------------------------------
     def register(self, kind: str, ident: str, loc: Loc) -> bool:
@@ -510,7 +520,7 @@ class _Builder:
             pins.append(RevRef(target=owner, date=rev.date if rev else None,
                                undated=bool(rev and rev.date is None), loc=s.loc))
         container = s if owner is None else self.kb.rulings[owner]
-        digest = self.digests.get(id(container))
+        digest = self.digest(container)
         return ScenarioInfo(scenario=s, cards=local, calls=calls, expects=tuple(expects),
                             owner=(owner, rev) if owner else None, pins=tuple(pins),
                             digest=f"{digest}:{s.id}" if digest else None,
