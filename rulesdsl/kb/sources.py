@@ -29,8 +29,10 @@ from ..base.record import Record, field
 _LINK = re.compile(r"\[\[([^\]>]*)(?:>[^\]]*)?\]\]")
 _DECOR = re.compile(r"&\w+(?:\([^)]*\))?\{|\}")
 _MARKER = re.compile(r"^(?:[-+*#•・]+|\d+\.|[０-９]+．)\s*")
-_SPACE = re.compile(r"[\s\u3000]+")
 OMISSION = LazyPattern(r"…+|\.\.\.+")
+
+
+_MARKER_FIRST = "-+*#•・"   # a list marker's first character, when not a digit (\d: str.isdecimal)
 
 
 def normalize_line(line: str) -> str:
@@ -38,8 +40,12 @@ def normalize_line(line: str) -> str:
         line = _LINK.sub(r"\1", line)
     if "}" in line or "&" in line:
         line = _DECOR.sub("", line)
-    line = _MARKER.sub("", line.strip())
-    return _SPACE.sub("", line)
+    line = line.strip()
+    first = line[:1]
+    if first and (first in _MARKER_FIRST or first.isdecimal()):   # (else _MARKER matches nothing)
+        line = _MARKER.sub("", line)
+    # _SPACE.sub("", line): str.split's whitespace is re's \s, with U+3000 among it
+    return "".join(line.split())
 
 
 @lru_cache(maxsize=8192)    # the checks ask for the same few hundred headings for every card and ruling
