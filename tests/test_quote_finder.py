@@ -26,16 +26,17 @@ def by_str_find(doc: SourceDocument, text: str, heading: Optional[str]) -> Optio
         for at in doc._lines[pieces[0]]:
             if any(begin <= at and at + len(pieces[0]) <= end for begin, end in spans):
                 return (at, at + len(pieces[0]))
+    flat = doc._flat
     for begin, end in spans:
-        position, first = begin, None
-        for piece in pieces:
-            found = doc._flat.find(piece, position, end)
-            if found < 0:
-                break
-            first = found if first is None else first
-            position = found + len(piece)
-        else:
-            return (first, position)
+        offsets, position, k = [], begin, 0
+        while k < len(pieces) and position >= 0:
+            position = flat.find(pieces[k], position, end)
+            if position >= 0:
+                offsets.append(position)
+                position += len(pieces[k])
+            k += 1
+        if len(offsets) == len(pieces):
+            return (offsets[0], offsets[-1] + len(pieces[-1]))
     return None
 
 
