@@ -99,6 +99,20 @@ class Timelines:
                 out.append(Interval(r.id, rev, begin, end))
         return out
 
+    def read(self, reading: Optional[str]) -> "Timelines":
+        """The same rulings' timelines with seasons read another way: what `Timelines(rulings,
+        reading)` makes from the rulings these were made from, without walking their revisions
+        again — who supersedes whom is the same, only the superseding revisions' starts are read
+        again, in the same order. For timelines made by `Timelines(...)` alone (not `without`)."""
+        assert self._base is None and self.removed is None
+        other = object.__new__(Timelines)
+        other.rulings, other.superseded_by = self.rulings, self.superseded_by
+        other.reading, other.removed = reading, None
+        other.cuts = {target: [(start(rev, reading), rid, rev, ref) for _, rid, rev, ref in cuts]
+                      for target, cuts in self.cuts.items()}
+        other._made, other._base = {}, None
+        return other
+
     def without(self, ruling: str, rev: Revision) -> "Timelines":
         """The timelines as if one revision had never been made: its ruling's intervals, and
         those of the rulings it supersedes, recomputed; everything else shared."""
