@@ -87,11 +87,14 @@ class Timelines:
             else:
                 key = "undated" if ref.undated else ref.date
                 cut_one[key] = min(when, cut_one.get(key, FOREVER))
-        revs = sorted((x for x in r.revisions if x is not skip), key=sort_key)
+        revs = [x for x in r.revisions if x is not skip]
+        if len(revs) > 1:
+            revs.sort(key=sort_key)     # (stable, as sorted: one revision needs no key)
+        starts = [start(x, self.reading) for x in revs]     # each read once, not as begin and as end
+        starts.append(FOREVER)
         out = []
         for i, rev in enumerate(revs):
-            begin = start(rev, self.reading)
-            end = start(revs[i + 1], self.reading) if i + 1 < len(revs) else FOREVER
+            begin, end = starts[i], starts[i + 1]
             end = min(end, cut_all, cut_one.get("undated" if rev.date is None else rev.date, FOREVER))
             if rev.status is Status.retracted:
                 continue  # a retraction ends what came before and is itself nothing in force
