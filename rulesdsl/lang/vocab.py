@@ -66,6 +66,12 @@ class CardRef(Record, frozen=True):
     key: Optional[tuple[str, str]] = None   # (game, code) for a knowledge-base card,
                                             # ("", code) for a scenario's own card
 
+    def __init__(self, text: str, key: Optional[tuple[str, str]] = None) -> None:
+        # written out (one per card named in a scenario, ~42,000 at 10,000 cards; Record's own
+        # constructor is about twice as slow); set past its own refusal, as it is frozen
+        put = object.__setattr__
+        put(self, "text", text), put(self, "key", key)
+
 
 class Call(NamedTuple):
     """A validated clause: the vocabulary entry it uses and its typed arguments. A named tuple,
