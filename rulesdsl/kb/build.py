@@ -474,7 +474,7 @@ class _Builder:
         local = {c.code: self.card(c, game, scenario=d) for c in d.cards}  # type: ignore[arg-type]
         v = Validator(self.kb.games[game].vocab, resolve_card=self.card_resolver(game, local),
                       ref_exists=self.ref_exists)
-        entries = tuple(x for x in (v.clause(c, ("deck",), "deck") for c in d.clauses) if x)
+        entries = v.clauses(d.clauses, ("deck",), "deck")
         self.diag.extend(v.errors)
         return DeckInfo(deck=d, cards=local, entries=entries)
 
@@ -505,10 +505,11 @@ class _Builder:
                 self.err("duplicate-id", c.loc, f"card {c.code} is defined twice in this scenario")
             local[c.code] = ci
         v = Validator(info.vocab, resolve_card=self.card_resolver(game, local), ref_exists=self.ref_exists)
-        calls = tuple(x for x in (v.clause(c, ("setup", "action"), "scenario") for c in s.clauses) if x)
+        calls = v.clauses(s.clauses, ("setup", "action"), "scenario")
         expects = []
         for e in s.expects:
-            call = v.clause(Clause(head=e.form, args=e.args, loc=e.loc), ("expect",), "expectation")
+            # Clause(head=e.form, args=e.args, loc=e.loc), without the named tuple's Python-level constructor
+            call = v.clause(tuple.__new__(Clause, (e.form, e.loc, e.args, None)), ("expect",), "expectation")
             if call is not None:
                 expects.append((e, call))
         self.diag.extend(v.errors)

@@ -330,9 +330,17 @@ class Validator:
         if c.body is None:
             self.err(c.loc, "an effect needs a block of verbs: `effect on_play { draw 1 }`")
             return None
-        body = tuple(x for x in (self.clause(b, ("verb",), "effect") for b in c.body) if x)
-        return Call(kind="effect", name=str(c.args[0].value), params={}, modifiers=tuple(mods),
-                    body=body, loc=c.loc)
+        return _tnew(Call, ("effect", str(c.args[0].value), {}, c.loc, tuple(mods),     # (as in `call`)
+                            self.clauses(c.body, ("verb",), "effect")))
+
+    def clauses(self, clauses, kinds: tuple[str, ...], where: str) -> tuple[Call, ...]:
+        """The calls of the clauses that are valid (`clause` of each, in order)."""
+        calls = []
+        for c in clauses:
+            call = self.clause(c, kinds, where)
+            if call is not None:
+                calls.append(call)
+        return tuple(calls)
 
     def call(self, c: Clause, entry: Entry) -> Optional[Call]:
         params: dict[str, Any] = {}
@@ -369,14 +377,14 @@ class Validator:
             ok &= v is not _BAD
             params[p.name] = v
             i += 1
-        for extra in args[i:]:
+        for extra in args[i:] if i < n else ():
             ok = False
             self.err(extra.loc, f"unexpected {extra.display()}: {self.signature(entry)}", self.beyond(extra),
                      width=len(extra.display()))
         body = None
         if entry.body:
             if c.body is not None:
-                body = tuple(x for x in (self.clause(b, (entry.body,), entry.body) for b in c.body) if x)
+                body = self.clauses(c.body, (entry.body,), entry.body)
         elif c.body is not None:
             ok = False
             self.err(c.loc, f"{entry.kind} {entry.name} takes no block")
