@@ -217,6 +217,7 @@ class _Builder:
         self.first_seen: dict[tuple[str, str], Loc] = {}
         self.previous = previous
         self.wanted = wanted
+        self.card_validators: dict[str, Validator] = {}     # game -> the validator of its cards (see card)
 
     def err(self, code: str, loc: Optional[Loc], message: str, hint: Optional[str] = None,
             related: tuple = (), width: int = 1) -> None:
@@ -408,9 +409,12 @@ class _Builder:
 
     # -- cards --------------------------------------------------------------------------
     def card(self, c: Card, game: str, scenario: Optional[Scenario] = None) -> CardInfo:
-        info = self.kb.games[game]
-        v = Validator(info.vocab, resolve_card=self.card_resolver(game, None),
-                      ref_exists=self.ref_exists)
+        v = self.card_validators.get(game)
+        if v is None:       # one per game: a card's validation reads no other card's, and its errors are its own
+            v = self.card_validators[game] = Validator(self.kb.games[game].vocab,
+                                                       resolve_card=self.card_resolver(game, None),
+                                                       ref_exists=self.ref_exists)
+        v.errors = []
         facts, effects = self.card_clauses(v, c.clauses)
         errata = []
         for e in c.errata:
