@@ -42,3 +42,26 @@ def test_asking_one_ruling_makes_that_rulings_intervals_alone(kb):
     rid = rulings[0].id
     t.in_force(rid, DAY)
     assert list(t._made) == [rid]
+
+
+def test_timelines_read_under_another_calendar_are_those_made_anew_under_it(kb):
+    rulings = list(kb.rulings.values())
+    for made_under in (None, *CALENDARS):
+        made = Timelines(rulings, made_under)
+        for reading in (None, *CALENDARS):
+            anew, read = Timelines(rulings, reading), made.read(reading)
+            assert read.reading == reading and read.removed is None
+            assert list(read.rulings.items()) == list(anew.rulings.items())
+            assert list(read.superseded_by.items()) == list(anew.superseded_by.items())
+            assert list(read.cuts.items()) == list(anew.cuts.items()), (made_under, reading)
+            assert {rid: _plain(ivs) for rid, ivs in read.intervals.items()} == \
+                {rid: _plain(ivs) for rid, ivs in anew.intervals.items()}
+
+
+def test_a_knowledge_base_under_another_calendar_has_the_timelines_made_anew_under_it(kb):
+    for reading in CALENDARS:
+        other = kb.under_calendar(reading)
+        anew = Timelines(kb.rulings.values(), reading)
+        assert list(other.timelines.cuts.items()) == list(anew.cuts.items())
+        assert {rid: _plain(ivs) for rid, ivs in other.timelines.intervals.items()} == \
+            {rid: _plain(ivs) for rid, ivs in anew.intervals.items()}

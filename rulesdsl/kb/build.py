@@ -217,6 +217,7 @@ class _Builder:
         self.first_seen: dict[tuple[str, str], Loc] = {}
         self.previous = previous
         self.wanted = wanted
+        self.card_validators: dict[str, Validator] = {}     # game -> the validator of its cards (see card)
 
     def err(self, code: str, loc: Optional[Loc], message: str, hint: Optional[str] = None,
             related: tuple = (), width: int = 1) -> None:
@@ -226,13 +227,14 @@ class _Builder:
     def build(self) -> None:
         kb = self.kb
         games, sections, cards, rulings, scenarios, decks = [], [], [], [], [], []
-        self.digests: dict[int, str] = {}   # id(declaration) -> digest of the file it is in
+        self.files: dict[int, str] = {}     # id(declaration) -> digest of the file it is in (see digest)
         by_type = {Game: games, Section: sections, Card: cards, Ruling: rulings, Scenario: scenarios, Deck: decks}
         for doc in kb.documents:
+            digest = doc.digest
             for d in doc.decls:
                 by_type[type(d)].append(d)
-                if doc.digest:
-                    self.digests[id(d)] = f"{doc.digest}:{getattr(d, 'id', None) or getattr(d, 'code', '')}"
+                if digest:
+                    self.files[id(d)] = digest
         for g in games:
             if self.register("game", g.id, g.loc):
                 self.game(g)
@@ -250,7 +252,7 @@ class _Builder:
                     kb._cards_by_name.setdefault((c.game, c.name), []).append(c.code)
         for c in registered:  # validated once all are known, so effects may name any card
             kb.cards[(c.game, c.code)] = info = self.card(c, c.game)
-            info.digest = self.digests.get(id(c))
+            info.digest = self.digest(c)
         nested: list[tuple[Scenario, str, Optional[Revision]]] = []
         for r in rulings:
             if self.check_game_prefix(r.id, r.loc, "ruling") and self.register("ruling", r.id, r.loc):
@@ -302,6 +304,15 @@ class _Builder:
         for d in decks:
             if self.check_game_prefix(d.id, d.loc, "deck") and self.register("scenario", d.id, d.loc):
                 kb.decks[d.id] = self.deck(d)
+
+    def digest(self, d) -> Optional[str]:
+        """The digest of the file a card, ruling or scenario is in and its id (a card's code), or
+        None when the file has none: made for the cards and the scenarios' containers alone, not
+        for every declaration (a card has no `id`, which pydantic's model looks for slowly)."""
+        digest = self.files.get(id(d))
+        if not digest:
+            return None
+        return f"{digest}:{d.code}" if type(d) is Card else f"{digest}:{getattr(d, 'id', None) or getattr(d, 'code', '')}"
 
     # -- ids ----------------------------------------------------------------------------
     def register(self, kind: str, ident: str, loc: Loc) -> bool:
@@ -398,9 +409,12 @@ class _Builder:
 
     # -- cards --------------------------------------------------------------------------
     def card(self, c: Card, game: str, scenario: Optional[Scenario] = None) -> CardInfo:
-        info = self.kb.games[game]
-        v = Validator(info.vocab, resolve_card=self.card_resolver(game, None),
-                      ref_exists=self.ref_exists)
+        v = self.card_validators.get(game)
+        if v is None:       # one per game: a card's validation reads no other card's, and its errors are its own
+            v = self.card_validators[game] = Validator(self.kb.games[game].vocab,
+                                                       resolve_card=self.card_resolver(game, None),
+                                                       ref_exists=self.ref_exists)
+        v.errors = []
         facts, effects = self.card_clauses(v, c.clauses)
         errata = []
         for e in c.errata:
@@ -464,7 +478,7 @@ class _Builder:
         local = {c.code: self.card(c, game, scenario=d) for c in d.cards}  # type: ignore[arg-type]
         v = Validator(self.kb.games[game].vocab, resolve_card=self.card_resolver(game, local),
                       ref_exists=self.ref_exists)
-        entries = tuple(x for x in (v.clause(c, ("deck",), "deck") for c in d.clauses) if x)
+        entries = v.clauses(d.clauses, ("deck",), "deck")
         self.diag.extend(v.errors)
         return DeckInfo(deck=d, cards=local, entries=entries)
 
@@ -495,10 +509,11 @@ class _Builder:
                 self.err("duplicate-id", c.loc, f"card {c.code} is defined twice in this scenario")
             local[c.code] = ci
         v = Validator(info.vocab, resolve_card=self.card_resolver(game, local), ref_exists=self.ref_exists)
-        calls = tuple(x for x in (v.clause(c, ("setup", "action"), "scenario") for c in s.clauses) if x)
+        calls = v.clauses(s.clauses, ("setup", "action"), "scenario")
         expects = []
         for e in s.expects:
-            call = v.clause(Clause(head=e.form, args=e.args, loc=e.loc), ("expect",), "expectation")
+            # Clause(head=e.form, args=e.args, loc=e.loc), without the named tuple's Python-level constructor
+            call = v.clause(tuple.__new__(Clause, (e.form, e.loc, e.args, None)), ("expect",), "expectation")
             if call is not None:
                 expects.append((e, call))
         self.diag.extend(v.errors)
@@ -510,7 +525,7 @@ class _Builder:
             pins.append(RevRef(target=owner, date=rev.date if rev else None,
                                undated=bool(rev and rev.date is None), loc=s.loc))
         container = s if owner is None else self.kb.rulings[owner]
-        digest = self.digests.get(id(container))
+        digest = self.digest(container)
         return ScenarioInfo(scenario=s, cards=local, calls=calls, expects=tuple(expects),
                             owner=(owner, rev) if owner else None, pins=tuple(pins),
                             digest=f"{digest}:{s.id}" if digest else None,

@@ -233,7 +233,12 @@ class KnowledgeBase(Record):
                 # revisions), without the one removed: what rebuilding every ruling's would give
                 timelines = self._whole.under_calendar(reading).timelines.without(*self.timelines.removed)
             else:
-                timelines = Timelines(self.rulings.values(), reading)
+                own = self.timelines
+                if own._base is None and own.removed is None and len(own.rulings) == len(self.rulings) and \
+                        all(a is b for a, b in zip(own.rulings.values(), self.rulings.values())):
+                    timelines = own.read(reading)   # made from these very rulings: read again
+                else:
+                    timelines = Timelines(self.rulings.values(), reading)
                 if self.timelines.removed is not None:
                     timelines = timelines.without(*self.timelines.removed)
             seasons = [("season-revisions", g) for g in self.games]     # of the rulings alone: the same

@@ -29,8 +29,10 @@ from ..base.record import Record, field
 _LINK = re.compile(r"\[\[([^\]>]*)(?:>[^\]]*)?\]\]")
 _DECOR = re.compile(r"&\w+(?:\([^)]*\))?\{|\}")
 _MARKER = re.compile(r"^(?:[-+*#•・]+|\d+\.|[０-９]+．)\s*")
-_SPACE = re.compile(r"[\s\u3000]+")
 OMISSION = LazyPattern(r"…+|\.\.\.+")
+
+
+_MARKER_FIRST = "-+*#•・"   # a list marker's first character, when not a digit (\d: str.isdecimal)
 
 
 def normalize_line(line: str) -> str:
@@ -38,8 +40,12 @@ def normalize_line(line: str) -> str:
         line = _LINK.sub(r"\1", line)
     if "}" in line or "&" in line:
         line = _DECOR.sub("", line)
-    line = _MARKER.sub("", line.strip())
-    return _SPACE.sub("", line)
+    line = line.strip()
+    first = line[:1]
+    if first and (first in _MARKER_FIRST or first.isdecimal()):   # (else _MARKER matches nothing)
+        line = _MARKER.sub("", line)
+    # _SPACE.sub("", line): str.split's whitespace is re's \s, with U+3000 among it
+    return "".join(line.split())
 
 
 @lru_cache(maxsize=8192)    # the checks ask for the same few hundred headings for every card and ruling
@@ -70,6 +76,7 @@ AUTHORITY_KINDS = {
 }
 
 
+PREFIX = 4      # the first characters of a quote whose first occurrence is kept (SourceDocument._find)
 KEEP_DOCUMENTS = 64     # source documents a resident process keeps read (see SourceDocument.load)
 _KEPT: dict = {}
 
@@ -90,6 +97,7 @@ class SourceDocument(Record):
     outline: list = field(default_factory=list)   # outline.Heading, in order
     _lines: dict[str, list[int]] = field(default_factory=dict)    # a whole normalized line -> offsets
     _located: dict = field(default_factory=dict)                 # (text, heading) -> locate's answer
+    _firsts: dict = field(default_factory=dict)     # (a quote's first PREFIX characters, start) -> see _find
 
     @classmethod
     def load(cls, name: str, title: str, path: Path) -> "SourceDocument":
@@ -169,18 +177,27 @@ class SourceDocument(Record):
 
     def _locate(self, text: str, heading: Optional[str]) -> Optional[tuple[int, int]]:
         spans = self.sections(heading) if heading is not None else [(0, len(self._flat))]
-        pieces = [normalize_text(p) for p in OMISSION.split(text)]
-        pieces = [p for p in pieces if p]
-        if not pieces:
-            return None
-        if len(pieces) == 1 and pieces[0] in self._lines:     # a whole line: found without a scan
-            for at in self._lines[pieces[0]]:
-                if any(begin <= at and at + len(pieces[0]) <= end for begin, end in spans):
-                    return (at, at + len(pieces[0]))
+        if "…" in text or "..." in text:    # (OMISSION splits nothing else: most quotes are one piece)
+            pieces = [p for p in map(normalize_text, OMISSION.split(text)) if p]
+            if not pieces:
+                return None
+        else:
+            piece = normalize_text(text)
+            if not piece:
+                return None
+            pieces = [piece]
+        if len(pieces) == 1:
+            lines = self._lines.get(pieces[0])
+            if lines is not None:     # a whole line: found without a scan
+                size = len(pieces[0])
+                for at in lines:
+                    for begin, end in spans:
+                        if begin <= at and at + size <= end:
+                            return (at, at + size)
         for begin, end in spans:
             position, first = begin, None
             for piece in pieces:
-                found = self._flat.find(piece, position, end)
+                found = self._find(piece, begin, end) if first is None else self._flat.find(piece, position, end)
                 if found < 0:
                     break
                 first = found if first is None else first
@@ -188,6 +205,21 @@ class SourceDocument(Record):
             else:
                 return (first, position)
         return None
+
+    def _find(self, piece: str, start: int, end: int) -> int:
+        """`self._flat.find(piece, start, end)`, the same offset (the leftmost), for a first piece:
+        an occurrence of the piece begins with an occurrence of its first PREFIX characters, so
+        none begins before their first occurrence from `start` — found once for all the quotes
+        that begin with them (a section's thousands of quotes begin in a few hundred ways), and
+        when there is none, neither is there the piece. `start` is a section's beginning, which
+        the quotes of a section share."""
+        if len(piece) <= PREFIX:
+            return self._flat.find(piece, start, end)
+        key = (piece[:PREFIX], start)
+        at = self._firsts.get(key)
+        if at is None:
+            at = self._firsts[key] = self._flat.find(key[0], start)
+        return self._flat.find(piece, at, end) if at >= 0 else -1
 
     def find(self, text: str, heading: Optional[str] = None) -> bool:
         """Whether text lies in the document (in the heading's section when one is given)."""

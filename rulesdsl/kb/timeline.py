@@ -87,17 +87,34 @@ class Timelines:
             else:
                 key = "undated" if ref.undated else ref.date
                 cut_one[key] = min(when, cut_one.get(key, FOREVER))
-        revs = sorted((x for x in r.revisions if x is not skip), key=sort_key)
+        revs = [x for x in r.revisions if x is not skip]
+        if len(revs) > 1:
+            revs.sort(key=sort_key)     # (stable, as sorted: one revision needs no key)
+        starts = [start(x, self.reading) for x in revs]     # each read once, not as begin and as end
+        starts.append(FOREVER)
         out = []
         for i, rev in enumerate(revs):
-            begin = start(rev, self.reading)
-            end = start(revs[i + 1], self.reading) if i + 1 < len(revs) else FOREVER
+            begin, end = starts[i], starts[i + 1]
             end = min(end, cut_all, cut_one.get("undated" if rev.date is None else rev.date, FOREVER))
             if rev.status is Status.retracted:
                 continue  # a retraction ends what came before and is itself nothing in force
             if end > begin:
                 out.append(Interval(r.id, rev, begin, end))
         return out
+
+    def read(self, reading: Optional[str]) -> "Timelines":
+        """The same rulings' timelines with seasons read another way: what `Timelines(rulings,
+        reading)` makes from the rulings these were made from, without walking their revisions
+        again — who supersedes whom is the same, only the superseding revisions' starts are read
+        again, in the same order. For timelines made by `Timelines(...)` alone (not `without`)."""
+        assert self._base is None and self.removed is None
+        other = object.__new__(Timelines)
+        other.rulings, other.superseded_by = self.rulings, self.superseded_by
+        other.reading, other.removed = reading, None
+        other.cuts = {target: [(start(rev, reading), rid, rev, ref) for _, rid, rev, ref in cuts]
+                      for target, cuts in self.cuts.items()}
+        other._made, other._base = {}, None
+        return other
 
     def without(self, ruling: str, rev: Revision) -> "Timelines":
         """The timelines as if one revision had never been made: its ruling's intervals, and

@@ -66,6 +66,12 @@ class CardRef(Record, frozen=True):
     key: Optional[tuple[str, str]] = None   # (game, code) for a knowledge-base card,
                                             # ("", code) for a scenario's own card
 
+    def __init__(self, text: str, key: Optional[tuple[str, str]] = None) -> None:
+        # written out (one per card named in a scenario, ~42,000 at 10,000 cards; Record's own
+        # constructor is about twice as slow); set past its own refusal, as it is frozen
+        put = object.__setattr__
+        put(self, "text", text), put(self, "key", key)
+
 
 class Call(NamedTuple):
     """A validated clause: the vocabulary entry it uses and its typed arguments. A named tuple,
@@ -289,8 +295,9 @@ class Validator:
         """Validate `c` as an entry of one of `kinds` (e.g. ("fact",) in a card)."""
         if "effect" in kinds and c.head == "effect":
             return self.effect(c)
+        entries = self.vocab.entries
         for kind in kinds:
-            entry = self.vocab.entries.get(kind, {}).get(c.head)
+            entry = entries.get(kind, _NONE).get(c.head)
             if entry is not None:
                 return self.call(c, entry)
         known = [n for k in kinds for n in self.vocab.entries.get(k, {})]
@@ -323,9 +330,17 @@ class Validator:
         if c.body is None:
             self.err(c.loc, "an effect needs a block of verbs: `effect on_play { draw 1 }`")
             return None
-        body = tuple(x for x in (self.clause(b, ("verb",), "effect") for b in c.body) if x)
-        return Call(kind="effect", name=str(c.args[0].value), params={}, modifiers=tuple(mods),
-                    body=body, loc=c.loc)
+        return _tnew(Call, ("effect", str(c.args[0].value), {}, c.loc, tuple(mods),     # (as in `call`)
+                            self.clauses(c.body, ("verb",), "effect")))
+
+    def clauses(self, clauses, kinds: tuple[str, ...], where: str) -> tuple[Call, ...]:
+        """The calls of the clauses that are valid (`clause` of each, in order)."""
+        calls = []
+        for c in clauses:
+            call = self.clause(c, kinds, where)
+            if call is not None:
+                calls.append(call)
+        return tuple(calls)
 
     def call(self, c: Clause, entry: Entry) -> Optional[Call]:
         params: dict[str, Any] = {}
@@ -362,14 +377,14 @@ class Validator:
             ok &= v is not _BAD
             params[p.name] = v
             i += 1
-        for extra in args[i:]:
+        for extra in args[i:] if i < n else ():
             ok = False
             self.err(extra.loc, f"unexpected {extra.display()}: {self.signature(entry)}", self.beyond(extra),
                      width=len(extra.display()))
         body = None
         if entry.body:
             if c.body is not None:
-                body = tuple(x for x in (self.clause(b, (entry.body,), entry.body) for b in c.body) if x)
+                body = self.clauses(c.body, (entry.body,), entry.body)
         elif c.body is not None:
             ok = False
             self.err(c.loc, f"{entry.kind} {entry.name} takes no block")
@@ -403,14 +418,32 @@ class Validator:
 
     # -- atoms --------------------------------------------------------------------------
     def matches(self, atom: Atom, p: Param) -> bool:
+        kind, v, _, unit = atom
+        vocab = self.vocab
+        # The value an atom gives as an argument of a type, or _NO, written out here and in
+        # `convert` (~400,000 tries at 10,000 cards): a built-in type's test is looked up, an
+        # enum's after it (a built-in type's name wins over an enum's).
         for t in p.types:
-            if self._accepts(atom, t) is not _NO:
-                return True
+            test = _BUILTIN_TESTS.get(t)
+            if test is not None:
+                if test(vocab, kind, v, unit) is not _NO:
+                    return True
+            elif kind == "name":
+                e = vocab.enums.get(t)
+                if e is not None and v in e.values:
+                    return True
         return False
 
     def convert(self, atom: Atom, p: Param) -> Any:
+        kind, v, _, unit = atom
+        vocab = self.vocab
         for t in p.types:
-            value = self._accepts(atom, t)
+            test = _BUILTIN_TESTS.get(t)    # (as in `matches`)
+            if test is not None:
+                value = test(vocab, kind, v, unit)
+            else:
+                e = vocab.enums.get(t)
+                value = v if e is not None and kind == "name" and v in e.values else _NO
             if value is not _NO:
                 if t == "card":
                     if self.resolve_card is None:
@@ -439,24 +472,13 @@ class Validator:
         return {"cell": list(self.vocab.cells), "player": list(self.vocab.players),
                 "unknown": ["unknown"], "bool": ["yes", "no"]}.get(t, [])
 
-    def _accepts(self, atom: Atom, t: str) -> Any:
-        """The value `atom` gives as an argument of type `t`, or _NO when it is not one. A built-in
-        type's test is looked up (~200,000 atoms at 10,000 cards, an enum's once after a dozen
-        comparisons when they were tried in turn); a built-in type's name wins over an enum's."""
-        kind, v, _, unit = atom
-        test = _BUILTIN_TESTS.get(t)
-        if test is not None:
-            return test(self.vocab, kind, v, unit)
-        e = self.vocab.enums.get(t)
-        return v if e is not None and kind == "name" and v in e.values else _NO
-
 
 class _Bad:
     pass
 
 
 _BAD = _Bad()
-_NO = _Bad()        # an atom that is not of the type tried (`Validator._accepts`)
+_NO = _Bad()        # an atom that is not of the type tried (`Validator.matches`, `convert`)
 
 # Each built-in type's test of an atom's (kind, value, unit): the value it gives, or _NO. A card's
 # reference is made by `convert`, not for every match tried.
