@@ -46,12 +46,25 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             if hit is None:
                 answer_path(argv)
                 from .main import run_captured
+                _hold_to_exit()
                 hit = run_captured(argv)
                 cache.remember(key, hit)
             return _write(hit)
     answer_path(argv)
     from .main import main as run
+    _hold_to_exit()
     return run(argv)
+
+
+_ENDS_BY_EXIT = False       # set by `entry`, which ends the process by os._exit
+
+
+def _hold_to_exit() -> None:
+    """When this process ends by os._exit, the command's loaded objects are left for that exit
+    to drop whole (rulesdsl/cli/main.py's HOLD_TO_EXIT)."""
+    if _ENDS_BY_EXIT:
+        from . import main as command_line
+        command_line.HOLD_TO_EXIT = True
 
 
 # the commands that run here on the plain models (rulesdsl/base/declared.py): they only answer,
@@ -124,6 +137,8 @@ def entry() -> None:
             stream.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[attr-defined]
         except (AttributeError, ValueError):
             pass
+    global _ENDS_BY_EXIT
+    _ENDS_BY_EXIT = True        # this process ends by os._exit below
     try:
         code = main()
     except BrokenPipeError:  # the reader went away (`| head`): nothing more to say
