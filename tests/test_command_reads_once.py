@@ -90,9 +90,27 @@ def test_hold_keeps_nothing_unless_the_process_ends_by_the_entry_points_exit(mon
     command_line.hold(object())
     assert command_line._held == []
     monkeypatch.setattr(command_line, "HOLD_TO_EXIT", True)
+    monkeypatch.setattr(loader, "RESIDENT", True)           # a server's or a language server's process
+    command_line.hold(object())
+    assert command_line._held == []
+    monkeypatch.setattr(loader, "RESIDENT", False)
     kept = object()
     command_line.hold(kept)
     assert command_line._held == [kept]
+
+
+@pytest.mark.parametrize("argv, held", [
+    (["check"], True), (["--root", "kb", "ask", "q.rules"], True), (["--root", "kb", "serve"], False),
+    (["lsp"], False), (["fmt", "--write", "x.rules"], False)])
+def test_only_a_read_only_command_run_by_the_entry_point_holds_what_it_loaded(monkeypatch, argv, held):
+    monkeypatch.setattr(command_line, "HOLD_TO_EXIT", False)
+    monkeypatch.setattr(fastpath, "_ENDS_BY_EXIT", True)
+    fastpath._hold_to_exit(argv)
+    assert command_line.HOLD_TO_EXIT is held
+    monkeypatch.setattr(command_line, "HOLD_TO_EXIT", False)
+    monkeypatch.setattr(fastpath, "_ENDS_BY_EXIT", False)
+    fastpath._hold_to_exit(argv)
+    assert command_line.HOLD_TO_EXIT is False
 
 
 def test_reading_a_whole_file_reads_every_byte_past_a_chunk(tmp_path):

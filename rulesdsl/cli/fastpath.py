@@ -46,23 +46,24 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             if hit is None:
                 answer_path(argv)
                 from .main import run_captured
-                _hold_to_exit()
+                _hold_to_exit(argv)
                 hit = run_captured(argv)
                 cache.remember(key, hit)
             return _write(hit)
     answer_path(argv)
     from .main import main as run
-    _hold_to_exit()
+    _hold_to_exit(argv)
     return run(argv)
 
 
 _ENDS_BY_EXIT = False       # set by `entry`, which ends the process by os._exit
 
 
-def _hold_to_exit() -> None:
-    """When this process ends by os._exit, the command's loaded objects are left for that exit
-    to drop whole (rulesdsl/cli/main.py's HOLD_TO_EXIT)."""
-    if _ENDS_BY_EXIT:
+def _hold_to_exit(argv: Sequence[str]) -> None:
+    """When this process ends by os._exit once its one command has run (a read-only command:
+    never `serve` or `lsp`, which run command after command), what the command loaded is left
+    for that exit to drop whole (rulesdsl/cli/main.py's HOLD_TO_EXIT)."""
+    if _ENDS_BY_EXIT and cache.globals_of(argv).command in cache.READ_ONLY:
         from . import main as command_line
         command_line.HOLD_TO_EXIT = True
 

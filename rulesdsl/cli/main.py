@@ -37,8 +37,10 @@ _held: list = []
 
 
 def hold(*values) -> None:
-    """Keep `values` alive until the process exits, when the entry point ends it (see HOLD_TO_EXIT)."""
-    if HOLD_TO_EXIT:
+    """Keep `values` alive until the process exits, when the entry point ends it (see HOLD_TO_EXIT);
+    never in a process that keeps knowledge bases loaded between commands."""
+    from ..kb import loader
+    if HOLD_TO_EXIT and not loader.RESIDENT:
         _held.extend(values)
 
 
