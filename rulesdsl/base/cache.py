@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from collections import namedtuple
 
-from .files import look, looked, looks, one_look, walk  # noqa: F401 — callers know them as cache.…
+from .files import keep_read, kept_digest, look, looked, looks, one_look, read_whole, walk  # noqa: F401
 
 # No `typing` here: this module is the command line's whole start when a kept output or a
 # server answers, and typing's import is a tenth of that (the annotations are never evaluated).
@@ -399,11 +399,12 @@ class Digests:
             if not stat.S_ISREG(st.st_mode):
                 return "not-a-file"
             try:
-                with open(p, "rb") as f:
-                    data = f.read()
+                data = read_whole(p)
             except OSError:
                 return "unreadable"
-        d = content_digest(data)
+            keep_read(p, data, d := content_digest(data))      # for this command's loader to read
+        else:           # the bytes this command's key read and hashed, or others
+            d = kept_digest(p, data) or content_digest(data)
         if st.st_ctime_ns < taken - SLACK_NS:
             # a record is kept only if it can ever be trusted: a file changed within SLACK_NS of
             # its hashing (a judge's question written just before it is asked) is hashed again

@@ -56,6 +56,20 @@ def read_regular(path, limit: int = MAX_BYTES) -> bytes:
     return data
 
 
+def read_whole(path) -> bytes:
+    """Every byte of the file at `path`, however large, in a few system calls (`open()` adds an
+    fstat, an ioctl and a buffer to each file). The caller has seen that it is a regular file;
+    should it have become a FIFO meanwhile, opening it does not wait for a writer."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
 def write_whole(path, data: bytes) -> None:
     """Make (or empty) the file at `path` and write `data` into it, in three system calls: `open()`
     adds an fstat, an ioctl and a buffer to each file, and a wiki writes tens of thousands."""
@@ -86,6 +100,33 @@ def one_look():
         yield
     finally:
         _looks = saved
+
+
+def keep_read(p: str, data: bytes, digest: str) -> None:
+    """Keep the bytes just read of the regular file at `p`, and their digest, for the rest of the
+    command inside `one_look`: the command's key hashed them, its run reads them (`read_once`) and
+    knows their digest (`kept_digest`) without reading and hashing the file again."""
+    if _looks is not None:
+        _looks[("read", p)] = (data, digest)
+
+
+def read_once(path, limit: int = MAX_BYTES) -> bytes:
+    """`read_regular(path, limit)`, but the bytes `keep_read` kept of it in this command when it
+    kept some (what the command's key was made of), the same errors for them past `limit`."""
+    found = _looks.get(("read", str(path))) if _looks is not None else None
+    if found is None:
+        return read_regular(path, limit)
+    data = found[0]
+    if len(data) > limit:
+        raise TooLarge(data[:limit + 1])
+    return data
+
+
+def kept_digest(p: str, data: bytes) -> Optional[str]:
+    """The digest `keep_read` kept with the bytes of `p` when `data` is those very bytes, else
+    None; either way they are let go of (a file's bytes are held until its run has read them)."""
+    found = _looks.pop(("read", p), None) if _looks is not None else None
+    return found[1] if found is not None and found[0] is data else None
 
 
 def looks() -> Optional[dict]:

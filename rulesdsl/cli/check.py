@@ -12,7 +12,7 @@ from ..kb.lint import GAP_KINDS, run_checks
 from ..kb.loader import rules_files, wait_for_writers
 from ..lang.diagnostics import Diagnostic, DslError
 from ..regress.answers import answer_findings
-from .main import EXIT_OK, Output, command, dump_json, exit_code
+from .main import EXIT_OK, Output, command, dump_json, exit_code, hold
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -57,6 +57,7 @@ def run(args, out: Output) -> int:
     if args.gaps:
         return _gaps(root, args, out)
     kb, findings = check_paths(root, list(args.paths), use_cache)
+    hold(kb, findings)
     nfiles = len(kb.files)
     code = exit_code(findings)
     if args.json:
@@ -77,6 +78,7 @@ def run(args, out: Output) -> int:
 
 def _gaps(root: Path, args, out: Output) -> int:
     kb, findings = check_paths(root, list(args.paths), not args.no_cache)
+    hold(kb, findings)
     gaps = [r for r in kb.rulings.values() if r.gap]
     gaps.sort(key=lambda r: (r.game, r.id))
     if args.json:

@@ -46,12 +46,26 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             if hit is None:
                 answer_path(argv)
                 from .main import run_captured
+                _hold_to_exit(argv)
                 hit = run_captured(argv)
                 cache.remember(key, hit)
             return _write(hit)
     answer_path(argv)
     from .main import main as run
+    _hold_to_exit(argv)
     return run(argv)
+
+
+_ENDS_BY_EXIT = False       # set by `entry`, which ends the process by os._exit
+
+
+def _hold_to_exit(argv: Sequence[str]) -> None:
+    """When this process ends by os._exit once its one command has run (a read-only command:
+    never `serve` or `lsp`, which run command after command), what the command loaded is left
+    for that exit to drop whole (rulesdsl/cli/main.py's HOLD_TO_EXIT)."""
+    if _ENDS_BY_EXIT and cache.globals_of(argv).command in cache.READ_ONLY:
+        from . import main as command_line
+        command_line.HOLD_TO_EXIT = True
 
 
 # the commands that run here on the plain models (rulesdsl/base/declared.py): they only answer,
@@ -124,6 +138,8 @@ def entry() -> None:
             stream.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[attr-defined]
         except (AttributeError, ValueError):
             pass
+    global _ENDS_BY_EXIT
+    _ENDS_BY_EXIT = True        # this process ends by os._exit below
     try:
         code = main()
     except BrokenPipeError:  # the reader went away (`| head`): nothing more to say

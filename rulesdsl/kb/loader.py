@@ -67,7 +67,7 @@ def read_file(path: Path, shown: str, limit: Optional[int] = None) -> bytes:
     is read from it."""
     limit = MAX_FILE_BYTES if limit is None else limit
     try:
-        return files.read_regular(path, limit)
+        return files.read_once(path, limit)     # as the command's key read it, when it did
     except files.NotAFile as e:
         raise DslError([Diagnostic(code="io", loc=Loc(shown, 1, 1), fatal=True,
                                    message=f"{shown} is {e}, not a .rules file; it was not read")]) from None
