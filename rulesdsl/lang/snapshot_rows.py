@@ -220,8 +220,7 @@ def _source(cls: type, kind: str) -> str:
     return "\n".join(lines)
 
 
-_TABLES = ("strs, ints, others, scalars, memo, nodes, rows, heights, masks, groups, makers, part, generic, "
-           "scalar, NONE_KEY")
+_TABLES = "strs, ints, others, scalars, memo, nodes, rows, heights, masks, groups, makers, part, generic, NONE_KEY"
 
 
 def _compile(cls: type, kind: str) -> Optional[Callable]:

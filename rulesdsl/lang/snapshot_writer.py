@@ -128,7 +128,7 @@ class Writer:
         def maker(t: type, kind: str) -> Callable:
             f = factory(t, kind)
             return generic if f is None else f(strs, ints, others, scalars, memo, nodes, rows, heights, masks,
-                                               groups, makers, part, generic, scalar, _NONE_KEY)
+                                               groups, makers, part, generic, _NONE_KEY)
 
         def counted(t: type, kind: str) -> Callable:
             """`generic`, counting the class's rows written in this process until its maker is
@@ -141,7 +141,7 @@ class Writer:
             return count
 
         def part(c) -> int:
-            """One part's entry in its owner's row, as `generic`'s loop makes it."""
+            """One part's entry in its owner's row: a scalar's index, or an object's reference."""
             tc = type(c)
             table = strs if tc is str else ints if tc is int else None
             if table is not None:
@@ -263,37 +263,9 @@ class Writer:
             append = row.append
             h = 0
             for c in p:
-                tc = type(c)
-                if tc is str:                   # the commonest parts, registered inline
-                    i = strs.get(c)
-                    if i is None:
-                        i = strs[c] = len(scalars)
-                        scalars.append(c)
-                    append(i)
-                    continue
-                if tc is int:
-                    i = ints.get(c)
-                    if i is None:
-                        i = ints[c] = len(scalars)
-                        scalars.append(c)
-                    append(i)
-                    continue
-                if c is None:                   # the commonest after them (no unit, no body, …)
-                    i = others.get(_NONE_KEY)
-                    append(scalar(None) if i is None else i)
-                    continue
-                r = memo.get(id(c))
-                if r is None:
-                    if tc in _SCALAR_SET:
-                        append(scalar(c))
-                        continue
-                    r = visit(c)
-                    if r >= 0:                  # a str subclass written as a str (loose)
-                        append(r)
-                        continue
-                ch = heights[~r]
-                if ch > h:
-                    h = ch
+                r = part(c)
+                if r < 0 and heights[~r] > h:   # (r >= 0: a scalar, or a str subclass written as a str)
+                    h = heights[~r]
                 append(r)
             if at is not None:                  # its Loc, as three scalars of its own row
                 if type(at) is not _Loc:
