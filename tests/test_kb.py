@@ -140,7 +140,7 @@ def test_scenario_may_complete_unknown_facts_but_not_contradict_known_ones(kb_ro
     assert d.code == "scenario-card" and "given by the sources as 30" in d.message
 
 
-def _active_walked(kb, game, point, card, day):
+def _in_force_walked(kb, game, point, card, day):
     """The settings of a point in force on `day`, each setting's revision asked of the timelines."""
     return [(rid, rev, s) for rid, rev, s in kb.settings_by_card.get((game, point, card), [])
             if kb.in_force(rid, day) is rev]
@@ -157,7 +157,7 @@ def _inexact_walked(kb, game, point, card, day):
 
 
 def test_a_points_settings_in_force_and_its_inexact_period_are_those_a_walk_of_every_setting_finds():
-    """`_active` asks the timelines once per ruling and `_fuzzy_in` reads the inexact periods
+    """`settings_in_force` asks the timelines once per ruling and `_fuzzy_in` reads the inexact periods
     kept per point (`_walked`): the same settings, in the same order, and the same note, on every
     day where a ruling's time in force or an inexact period begins or ends (and the days either
     side), under every season reading and on a side without a revision (which shares `_walks`)."""
@@ -177,7 +177,8 @@ def test_a_points_settings_in_force_and_its_inexact_period_are_those_a_walk_of_e
                      for d in (iv.begin, iv.end) if dt.date.min < d < dt.date.max}
             edges |= {d for _, rev, _ in settings if rev.date is not None for d in rev.date.window()}
             for day in sorted({d + k * one for d in edges for k in (-1, 0, 1)} | {dt.date(2026, 11, 30)}):
-                assert kb._active(game, point, card, day) == _active_walked(kb, game, point, card, day)
+                assert kb.settings_in_force(game, point, card, day) == \
+                    _in_force_walked(kb, game, point, card, day)
                 walked = _inexact_walked(kb, game, point, card, day)
                 note = kb._fuzzy_in(game, point, card, day)
                 assert (note is None) == (walked is None)

@@ -105,7 +105,7 @@ def test_without_a_revision_setting_a_point_game_wide_a_card_with_its_own_settin
     fresh = without_revision(kb, rid, rev)
     carried = without_revision(kb, rid, rev, side_memo(kb), settings_of_rulings(kb))
     day = dt.date(2026, 11, 30)
-    assert kb._active("grm", "stack_scope", "No.142", day), "No.142's own setting is in force"
+    assert kb.settings_in_force("grm", "stack_scope", "No.142", day), "No.142's own setting is in force"
     for card in ("No.142", "No.001", None):
         got = carried.value("grm", "stack_scope", card=card, as_of=day)
         assert got == fresh.value("grm", "stack_scope", card=card, as_of=day)

@@ -166,8 +166,9 @@ class KnowledgeBase(Record):
     _built: dict[int, tuple] = field(default_factory=dict, repr=False)
     _active_memo: dict[tuple, list] = field(default_factory=dict, repr=False)
     _fuzzy_memo: dict[tuple, Optional[str]] = field(default_factory=dict, repr=False)
-    # (game, point, card or None) -> its settings as `_active` and `_fuzzy_in` walk them (`_walked`):
-    # read from the settings alone (no timeline, no calendar), so shared by every view made by `replace`
+    # (game, point, card or None) -> its settings as `settings_in_force` and `_fuzzy_in` walk them
+    # (`_walked`): read from the settings alone (no timeline, no calendar), so shared by every view
+    # made by `replace`
     _walks: dict[tuple, tuple] = field(default_factory=dict, repr=False)
     memo: dict[tuple, object] = field(default_factory=dict, repr=False)
     calendar: Optional[str] = None          # how season dates are read (dates.CALENDARS; None: the default)
@@ -233,10 +234,8 @@ class KnowledgeBase(Record):
                 # revisions), without the one removed: what rebuilding every ruling's would give
                 timelines = self._whole.under_calendar(reading).timelines.without(*self.timelines.removed)
             else:
-                own = self.timelines
-                if own._base is None and own.removed is None and len(own.rulings) == len(self.rulings) and \
-                        all(a is b for a, b in zip(own.rulings.values(), self.rulings.values())):
-                    timelines = own.read(reading)   # made from these very rulings: read again
+                if self.timelines.made_from(self.rulings.values()):
+                    timelines = self.timelines.read(reading)    # made from these very rulings: read again
                 else:
                     timelines = Timelines(self.rulings.values(), reading)
                 if self.timelines.removed is not None:
@@ -285,8 +284,8 @@ class KnowledgeBase(Record):
         p = info.points.get(point)
         if p is None:
             raise KeyError(f"{game} has no rule point {point}")
-        specific = self._active(game, point, card, day) if card is not None else []
-        chosen = specific or self._active(game, point, None, day)
+        specific = self.settings_in_force(game, point, card, day) if card is not None else []
+        chosen = specific or self.settings_in_force(game, point, None, day)
         if chosen:
             pool = sorted(chosen, key=lambda c: (start(c[1]), c[0]))
             rid, rev, setting = pool[-1]
@@ -309,7 +308,7 @@ class KnowledgeBase(Record):
             loc=d.loc if d else p.loc, fuzzy=self._fuzzy(game, point, card, day),
             unsettled=p.unsettled, readings=p.readings if p.unsettled else ())
 
-    def _active(self, game: str, point: str, card: Optional[str], day: _dt.date) -> list:
+    def settings_in_force(self, game: str, point: str, card: Optional[str], day: _dt.date) -> list:
         """The settings of a point naming `card` (None: the game-wide ones) whose revision is in
         force on `day`. Memoised: the game-wide list is shared by every card's lookup, and
         walking it for each card would make a wiki of N cards cost N² (a card-specific setting
@@ -326,7 +325,7 @@ class KnowledgeBase(Record):
     def _walked(self, game: str, point: str, card: Optional[str]) -> tuple:
         """A point's settings naming `card` (None: the game-wide ones) in their order, the rulings
         they are of, and those of a revision whose exact day is unknown with every day its period
-        may cover (`PartialDate.window`), in their order: what `_active` and `_fuzzy_in` read
+        may cover (`PartialDate.window`), in their order: what `settings_in_force` and `_fuzzy_in` read
         for every day asked, made once."""
         key = (game, point, card)
         found = self._walks.get(key)

@@ -102,6 +102,12 @@ class Timelines:
                 out.append(Interval(r.id, rev, begin, end))
         return out
 
+    def made_from(self, rulings) -> bool:
+        """Whether these timelines are those `Timelines(rulings, …)` made of these very ruling
+        objects, in this order (not `without`'s): what `read` may read again."""
+        return self._base is None and self.removed is None and len(self.rulings) == len(rulings) and \
+            all(a is b for a, b in zip(self.rulings.values(), rulings))
+
     def read(self, reading: Optional[str]) -> "Timelines":
         """The same rulings' timelines with seasons read another way: what `Timelines(rulings,
         reading)` makes from the rulings these were made from, without walking their revisions

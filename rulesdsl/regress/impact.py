@@ -405,7 +405,7 @@ def _reusing(kb: KnowledgeBase, info: ScenarioInfo, base: Answer, after: Answer,
             for code in cards_to_ask(point):
                 if moved is not None and not any(code in by_ruling.get(rid, ()) for rid in moved):
                     # none of its settings moves: its own settings in force are the same here
-                    if not with_kb._active(game, point, code, when):
+                    if not with_kb.settings_in_force(game, point, code, when):
                         continue    # none: chosen on neither side
                     # and so is its value, theirs (sides._Unmoved): chosen where it is not the game's
                     if wide is None:

@@ -39,7 +39,7 @@ class _Unmoved(dict):
     """The values of a side without a revision (`KnowledgeBase._values`, read with `get`): one
     not worked out there yet is the whole knowledge base's where no setting of the point, for
     the card or game-wide, is of a ruling whose times of force move (`moved`: their (game, point,
-    card or None)). A value is chosen among the settings in force (`KnowledgeBase._active`),
+    card or None)). A value is chosen among the settings in force (`KnowledgeBase.settings_in_force`),
     its note of an inexact period read from the settings' dates alone: those settings in force
     are the same on both sides, and so is the value. So is a card's value where only game-wide
     settings move but the card has settings of its own in force on the day: those are chosen
@@ -60,7 +60,7 @@ class _Unmoved(dict):
             if card is not None and (game, point, card) in moved:
                 return default
             if (game, point, None) in moved:
-                if card is None or not self.kb._active(game, point, card, day):
+                if card is None or not self.kb.settings_in_force(game, point, card, day):
                     return default
                 found = self.kb.value(game, point, card=card, as_of=day)
             else:
