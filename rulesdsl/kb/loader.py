@@ -25,7 +25,8 @@ from typing import Callable, Iterable, Optional
 from ..base import cache, files
 from ..base.cache import blake2b       # CPython's own BLAKE2: hashlib's import loads OpenSSL (~8 ms)
 from ..lang.diagnostics import Diagnostic, DslError
-from ..lang.model import Document, Loc, Ruling, Scenario
+from ..lang.model import Document, Loc, Scenario
+from .doc_outline import outline, scenarios_in     # noqa: F401 (read here as loader's)
 
 SNAPSHOT_VERSION = "4"
 MAX_FILE_BYTES = files.MAX_BYTES
@@ -33,14 +34,16 @@ MAX_FILE_BYTES = files.MAX_BYTES
 
 def _salt(digests: Optional[cache.Digests] = None) -> str:
     """Changes whenever the grammar, the model or the snapshot code changes: a digest of the
-    content digests of every .py and .lark file under lang/ and of this file, as `digests` (the
+    content digests of every .py and .lark file under lang/, of this file and of the outline's
+    (kb/doc_outline.py, what the parts' outlines hold), as `digests` (the
     knowledge base's records) gives them — an unchanged file on record, which the output key
     has just looked at, is not read again — or as read here."""
     d = digests if digests is not None else cache.Digests(None)
     lang = Path(__file__).resolve().parents[1] / "lang"
     h = blake2b(SNAPSHOT_VERSION.encode(), digest_size=20)
     # the grammar by path: importing the parser (and lark) is left to runs that parse something
-    for rel, full in (*files.walk(lang, (".py", ".lark")), ("../kb/loader.py", str(lang.parent / "kb" / "loader.py"))):
+    for rel, full in (*files.walk(lang, (".py", ".lark")),
+                      *((f"../kb/{name}", str(lang.parent / "kb" / name)) for name in ("loader.py", "doc_outline.py"))):
         h.update(f"{rel}\0{d.digest(full)}\n".encode("utf-8", "surrogateescape"))
     return h.hexdigest()
 
@@ -182,36 +185,7 @@ def read_snapshot(path: Optional[Path], salt: str, kind: str = "parsed") -> Opti
     return dict(zip(keys, docs))
 
 
-# ----------------------------------------------------------------------------- the outline
-
-def outline(doc: Document) -> Document:
-    """`doc` with every scenario reduced to its id, title and location: a command that answers one new
-    question needs the others' ids only (a duplicate is still found); worked questions are most nodes."""
-    from ..lang.builder import constructor      # the parse's (pydantic's model_construct: ~20× its time)
-    make = constructor(Scenario)
-
-    def bare(s: Scenario) -> Scenario:
-        return make(id=s.id, title=s.title, loc=s.loc)
-
-    def ruling(r: Ruling) -> Ruling:
-        return r.model_copy(update={
-            "scenarios": tuple(map(bare, r.scenarios)),
-            "revisions": tuple(v.model_copy(update={"scenarios": tuple(map(bare, v.scenarios))})
-                               for v in r.revisions)})
-    decls = tuple(bare(d) if isinstance(d, Scenario) else ruling(d) if isinstance(d, Ruling) else d
-                  for d in doc.decls)
-    return doc.model_copy(update={"decls": decls})
-
-
-def scenarios_in(doc: Document) -> Iterable[Scenario]:
-    for d in doc.decls:
-        if isinstance(d, Scenario):
-            yield d
-        elif isinstance(d, Ruling):
-            yield from d.scenarios
-            for v in d.revisions:
-                yield from v.scenarios
-
+# ----------------------------------------------------------------------------- the kept documents
 
 def read_kept(snap: Optional[Path], salt: str,
               bodies: Optional[Callable[[Scenario], bool]]) -> tuple[dict[str, Document], bool]:
