@@ -47,8 +47,9 @@ def keep_parse(shown: str, data: bytes, doc: Document) -> None:
 
 
 def preparsed(shown: str, data: bytes) -> Optional[Document]:
-    """The document loader.question_games parsed from exactly these bytes under this name."""
-    return _parsed.pop((shown, data), None)
+    """The document loader.question_games parsed from exactly these bytes under this name (none
+    kept: no key made, whose hash would read every byte of every file a load parses)."""
+    return _parsed.pop((shown, data), None) if _parsed else None
 
 
 def games_of(doc: Document) -> list[str]:

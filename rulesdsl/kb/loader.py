@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Optional
 
 from ..base import cache, files
+from . import brief
 from ..base.cache import blake2b       # CPython's own BLAKE2: hashlib's import loads OpenSSL (~8 ms)
 from ..lang.diagnostics import Diagnostic, DslError
 from ..lang.model import Document, Loc, Scenario
@@ -266,7 +267,6 @@ def read_documents(paths: Iterable[Path], root: Path, use_cache: bool = True,
     cached: dict[str, Document] = {}
     held: dict[int, set[str]] = {}
     outlined = False
-    from . import brief
     narrow = use_cache and brief.ONLY is not None and (
         RESIDENT and bool(_in_memory) or bodies is not None and snap is not None and not RESIDENT)
     picked = None
@@ -416,12 +416,16 @@ def _worth_writing(todo: list, used: set, cached: dict) -> bool:
     return len(cached.keys() - used) > max(FEW, len(used) // 10)     # entries stale
 
 
+_parser = None      # lang/parser.py, imported by the first parse (a run that parses nothing never imports it)
+
+
 def parse_one(shown: str, data: bytes, key: str) -> tuple[Optional[Document], list[Diagnostic]]:
+    global _parser
     try:
-        from ..lang.parser import parse_text
-        from .brief import preparsed
-        doc = preparsed(shown, data)    # else made with its digest, not copied to set it
-        return (parse_text(decode(data, shown), shown, digest=key) if doc is None else
+        if _parser is None:     # (once: two imports a file were ~1.8 µs of each of 13,327 files)
+            from ..lang import parser as _parser
+        doc = brief.preparsed(shown, data)      # else made with its digest, not copied to set it
+        return (_parser.parse_text(decode(data, shown), shown, digest=key) if doc is None else
                 doc.model_copy(update={"digest": key})), []
     except DslError as e:
         return None, e.diagnostics
@@ -562,7 +566,6 @@ def question_games(path: Path, shown: str) -> Optional[frozenset]:
     than scenarios, or does not read or parse (its errors are then those of a whole load). Its
     parse is kept for the load."""
     from ..lang.parser import parse_text
-    from . import brief
     try:
         data = read_file(path, shown)
         doc = parse_text(decode(data, shown), shown)
