@@ -218,6 +218,7 @@ class _Builder:
         self.previous = previous
         self.wanted = wanted
         self.card_validators: dict[str, Validator] = {}     # game -> the validator of its cards (see card)
+        self.plans: dict[str, dict] = {}    # game -> the plans its validators share (Validator.plan)
 
     def err(self, code: str, loc: Optional[Loc], message: str, hint: Optional[str] = None,
             related: tuple = (), width: int = 1) -> None:
@@ -413,7 +414,7 @@ class _Builder:
         if v is None:       # one per game: a card's validation reads no other card's, and its errors are its own
             v = self.card_validators[game] = Validator(self.kb.games[game].vocab,
                                                        resolve_card=self.card_resolver(game, None),
-                                                       ref_exists=self.ref_exists)
+                                                       ref_exists=self.ref_exists, plans=self.plans_of(game))
         v.errors = []
         facts, effects = self.card_clauses(v, c.clauses)
         errata = []
@@ -423,6 +424,14 @@ class _Builder:
         self.diag.extend(v.errors)
         return CardInfo(card=c, game=game, facts=facts, effects=effects, errata=tuple(errata),
                         hypothetical=scenario is not None)
+
+    def plans_of(self, game: str) -> dict:
+        """The plans of the game's vocabulary's arguments, shared by all its validators: a plan
+        reads the vocabulary alone, which nothing changes during a build."""
+        plans = self.plans.get(game)
+        if plans is None:
+            plans = self.plans[game] = {}
+        return plans
 
     def card_clauses(self, v: Validator, clauses) -> tuple[dict[str, Any], tuple[Call, ...]]:
         facts: dict[str, Any] = {}
@@ -477,7 +486,7 @@ class _Builder:
         game = d.game
         local = {c.code: self.card(c, game, scenario=d) for c in d.cards}  # type: ignore[arg-type]
         v = Validator(self.kb.games[game].vocab, resolve_card=self.card_resolver(game, local),
-                      ref_exists=self.ref_exists)
+                      ref_exists=self.ref_exists, plans=self.plans_of(game))
         entries = v.clauses(d.clauses, ("deck",), "deck")
         self.diag.extend(v.errors)
         return DeckInfo(deck=d, cards=local, entries=entries)
@@ -508,7 +517,8 @@ class _Builder:
             if c.code in local:
                 self.err("duplicate-id", c.loc, f"card {c.code} is defined twice in this scenario")
             local[c.code] = ci
-        v = Validator(info.vocab, resolve_card=self.card_resolver(game, local), ref_exists=self.ref_exists)
+        v = Validator(info.vocab, resolve_card=self.card_resolver(game, local), ref_exists=self.ref_exists,
+                      plans=self.plans_of(game))
         calls = v.clauses(s.clauses, ("setup", "action"), "scenario")
         expects = []
         for e in s.expects:
