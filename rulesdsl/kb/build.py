@@ -438,16 +438,21 @@ class _Builder:
         effects: list[Call] = []
         fact_names = v.vocab.entries["fact"]
         for cl in clauses:
-            if cl.head in fact_names and len(cl.args) == 1 and cl.args[0].kind == "name" \
-                    and cl.args[0].value == "unknown" and cl.body is None:
-                facts[cl.head] = UNKNOWN  # `unknown` stands for the whole fact, whatever its shape
+            head = cl.head
+            entry = fact_names.get(head)
+            if entry is not None:
+                a = cl.args
+                if len(a) == 1 and a[0].kind == "name" and a[0].value == "unknown" and cl.body is None:
+                    facts[head] = UNKNOWN  # `unknown` stands for the whole fact, whatever its shape
+                    continue
+            # v.clause(cl, ("fact", "effect"), "card"), its look-up written out
+            if head == "effect":
+                call = v.effect(cl)
+                if call is not None:
+                    effects.append(call)
                 continue
-            call = v.clause(cl, ("fact", "effect"), "card")
-            if call is None:
-                continue
-            if call.kind == "effect":
-                effects.append(call)
-            else:
+            call = v.call(cl, entry) if entry is not None else v.clause(cl, ("fact", "effect"), "card")
+            if call is not None:
                 if call.name in facts:
                     v.err(cl.loc, f"{call.name} is given twice for this card")
                 params = call.params

@@ -338,10 +338,24 @@ class Validator:
                             self.clauses(c.body, ("verb",), "effect")))
 
     def clauses(self, clauses, kinds: tuple[str, ...], where: str) -> tuple[Call, ...]:
-        """The calls of the clauses that are valid (`clause` of each, in order)."""
+        """The calls of the valid clauses (`clause` of each, in order: the entry looked up in the
+        kinds' tables read once; `clause` itself says what no entry names)."""
         calls = []
+        effects = "effect" in kinds
+        entries = self.vocab.entries
+        tables = [entries.get(kind, _NONE) for kind in kinds]
         for c in clauses:
-            call = self.clause(c, kinds, where)
+            head = c.head
+            if effects and head == "effect":
+                call = self.effect(c)
+            else:
+                for table in tables:
+                    entry = table.get(head)
+                    if entry is not None:
+                        call = self.call(c, entry)
+                        break
+                else:
+                    call = self.clause(c, kinds, where)
             if call is not None:
                 calls.append(call)
         return tuple(calls)
