@@ -258,15 +258,20 @@ class _Builder:
         for r in rulings:
             if self.check_game_prefix(r.id, r.loc, "ruling") and self.register("ruling", r.id, r.loc):
                 kb.rulings[r.id] = r
-                nested += [(s, r.id, None) for s in r.scenarios]
+                if r.scenarios:     # (most rulings and revisions have none: no list made for them)
+                    nested += [(s, r.id, None) for s in r.scenarios]
                 for rev in r.revisions:
-                    nested += [(s, r.id, rev) for s in rev.scenarios]
+                    if rev.scenarios:
+                        nested += [(s, r.id, rev) for s in rev.scenarios]
         kb.timelines = Timelines(kb.rulings.values())
+        by_point, by_card = kb.settings_index, kb.settings_by_card
         for r in kb.rulings.values():
+            game, rid = r.game, r.id        # (a ruling's game is read from its id: once, not per setting)
             for rev in r.revisions:
                 for s in rev.settings:
-                    kb.settings_index.setdefault((r.game, s.point), []).append((r.id, rev, s))
-                    kb.settings_by_card.setdefault((r.game, s.point, s.card), []).append((r.id, rev, s))
+                    point, row = s.point, (rid, rev, s)
+                    by_point.setdefault((game, point), []).append(row)
+                    by_card.setdefault((game, point, s.card), []).append(row)
         # A scenario's validation depends only on the games' vocabularies and statements, which
         # cards exist under which codes and names, which rule sections and rulings exist (the
         # "frame"), and the cards it completes (`assume card No.034 { … }`): when a previous
@@ -274,9 +279,9 @@ class _Builder:
         # editor changing a ruling's, a game's or a card's text), its validated scenarios are
         # reused. Unchanged declarations are the very same objects, so comparing frames compares
         # only what was parsed again.
-        kb._frame = (tuple((g.id, g.vocabulary, g.clauses) for g in games),
-                     tuple((c.game, c.code, c.name) for c in cards),
-                     tuple(s.id for s in sections), tuple(r.id for r in rulings))
+        kb._frame = (tuple([(g.id, g.vocabulary, g.clauses) for g in games]),
+                     tuple([(c.game, c.code, c.name) for c in cards]),
+                     tuple([s.id for s in sections]), tuple([r.id for r in rulings]))
         same = self.previous is not None and self.previous._frame == kb._frame
         reuse = self.previous._built if same else {}
         before_cards = self.previous.cards if same else {}
@@ -422,8 +427,7 @@ class _Builder:
             efacts, eeffects = self.card_clauses(v, e.clauses)
             errata.append((e, efacts, eeffects))
         self.diag.extend(v.errors)
-        return CardInfo(card=c, game=game, facts=facts, effects=effects, errata=tuple(errata),
-                        hypothetical=scenario is not None)
+        return CardInfo(c, game, facts, effects, tuple(errata), scenario is not None)
 
     def plans_of(self, game: str) -> dict:
         """The plans of the game's vocabulary's arguments, shared by all its validators: a plan
@@ -526,9 +530,13 @@ class _Builder:
                       plans=self.plans_of(game))
         calls = v.clauses(s.clauses, ("setup", "action"), "scenario")
         expects = []
+        forms = info.vocab.entries.get("expect", {})
         for e in s.expects:
-            # Clause(head=e.form, args=e.args, loc=e.loc), without the named tuple's Python-level constructor
-            call = v.clause(tuple.__new__(Clause, (e.form, e.loc, e.args, None)), ("expect",), "expectation")
+            # Clause(head=e.form, args=e.args, loc=e.loc), without the named tuple's Python-level
+            # constructor, and v.clause(that, ("expect",), "expectation") with its look-up written out
+            clause = tuple.__new__(Clause, (e.form, e.loc, e.args, None))
+            entry = forms.get(e.form)
+            call = v.call(clause, entry) if entry is not None else v.clause(clause, ("expect",), "expectation")
             if call is not None:
                 expects.append((e, call))
         self.diag.extend(v.errors)

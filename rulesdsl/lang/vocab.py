@@ -367,8 +367,9 @@ class Validator:
         i = 0
         ok = True
         kept = self.plans.get(id(entry))
-        for p, name, many, optional, plan in (kept if kept is not None and kept[0] is entry
-                                              else self.entry_plan(entry))[1]:
+        if kept is None or kept[0] is not entry:
+            kept = self.entry_plan(entry)
+        for p, name, many, optional, plan in kept[1]:
             if many:
                 values = []
                 if i < n and args[i].kind == "array":
@@ -402,7 +403,8 @@ class Validator:
                 t, v = found
                 if t in CHECKED:
                     v = self.value(a, t, v)
-            ok &= v is not _BAD
+            if v is _BAD:
+                ok = False
             params[name] = v
             i += 1
         for extra in args[i:] if i < n else ():
@@ -418,9 +420,8 @@ class Validator:
             self.err(c.loc, f"{entry.kind} {entry.name} takes no block")
         if not ok:
             return None
-        # Call(kind=…, name=…, params=…, body=…, loc=c.loc), without the named tuple's Python-level
-        # constructor: one per clause of the knowledge base
-        return _tnew(Call, (entry.kind, entry.name, params, c.loc, (), body))
+        # Call(kind=…, name=…, params=…, body=…, loc=c.loc), without the named tuple's constructor
+        return _tnew(Call, (kept[2], kept[3], params, c.loc, (), body))
 
     def beyond(self, atom: Atom) -> Optional[str]:
         """A hint for a player name past the game's last player (P5 in a game for 2–4)."""
@@ -452,11 +453,10 @@ class Validator:
             kept = self.plans[id(p)] = (p, plan_of(self.vocab, p.types, _BUILTIN_TESTS, _test_types))
         return kept[1]
 
-    def entry_plan(self, entry: Entry) -> tuple[Entry, tuple]:
-        """(entry, each argument's (Param, name, many, optional, plan)): what `call` reads of
-        them, read once per entry and kept in `plans`."""
+    def entry_plan(self, entry: Entry) -> tuple:
+        """(entry, its arguments' (Param, name, many, optional, plan), kind, name): read once."""
         steps = tuple((p, p.name, p.many, p.optional, self.plan(p)) for p in entry.params)
-        kept = self.plans[id(entry)] = (entry, steps)
+        kept = self.plans[id(entry)] = (entry, steps, entry.kind, entry.name)
         return kept
 
     def typed(self, atom: Atom, p: Param) -> Optional[tuple[str, Any]]:
