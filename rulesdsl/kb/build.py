@@ -218,6 +218,7 @@ class _Builder:
         self.previous = previous
         self.wanted = wanted
         self.card_validators: dict[str, Validator] = {}     # game -> the validator of its cards (see card)
+        self.plans: dict[str, dict] = {}    # game -> the plans its validators share (Validator.plan)
 
     def err(self, code: str, loc: Optional[Loc], message: str, hint: Optional[str] = None,
             related: tuple = (), width: int = 1) -> None:
@@ -257,15 +258,20 @@ class _Builder:
         for r in rulings:
             if self.check_game_prefix(r.id, r.loc, "ruling") and self.register("ruling", r.id, r.loc):
                 kb.rulings[r.id] = r
-                nested += [(s, r.id, None) for s in r.scenarios]
+                if r.scenarios:     # (most rulings and revisions have none: no list made for them)
+                    nested += [(s, r.id, None) for s in r.scenarios]
                 for rev in r.revisions:
-                    nested += [(s, r.id, rev) for s in rev.scenarios]
+                    if rev.scenarios:
+                        nested += [(s, r.id, rev) for s in rev.scenarios]
         kb.timelines = Timelines(kb.rulings.values())
+        by_point, by_card = kb.settings_index, kb.settings_by_card
         for r in kb.rulings.values():
+            game, rid = r.game, r.id        # (a ruling's game is read from its id: once, not per setting)
             for rev in r.revisions:
                 for s in rev.settings:
-                    kb.settings_index.setdefault((r.game, s.point), []).append((r.id, rev, s))
-                    kb.settings_by_card.setdefault((r.game, s.point, s.card), []).append((r.id, rev, s))
+                    point, row = s.point, (rid, rev, s)
+                    by_point.setdefault((game, point), []).append(row)
+                    by_card.setdefault((game, point, s.card), []).append(row)
         # A scenario's validation depends only on the games' vocabularies and statements, which
         # cards exist under which codes and names, which rule sections and rulings exist (the
         # "frame"), and the cards it completes (`assume card No.034 { … }`): when a previous
@@ -273,9 +279,9 @@ class _Builder:
         # editor changing a ruling's, a game's or a card's text), its validated scenarios are
         # reused. Unchanged declarations are the very same objects, so comparing frames compares
         # only what was parsed again.
-        kb._frame = (tuple((g.id, g.vocabulary, g.clauses) for g in games),
-                     tuple((c.game, c.code, c.name) for c in cards),
-                     tuple(s.id for s in sections), tuple(r.id for r in rulings))
+        kb._frame = (tuple([(g.id, g.vocabulary, g.clauses) for g in games]),
+                     tuple([(c.game, c.code, c.name) for c in cards]),
+                     tuple([s.id for s in sections]), tuple([r.id for r in rulings]))
         same = self.previous is not None and self.previous._frame == kb._frame
         reuse = self.previous._built if same else {}
         before_cards = self.previous.cards if same else {}
@@ -413,7 +419,7 @@ class _Builder:
         if v is None:       # one per game: a card's validation reads no other card's, and its errors are its own
             v = self.card_validators[game] = Validator(self.kb.games[game].vocab,
                                                        resolve_card=self.card_resolver(game, None),
-                                                       ref_exists=self.ref_exists)
+                                                       ref_exists=self.ref_exists, plans=self.plans_of(game))
         v.errors = []
         facts, effects = self.card_clauses(v, c.clauses)
         errata = []
@@ -421,24 +427,36 @@ class _Builder:
             efacts, eeffects = self.card_clauses(v, e.clauses)
             errata.append((e, efacts, eeffects))
         self.diag.extend(v.errors)
-        return CardInfo(card=c, game=game, facts=facts, effects=effects, errata=tuple(errata),
-                        hypothetical=scenario is not None)
+        return CardInfo(c, game, facts, effects, tuple(errata), scenario is not None)
+
+    def plans_of(self, game: str) -> dict:
+        """The plans of the game's vocabulary's arguments, shared by all its validators: a plan
+        reads the vocabulary alone, which nothing changes during a build."""
+        plans = self.plans.get(game)
+        if plans is None:
+            plans = self.plans[game] = {}
+        return plans
 
     def card_clauses(self, v: Validator, clauses) -> tuple[dict[str, Any], tuple[Call, ...]]:
         facts: dict[str, Any] = {}
         effects: list[Call] = []
         fact_names = v.vocab.entries["fact"]
         for cl in clauses:
-            if cl.head in fact_names and len(cl.args) == 1 and cl.args[0].kind == "name" \
-                    and cl.args[0].value == "unknown" and cl.body is None:
-                facts[cl.head] = UNKNOWN  # `unknown` stands for the whole fact, whatever its shape
+            head = cl.head
+            entry = fact_names.get(head)
+            if entry is not None:
+                a = cl.args
+                if len(a) == 1 and a[0].kind == "name" and a[0].value == "unknown" and cl.body is None:
+                    facts[head] = UNKNOWN  # `unknown` stands for the whole fact, whatever its shape
+                    continue
+            # v.clause(cl, ("fact", "effect"), "card"), its look-up written out
+            if head == "effect":
+                call = v.effect(cl)
+                if call is not None:
+                    effects.append(call)
                 continue
-            call = v.clause(cl, ("fact", "effect"), "card")
-            if call is None:
-                continue
-            if call.kind == "effect":
-                effects.append(call)
-            else:
+            call = v.call(cl, entry) if entry is not None else v.clause(cl, ("fact", "effect"), "card")
+            if call is not None:
                 if call.name in facts:
                     v.err(cl.loc, f"{call.name} is given twice for this card")
                 params = call.params
@@ -477,7 +495,7 @@ class _Builder:
         game = d.game
         local = {c.code: self.card(c, game, scenario=d) for c in d.cards}  # type: ignore[arg-type]
         v = Validator(self.kb.games[game].vocab, resolve_card=self.card_resolver(game, local),
-                      ref_exists=self.ref_exists)
+                      ref_exists=self.ref_exists, plans=self.plans_of(game))
         entries = v.clauses(d.clauses, ("deck",), "deck")
         self.diag.extend(v.errors)
         return DeckInfo(deck=d, cards=local, entries=entries)
@@ -508,12 +526,17 @@ class _Builder:
             if c.code in local:
                 self.err("duplicate-id", c.loc, f"card {c.code} is defined twice in this scenario")
             local[c.code] = ci
-        v = Validator(info.vocab, resolve_card=self.card_resolver(game, local), ref_exists=self.ref_exists)
+        v = Validator(info.vocab, resolve_card=self.card_resolver(game, local), ref_exists=self.ref_exists,
+                      plans=self.plans_of(game))
         calls = v.clauses(s.clauses, ("setup", "action"), "scenario")
         expects = []
+        forms = info.vocab.entries.get("expect", {})
         for e in s.expects:
-            # Clause(head=e.form, args=e.args, loc=e.loc), without the named tuple's Python-level constructor
-            call = v.clause(tuple.__new__(Clause, (e.form, e.loc, e.args, None)), ("expect",), "expectation")
+            # Clause(head=e.form, args=e.args, loc=e.loc), without the named tuple's Python-level
+            # constructor, and v.clause(that, ("expect",), "expectation") with its look-up written out
+            clause = tuple.__new__(Clause, (e.form, e.loc, e.args, None))
+            entry = forms.get(e.form)
+            call = v.call(clause, entry) if entry is not None else v.clause(clause, ("expect",), "expectation")
             if call is not None:
                 expects.append((e, call))
         self.diag.extend(v.errors)

@@ -82,11 +82,12 @@ def references(kb: KnowledgeBase) -> Iterator[Diagnostic]:
     for (game, _), c in kb.cards.items():
         yield from refs(c.card.refs, game)
     for r in kb.rulings.values():
-        yield from refs(r.refs, r.game)
+        game = r.game       # (read from the ruling's id: once per ruling, not per revision)
+        yield from refs(r.refs, game)
         for rev in r.revisions:
-            yield from refs(rev.refs, r.game)
+            yield from refs(rev.refs, game)
             for sup in rev.supersedes:
-                problem = resolve_ref(kb, sup, r.game)
+                problem = resolve_ref(kb, sup, game)
                 if problem is None and kb.kind_of(sup.target) != "ruling":
                     problem = f"{sup.target} is not a ruling; only rulings can be superseded"
                 if problem is None and sup.target == r.id:
@@ -275,9 +276,10 @@ def _citations(kb: KnowledgeBase):
         for rev in s.revisions:
             yield s.game, rev.source, [_text(rev.text, True)]
     for r in kb.rulings.values():
+        game = r.game       # (once per ruling)
         for rev in r.revisions:
             quoted = rev.status not in (Status.unconfirmed,)
-            yield r.game, rev.source, [_text(rev.text, quoted)] + [(q.text, q.loc, True) for q in rev.quotes]
+            yield game, rev.source, [_text(rev.text, quoted)] + [(q.text, q.loc, True) for q in rev.quotes]
     for c in kb.cards.values():
         if c.hypothetical:
             continue
@@ -474,12 +476,13 @@ def notes_state_no_rule(kb: KnowledgeBase) -> Iterator[Diagnostic]:
                          "quote the source; or record the reading as an unconfirmed gap ruling (with a reason) "
                          "and name it in the note")
     for r in kb.rulings.values():
+        game = r.game       # (once per ruling)
         for rev in r.revisions:
             if rev.status is Status.unconfirmed:
                 continue   # the revision is itself the knowledge base's reading, with its reason
-            doc = doc_of(r.game, rev.source)
+            doc = doc_of(game, rev.source)
             for note in rev.notes:
-                if not _note_ok(kb, r.game, note, doc):
+                if not _note_ok(kb, game, note, doc):
                     yield _d("note", rev.loc, f"a note on {r.id}@{rev.date_label} states what the source "
                              f"does not say: {note[:60]}{'…' if len(note) > 60 else ''}",
                              "quote the source; or record the reading as an unconfirmed gap ruling and name it")

@@ -126,8 +126,9 @@ class SourceDocument(Record):
         offset = 0
         lines = doc.text.splitlines()
         previous = None
+        normed: dict[str, str] = {}     # each line's normalized form, which the outline asks again
         for raw in lines:
-            norm = normalize_line(raw)
+            norm = normed[raw] = normalize_line(raw)
             doc._line_starts.append(offset)
             if not norm:
                 continue
@@ -139,7 +140,12 @@ class SourceDocument(Record):
             offset += len(norm)
         doc._line_starts.append(offset)
         doc._flat = "".join(parts)
-        doc.outline = outline.headings(lines, normalize_line)
+        known = normed.get
+
+        def normalize(line: str) -> str:    # normalize_line, read back for the document's own lines
+            norm = known(line)
+            return norm if norm is not None else normalize_line(line)
+        doc.outline = outline.headings(lines, normalize)
         for h in doc.outline:
             doc._headings.setdefault(h.key, []).append((doc._line_starts[h.line], doc._line_starts[h.end_line]))
         return doc

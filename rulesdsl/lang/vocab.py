@@ -31,6 +31,7 @@ from typing import Any, Callable, NamedTuple, Optional
 
 from ..base.record import Record, field
 
+from .argplan import CHECKED, plan_of, typed_by
 from .diagnostics import Diagnostic, did_you_mean
 from .model import Atom, Clause, Loc
 
@@ -281,11 +282,14 @@ class Validator:
     """Checks clauses against one game's vocabulary and produces typed calls."""
 
     def __init__(self, vocab: Vocabulary, resolve_card: Optional[CardResolver] = None,
-                 ref_exists: Optional[RefResolver] = None) -> None:
+                 ref_exists: Optional[RefResolver] = None, plans: Optional[dict] = None) -> None:
         self.vocab = vocab
         self.resolve_card = resolve_card
         self.ref_exists = ref_exists
         self.errors: list[Diagnostic] = []
+        # id(argument or entry) -> (it, its plan: `plan`, `entry_plan`), kept with it; validators
+        # of one vocabulary may share them (a build makes one per scenario): plans read it alone
+        self.plans: dict[int, tuple] = {} if plans is None else plans
 
     def err(self, loc: Loc, msg: str, hint: Optional[str] = None, width: int = 1) -> None:
         self.errors.append(Diagnostic(code="vocabulary", message=msg, loc=loc, hint=hint, width=width))
@@ -334,10 +338,24 @@ class Validator:
                             self.clauses(c.body, ("verb",), "effect")))
 
     def clauses(self, clauses, kinds: tuple[str, ...], where: str) -> tuple[Call, ...]:
-        """The calls of the clauses that are valid (`clause` of each, in order)."""
+        """The calls of the valid clauses (`clause` of each, in order: the entry looked up in the
+        kinds' tables read once; `clause` itself says what no entry names)."""
         calls = []
+        effects = "effect" in kinds
+        entries = self.vocab.entries
+        tables = [entries.get(kind, _NONE) for kind in kinds]
         for c in clauses:
-            call = self.clause(c, kinds, where)
+            head = c.head
+            if effects and head == "effect":
+                call = self.effect(c)
+            else:
+                for table in tables:
+                    entry = table.get(head)
+                    if entry is not None:
+                        call = self.call(c, entry)
+                        break
+                else:
+                    call = self.clause(c, kinds, where)
             if call is not None:
                 calls.append(call)
         return tuple(calls)
@@ -348,8 +366,11 @@ class Validator:
         n = len(args)
         i = 0
         ok = True
-        for p in entry.params:
-            if p.many:
+        kept = self.plans.get(id(entry))
+        if kept is None or kept[0] is not entry:
+            kept = self.entry_plan(entry)
+        for p, name, many, optional, plan in kept[1]:
+            if many:
                 values = []
                 if i < n and args[i].kind == "array":
                     for item in args[i].value:  # type: ignore[union-attr]
@@ -361,21 +382,30 @@ class Validator:
                     while i < n and self.matches(args[i], p):
                         values.append(self.convert(args[i], p))
                         i += 1
-                if not values and not p.optional:
+                if not values and not optional:
                     ok = False
                     self.missing(c, entry, p, args, i)
-                params[p.name] = tuple(values)
+                params[name] = tuple(values)
                 continue
             if i >= n:
-                if not p.optional:
+                if not optional:
                     ok = False
                     self.missing(c, entry, p, args, i)
                 continue
-            if p.optional and not self.matches(args[i], p):
-                continue
-            v = self.convert(args[i], p)
-            ok &= v is not _BAD
-            params[p.name] = v
+            # `convert` (and `matches` first for an optional argument) written out over the plan
+            a = args[i]
+            found = typed_by(a, plan)
+            if found is None:
+                if optional:
+                    continue
+                v = self.convert(a, p)          # the error
+            else:
+                t, v = found
+                if t in CHECKED:
+                    v = self.value(a, t, v)
+            if v is _BAD:
+                ok = False
+            params[name] = v
             i += 1
         for extra in args[i:] if i < n else ():
             ok = False
@@ -390,9 +420,8 @@ class Validator:
             self.err(c.loc, f"{entry.kind} {entry.name} takes no block")
         if not ok:
             return None
-        # Call(kind=…, name=…, params=…, body=…, loc=c.loc), without the named tuple's Python-level
-        # constructor: one per clause of the knowledge base
-        return _tnew(Call, (entry.kind, entry.name, params, c.loc, (), body))
+        # Call(kind=…, name=…, params=…, body=…, loc=c.loc), without the named tuple's constructor
+        return _tnew(Call, (kept[2], kept[3], params, c.loc, (), body))
 
     def beyond(self, atom: Atom) -> Optional[str]:
         """A hint for a player name past the game's last player (P5 in a game for 2–4)."""
@@ -417,23 +446,22 @@ class Validator:
         return " or ".join(self.vocab.type_words(t) for t in p.types)
 
     # -- atoms --------------------------------------------------------------------------
+    def plan(self, p: Param) -> dict:
+        """p's plan (argplan.plan_of), made once per argument and kept in `plans`."""
+        kept = self.plans.get(id(p))
+        if kept is None or kept[0] is not p:
+            kept = self.plans[id(p)] = (p, plan_of(self.vocab, p.types, _BUILTIN_TESTS, _test_types))
+        return kept[1]
+
+    def entry_plan(self, entry: Entry) -> tuple:
+        """(entry, its arguments' (Param, name, many, optional, plan), kind, name): read once."""
+        steps = tuple((p, p.name, p.many, p.optional, self.plan(p)) for p in entry.params)
+        kept = self.plans[id(entry)] = (entry, steps, entry.kind, entry.name)
+        return kept
+
     def typed(self, atom: Atom, p: Param) -> Optional[tuple[str, Any]]:
-        """(the first of `p`'s types the atom is an argument of, the value it gives as one), or
-        None: a built-in type's test is looked up (~400,000 tries at 10,000 cards), an enum's
-        after it (a built-in type's name wins over an enum's)."""
-        kind, v, _, unit = atom
-        vocab = self.vocab
-        for t in p.types:
-            test = _BUILTIN_TESTS.get(t)
-            if test is not None:
-                value = test(vocab, kind, v, unit)
-                if value is not _NO:
-                    return t, value
-            elif kind == "name":
-                e = vocab.enums.get(t)
-                if e is not None and v in e.values:
-                    return t, v
-        return None
+        """(the first of `p`'s types that takes the atom, its value as one), or None: by p's plan."""
+        return typed_by(atom, self.plan(p))
 
     def matches(self, atom: Atom, p: Param) -> bool:
         return self.typed(atom, p) is not None
@@ -442,18 +470,7 @@ class Validator:
         found = self.typed(atom, p)
         if found is not None:
             t, value = found
-            if t == "card":
-                if self.resolve_card is None:
-                    return CardRef(str(value))
-                ref, problem, hint = self.resolve_card(atom)
-                if problem:
-                    self.err(atom.loc, problem, hint, width=len(atom.display()))
-                    return _BAD
-                return ref
-            if t in ("section", "ruling") and self.ref_exists and not self.ref_exists(t, value):
-                self.err(atom.loc, f"unknown {t} {value}", width=len(atom.display()))
-                return _BAD
-            return value
+            return self.value(atom, t, value) if t in CHECKED else value
         # build the best message from the first type's complaint
         hint = None
         if atom.kind == "name":
@@ -462,6 +479,22 @@ class Validator:
         self.err(atom.loc, f"expected {self.words(p)} for {p.name}, found {atom.display()}", hint or self.beyond(atom),
                  width=len(atom.display()))
         return _BAD
+
+    def value(self, atom: Atom, t: str, value: Any) -> Any:
+        """The value of an atom typed as a card (its reference, resolved), a section or a ruling
+        (which must exist), or _BAD with the error said."""
+        if t == "card":
+            if self.resolve_card is None:
+                return CardRef(str(value))
+            ref, problem, hint = self.resolve_card(atom)
+            if problem:
+                self.err(atom.loc, problem, hint, width=len(atom.display()))
+                return _BAD
+            return ref
+        if self.ref_exists and not self.ref_exists(t, value):
+            self.err(atom.loc, f"unknown {t} {value}", width=len(atom.display()))
+            return _BAD
+        return value
 
     def _choices(self, t: str) -> list[str]:
         if t in self.vocab.enums:
@@ -494,6 +527,24 @@ _BUILTIN_TESTS: dict[str, Callable[[Vocabulary, str, Any, Optional[str]], Any]] 
     "section": lambda vocab, k, v, u: v if k == "name" else _NO,
     "ruling": lambda vocab, k, v, u: v if k == "name" else _NO,
 }
+
+
+
+def _test_types(vocab: Vocabulary, types: tuple, kind: str, v: Any, unit: Optional[str]) -> Optional[tuple]:
+    """(the first of `types` that takes the atom (kind, v, unit), its value), or None: each type's
+    own test, in order: what a plan (argplan.plan_of) is made from."""
+    for t in types:
+        test = _BUILTIN_TESTS.get(t)
+        if test is not None:
+            value = test(vocab, kind, v, unit)
+            if value is not _NO:
+                return t, value
+        elif kind == "name":
+            e = vocab.enums.get(t)
+            if e is not None and v in e.values:
+                return t, v
+    return None
+
 
 
 # ----------------------------------------------------------------------------- rendering
