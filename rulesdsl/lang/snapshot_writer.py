@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_left
-from itertools import repeat
+from functools import lru_cache
+from itertools import chain, repeat
 from operator import itemgetter
 from typing import Callable, NamedTuple, Optional
 
@@ -305,7 +306,7 @@ class Writer:
         """str(i) for every i below `n` (at least), made once per walk."""
         have = self._numerals
         if len(have) < n:
-            have.extend(map(str, range(len(have), n)))
+            have.extend(map(repr, range(len(have), n)))     # (an int's repr is its str, and a C call)
         return have
 
     def payloads(self, root_sets: list) -> list[bytes]:
@@ -402,9 +403,13 @@ class Writer:
             else:
                 if len(set(map(len, grows))) != 1:
                     raise SnapshotError(f"{_name(cls)}: instances of different shapes")
-                cols = list(map(join, map(map, repeat(get), zip(*grows))))
+                # every entry's numeral, row after row, in one C-level map; each column then every
+                # width-th of them, a slice (rather than a map, and the list join makes of it, per
+                # column of zip's)
+                texts = list(map(get, chain.from_iterable(grows)))
+                cols = list(map(join, map(texts.__getitem__, _slices(len(grows[0])))))
                 if kind == "model":
-                    cols.append(join(map(str, map(masks.__getitem__, g))))
+                    cols.append(join(map(repr, map(masks.__getitem__, g))))     # (an int's repr is its str)
             cols_text = "[" + "],[".join(cols) + "]" if cols else ""
             out_groups.append(f"[{class_no[key]},{len(g)},[{cols_text}]]")
         head = {"snapshot": VERSION, "classes": classes, "scalars": self.scalars[lo_scalars:n_scalars]}
@@ -459,6 +464,12 @@ def _order(key: tuple) -> tuple:
     """The groups' order: by height, then by class name and arguments' count."""
     height, of = key
     return (height, _name(of[0]), of[1]) if type(of) is tuple else (height, _name(of), -2)
+
+
+@lru_cache(maxsize=None)
+def _slices(width: int) -> tuple:
+    """The slices that take each column out of a group's entries laid row after row, `width` a row."""
+    return tuple(slice(j, None, width) for j in range(width))
 
 
 def _getter(fields: list):
