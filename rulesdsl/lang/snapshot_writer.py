@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from bisect import bisect_left
 from functools import lru_cache
-from itertools import chain, repeat
-from operator import itemgetter
+from itertools import chain, cycle, repeat
+from operator import add, itemgetter
 from typing import Callable, NamedTuple, Optional
 
 from .snapshot_classes import (VERSION, SnapshotError, _SCALAR_SET, _Atom, _Loc, _all, _fields, _name, allowed,
@@ -306,7 +306,7 @@ class Writer:
         """str(i) for every i below `n` (at least), made once per walk."""
         have = self._numerals
         if len(have) < n:
-            have.extend(map(repr, range(len(have), n)))     # (an int's repr is its str, and a C call)
+            _numerals(have, n)
         return have
 
     def payloads(self, root_sets: list) -> list[bytes]:
@@ -423,6 +423,21 @@ class Writer:
         text = b"".join((*opening, memoryview(text)[1:-1], b',"groups":[', ",".join(out_groups).encode("ascii"),
                          b'],"roots":[', join(map(get, roots)).encode("ascii"), b"]}"))
         return text, table
+
+
+_DIGITS = tuple("0123456789")
+
+
+def _numerals(have: list, n: int) -> None:
+    """`have`, str(i) for every i below its length, extended to `n` at least: past 9, ten numerals
+    at a time, each the numeral of i // 10 followed by a digit — a C-level concatenation, about a
+    third of what converting each int costs."""
+    if len(have) < 10:
+        have.extend(map(repr, range(len(have), 10)))        # (an int's repr is its str)
+    while len(have) < n:
+        lo = len(have)              # a multiple of ten
+        hi = min(-(-n // 10) * 10, lo * 10)
+        have.extend(map(add, chain.from_iterable(map(repeat, have[lo // 10:hi // 10], repeat(10))), cycle(_DIGITS)))
 
 
 def _atoms(args: tuple, file) -> Optional[tuple]:
