@@ -199,8 +199,7 @@ def _source(cls: type, kind: str) -> str:
             entries += ["a", "b", "d"]
     if ix is None:              # a tuple: what reads a row only indexes and iterates it
         lines.append("    row = (" + "".join(x + ", " for x in entries) + ")")
-    lines += ["    pos = len(nodes)",
-              "    nodes_append(v)",
+    lines += ["    pos = len(heights)",
               "    rows_append(row)",
               "    heights_append(h + 1)"]
     if kind == "model":
@@ -208,19 +207,19 @@ def _source(cls: type, kind: str) -> str:
                   "    masks_append(FULL if fs == FULL_SET else sum(map(bits_get, fs)))"]
     else:
         lines.append("    masks_append(0)")
-    key = "(CLS, len(args))" if ix is not None else "CLS"
-    lines += [f"    k = (h + 1, {key})",
-              "    g = groups_get(k)",
+    # its group's list, found by height (and arguments' count) in the maker's own table, the
+    # writer's shared one (keyed by height and class, as `add` keys it) asked only the first time
+    key, mine = ("(CLS, len(args))", "(h, len(args))") if ix is not None else ("CLS", "h")
+    lines += [f"    g = mine_get({mine})",
               "    if g is None:",
-              "        groups[k] = [pos]",
-              "    else:",
-              "        g.append(pos)"]
-    lines += ["    memo[id(v)] = ~pos",
-              "    return ~pos"]
+              f"        g = mine[{mine}] = groups.setdefault((h + 1, {key}), [])",
+              "    g.append(pos)"]
+    lines += ["    r = memo[id(v)] = ~pos",
+              "    return r"]
     return "\n".join(lines)
 
 
-_TABLES = "strs, ints, others, scalars, memo, nodes, rows, heights, masks, groups, makers, part, generic, NONE_KEY"
+_TABLES = "strs, ints, others, scalars, memo, rows, heights, masks, groups, makers, part, generic, NONE_KEY"
 
 
 def _compile(cls: type, kind: str) -> Optional[Callable]:
@@ -229,8 +228,9 @@ def _compile(cls: type, kind: str) -> Optional[Callable]:
         return None
     src = (f"def factory({_TABLES}):\n"
            "    strs_get, ints_get, others_get, memo_get, makers_get = strs.get, ints.get, others.get, memo.get, makers.get\n"
-           "    groups_get = groups.get\n"
-           "    scalars_append, nodes_append, rows_append = scalars.append, nodes.append, rows.append\n"
+           "    mine = {}\n"
+           "    mine_get = mine.get\n"
+           "    scalars_append, rows_append = scalars.append, rows.append\n"
            "    heights_append, masks_append = heights.append, masks.append\n"
            + _indent(body, 4) + "\n"
            "    return make\n")

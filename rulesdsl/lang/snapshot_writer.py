@@ -17,7 +17,7 @@ from .snapshot_classes import (VERSION, SnapshotError, _SCALAR_SET, _Atom, _Loc,
 from . import snapshot_rows
 from .snapshot_rows import factory, written, wrote
 
-_NONE_KEY = (type(None), "None")    # None's key among the scalars (see `Writer.scalar`)
+_NONE_KEY = None    # None's key among the scalars (see `Writer.scalar`): itself, hashed and compared at once
 
 
 def _layout(cls: type, kind: str) -> tuple:
@@ -52,9 +52,9 @@ class Writer:
         self.scalars: list = []
         self.strs: dict = {}
         self.ints: dict = {}
-        self.others: dict = {}            # floats (by repr: 0.0 and -0.0 differ), bools, None
+        self.others: dict = {}            # floats and bools by (type, repr) (0.0 and -0.0 differ), None by itself
         self.memo: dict[int, int] = {}    # id(object) -> its reference (~position)
-        self.nodes: list = []             # by position
+        self.kept: list = []              # what the walk made and visited (a date's arguments), alive while in memo
         self.rows: list = []
         self.heights: list[int] = []
         self.masks: list[int] = []        # a model's fields given, as bits (else 0)
@@ -67,7 +67,7 @@ class Writer:
 
     def scalar(self, c) -> int:
         t = type(c)
-        table, key = (self.strs, c) if t is str else (self.ints, c) if t is int else (self.others, (t, repr(c)))
+        table, key = (self.strs, c) if t is str else (self.ints, c) if t is int else (self.others, (t, repr(c)) if c is not None else c)
         i = table.get(key)
         if i is None:
             i = table[key] = len(self.scalars)
@@ -92,7 +92,7 @@ class Writer:
         a tuple's by `tuple_row`, any other's by `generic`, which they hand odd shapes to."""
         kinds, loose, layouts, all_bits = self.kinds, self.loose, self.layouts, self.bits
         strs, ints, scalars, memo, others = self.strs, self.ints, self.scalars, self.memo, self.others
-        nodes, rows, heights, masks, scalar = self.nodes, self.rows, self.heights, self.masks, self.scalar
+        kept, rows, heights, masks, scalar = self.kept, self.rows, self.heights, self.masks, self.scalar
         groups = self.groups
         groups_get = groups.get
         last_file = last_a = None       # the last location's file, and its scalar's index
@@ -128,7 +128,7 @@ class Writer:
 
         def maker(t: type, kind: str) -> Callable:
             f = factory(t, kind)
-            return generic if f is None else f(strs, ints, others, scalars, memo, nodes, rows, heights, masks,
+            return generic if f is None else f(strs, ints, others, scalars, memo, rows, heights, masks,
                                                groups, makers, part, generic, _NONE_KEY)
 
         def counted(t: type, kind: str) -> Callable:
@@ -188,6 +188,7 @@ class Writer:
             if fn is not t:
                 return generic(v)       # refused there
             c = tuple(args)
+            kept.append(c)
             r = memo_get(id(c))
             if r is None:
                 m = makers_get(type(c))
@@ -197,8 +198,7 @@ class Writer:
         def add(v, row, h: int, mask: int, of) -> int:
             """`v` written: its position, row, height (its tallest child's `h` + 1), fields-given
             mask and group (`of`: its class, or its class and arguments' count); its reference."""
-            pos = len(nodes)
-            nodes.append(v)
+            pos = len(heights)
             rows.append(row)
             heights.append(h + 1)
             masks.append(mask)
@@ -208,8 +208,8 @@ class Writer:
                 groups[k] = [pos]
             else:
                 g.append(pos)
-            memo[id(v)] = ~pos
-            return ~pos
+            r = memo[id(v)] = ~pos
+            return r
 
         def generic(v) -> int:
             """Any node's reference, its row made part by part from its class's layout."""
@@ -251,6 +251,7 @@ class Writer:
                 p = v
             else:
                 p = _parts(v, t, kind)
+                kept.append(p)                  # (what it made: a date's arguments, a dict's keys and values)
             if ix is not None:                  # its arguments, inline: their atoms' fields are parts
                 a = src[ix]
                 inline = _atoms(a, at[0]) if type(a) is tuple and type(at) is _Loc else None
@@ -320,7 +321,7 @@ class Writer:
         and its `_visit` closure refer to each other, so without this only the cyclic collector
         would free them — and a cold load runs with it off (at 2,000 cards its eight writers per
         process held 184,000 objects, ~50 MB, until a collection that a wiki build never makes)."""
-        for table in (self.scalars, self.strs, self.ints, self.others, self.memo, self.nodes, self.rows,
+        for table in (self.scalars, self.strs, self.ints, self.others, self.memo, self.kept, self.rows,
                       self.heights, self.masks, self.groups, self.layouts, self.bits, self._numerals,
                       self.makers):
             table.clear()
@@ -332,7 +333,7 @@ class Writer:
         try:
             for roots in root_sets:
                 refs = [self.ref(r) for r in roots]
-                marks.append((refs, len(self.nodes), len(self.scalars)))
+                marks.append((refs, len(self.heights), len(self.scalars)))
         except RecursionError:
             raise SnapshotError("nested too deep for a snapshot") from None
         groups = self.groups
