@@ -57,7 +57,7 @@ def factory(cls: type, kind: str) -> Optional[Callable]:
 
 
 def _hint(cls: type, f: str) -> str:
-    """The type a field's values are tested for first: "str", "int", "node" (an object of the
+    """The type a field's values are tested for first: "str", "int", "bool", "node" (an object of the
     model, or a tuple of them), None then one of those ("none_str", "none_node"), or "other"."""
     w = _written(cls, f)
     s = getattr(w, "__forward_arg__", w)
@@ -67,6 +67,8 @@ def _hint(cls: type, f: str) -> str:
         return "str"
     if s == "int":
         return "int"
+    if s == "bool":
+        return "bool"
     if s.startswith("Optional["):
         inner = s[len("Optional["):-1]
         return "none_str" if inner == "str" or inner.startswith("Literal[") else "none_node"
@@ -78,16 +80,28 @@ def _hint(cls: type, f: str) -> str:
 # Each part's code: its value in `{v}`, its entry left in `{e}` (an object's reference is below
 # zero), the tallest child's height in `h`. A value the first test does not find — a scalar seen
 # for the first time, a value of another type — goes to `part`, the generic walk's handling of one
-# part; an object not yet walked to its class's maker.
+# part (a str field's new str is registered in place, as `part` registers it); an object not yet
+# walked to its class's maker.
 _FIRST = {
     "str": "{e} = strs_get({v}) if type({v}) is str else None",
     "int": "{e} = ints_get({v}) if type({v}) is int else None",
+    "str_int": "{e} = strs_get({v}) if type({v}) is str else ints_get({v}) if type({v}) is int else None",
+    "bool": "{e} = others_get({v}) if type({v}) is bool else None",     # (a bool is its own key there)
     "none_str": "{e} = others_get(NONE_KEY) if {v} is None else strs_get({v}) if type({v}) is str else None",
     "node": "{e} = memo_get(id({v}))",
     "none_node": "{e} = others_get(NONE_KEY) if {v} is None else memo_get(id({v}))",
     "other": "{e} = None",
 }
 _THEN = {
+    "str": """\
+if {e} is None:
+    if type({v}) is str:
+        {e} = strs[{v}] = len(scalars)
+        scalars_append({v})
+    else:
+        {e} = part({v})
+        if {e} < 0 and heights[~{e}] > h:
+            h = heights[~{e}]""",
     "scalar": """\
 if {e} is None:
     {e} = part({v})
@@ -139,7 +153,7 @@ def _indent(text: str, n: int) -> str:
 
 def _code(hint: str, value: str, entry: str, n: int) -> str:
     """The code registering `value` (a local name) as one part whose entry is `entry`."""
-    then = _THEN["node" if hint in ("node", "none_node") else "scalar"]
+    then = _THEN["node" if hint in ("node", "none_node") else "str" if hint in ("str", "none_str") else "scalar"]
     return _indent(_FIRST[hint].format(v=value, e=entry) + "\n" + then.format(v=value, e=entry), n)
 
 
@@ -187,7 +201,7 @@ def _source(cls: type, kind: str) -> str:
                   "        kd, vl, al, ut = c",
                   "        al, ln, co = al",
                   _code("str", "kd", "ek", 8),
-                  _code("str", "vl", "ev", 8),
+                  _code("str_int", "vl", "ev", 8),
                   _code("none_str", "ut", "eu", 8),
                   _indent(_INT.format(v="ln", e="el") + "\n" + _INT.format(v="co", e="ec"), 8),   # ints: checked
                   "        row += (ek, ev, eu, el, ec)"]

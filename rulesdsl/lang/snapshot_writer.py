@@ -52,7 +52,7 @@ class Writer:
         self.scalars: list = []
         self.strs: dict = {}
         self.ints: dict = {}
-        self.others: dict = {}            # floats and bools by (type, repr) (0.0 and -0.0 differ), None by itself
+        self.others: dict = {}            # floats by (type, repr) (0.0 and -0.0 differ), bools and None by themselves
         self.memo: dict[int, int] = {}    # id(object) -> its reference (~position)
         self.kept: list = []              # what the walk made and visited (a date's arguments), alive while in memo
         self.rows: list = []
@@ -67,7 +67,7 @@ class Writer:
 
     def scalar(self, c) -> int:
         t = type(c)
-        table, key = (self.strs, c) if t is str else (self.ints, c) if t is int else (self.others, (t, repr(c)) if c is not None else c)
+        table, key = (self.strs, c) if t is str else (self.ints, c) if t is int else (self.others, c if c is None or t is bool else (t, repr(c)))
         i = table.get(key)
         if i is None:
             i = table[key] = len(self.scalars)
@@ -161,8 +161,13 @@ class Writer:
                 r = visit(c)
             return r
 
+        tuple_groups: dict[int, list] = {}  # a tuple's tallest child's height -> its group's positions
+        tuple_groups_get = tuple_groups.get
+        rows_append, heights_append, masks_append = rows.append, heights.append, masks.append
+
         def tuple_row(v) -> int:
-            """A tuple's row: `generic`'s loop, its children's makers called directly."""
+            """A tuple's row: `generic`'s loop, its children's makers called directly; then what
+            `add` does, its group found by height alone."""
             row = []
             append = row.append
             h = 0
@@ -179,7 +184,16 @@ class Writer:
                 if r < 0 and heights[~r] > h:
                     h = heights[~r]
                 append(r)
-            return add(v, row, h, 0, tuple)
+            pos = len(heights)
+            rows_append(row)
+            heights_append(h + 1)
+            masks_append(0)
+            g = tuple_groups_get(h)
+            if g is None:
+                g = tuple_groups[h] = groups.setdefault((h + 1, tuple), [])
+            g.append(pos)
+            r = memo[id(v)] = ~pos
+            return r
 
         def value_row(v) -> int:
             """A value's row (a date): the tuple of its constructor's arguments, as `generic` writes it."""
@@ -301,6 +315,7 @@ class Writer:
             nothing of the walk is left in a cycle (see `release`)."""
             nonlocal visit, made, maker, counted, part, tuple_row, value_row, add, generic
             visit = made = maker = counted = part = tuple_row = value_row = add = generic = None
+            tuple_groups.clear()
         return visit, unlink
 
     def numerals(self, n: int) -> list[str]:
