@@ -19,7 +19,6 @@ or a file does."""
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Callable, Optional
 
 from .snapshot_classes import _Atom, _Loc, _fields, _written, inline_field, loc_field
@@ -163,11 +162,10 @@ def _source(cls: type, kind: str) -> str:
     others = [f for f in fields if f != at and f != ix]
     lines = ["def make(v):"]
     if kind == "model":
-        lines += ["    try:",              # one call for both (the generic walk's two getattr)
-                  "        x, y = extra_private(v)",
+        lines += ["    try:",              # (the generic walk's two getattr, as slot reads)
+                  "        if v.__pydantic_extra__ or v.__pydantic_private__:",
+                  "            return generic(v)",
                   "    except AttributeError:",
-                  "        return generic(v)",
-                  "    if x or y:",
                   "        return generic(v)",
                   "    d = v.__dict__"]
         # read in the generic walk's order (its other fields, then its location, then arguments)
@@ -250,7 +248,6 @@ def _compile(cls: type, kind: str) -> Optional[Callable]:
            "    return make\n")
     bits = {f: 1 << j for j, f in enumerate(cls.model_fields)} if kind == "model" else {}
     namespace = {"Loc": _Loc, "Atom": _Atom, "CLS": cls, "FULL": sum(bits.values()), "FULL_SET": frozenset(bits),
-                 "bits_get": bits.__getitem__, "__builtins__": __builtins__,
-                 "extra_private": attrgetter("__pydantic_extra__", "__pydantic_private__")}
+                 "bits_get": bits.__getitem__, "__builtins__": __builtins__}
     exec(compile(src, f"<snapshot row maker of {cls.__qualname__}>", "exec"), namespace)
     return namespace["factory"]

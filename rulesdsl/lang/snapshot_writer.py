@@ -168,22 +168,34 @@ class Writer:
         def tuple_row(v) -> int:
             """A tuple's row: `generic`'s loop, its children's makers called directly; then what
             `add` does, its group found by height alone."""
-            row = []
-            append = row.append
             h = 0
-            for c in v:
-                if type(c) is str:
-                    r = strs_get(c)
-                    if r is not None:
-                        append(r)
-                        continue
-                r = memo_get(id(c))
+            if len(v) == 1:             # (two tuples in five: the loop's set-up without the loop)
+                c = v[0]
+                r = strs_get(c) if type(c) is str else None
                 if r is None:
-                    m = makers_get(type(c))
-                    r = part(c) if m is None else m(c)
-                if r < 0 and heights[~r] > h:
-                    h = heights[~r]
-                append(r)
+                    r = memo_get(id(c))
+                    if r is None:
+                        m = makers_get(type(c))
+                        r = part(c) if m is None else m(c)
+                    if r < 0:
+                        h = heights[~r]
+                row = [r]
+            else:
+                row = []
+                append = row.append
+                for c in v:
+                    if type(c) is str:
+                        r = strs_get(c)
+                        if r is not None:
+                            append(r)
+                            continue
+                    r = memo_get(id(c))
+                    if r is None:
+                        m = makers_get(type(c))
+                        r = part(c) if m is None else m(c)
+                    if r < 0 and heights[~r] > h:
+                        h = heights[~r]
+                    append(r)
             pos = len(heights)
             rows_append(row)
             heights_append(h + 1)
