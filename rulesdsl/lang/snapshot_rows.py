@@ -152,7 +152,8 @@ def _indent(text: str, n: int) -> str:
 
 def _code(hint: str, value: str, entry: str, n: int) -> str:
     """The code registering `value` (a local name) as one part whose entry is `entry`."""
-    then = _THEN["node" if hint in ("node", "none_node") else "str" if hint in ("str", "none_str") else "scalar"]
+    then = _THEN["node" if hint in ("node", "none_node") else
+                 "str" if hint in ("str", "none_str") else "scalar"]
     return _indent(_FIRST[hint].format(v=value, e=entry) + "\n" + then.format(v=value, e=entry), n)
 
 

@@ -52,9 +52,9 @@ class Writer:
         self.scalars: list = []
         self.strs: dict = {}
         self.ints: dict = {}
-        self.others: dict = {}            # floats by (type, repr) (0.0 and -0.0 differ), bools and None by themselves
+        self.others: dict = {}            # floats by (type, repr): 0.0 and -0.0 differ; bools, None by themselves
         self.memo: dict[int, int] = {}    # id(object) -> its reference (~position)
-        self.kept: list = []              # what the walk made and visited (a date's arguments), alive while in memo
+        self.kept: list = []              # what the walk made and visited (a date's arguments): kept alive
         self.rows: list = []
         self.heights: list[int] = []
         self.masks: list[int] = []        # a model's fields given, as bits (else 0)
@@ -67,7 +67,10 @@ class Writer:
 
     def scalar(self, c) -> int:
         t = type(c)
-        table, key = (self.strs, c) if t is str else (self.ints, c) if t is int else (self.others, c if c is None or t is bool else (t, repr(c)))
+        if t is str or t is int:
+            table, key = (self.strs if t is str else self.ints), c
+        else:
+            table, key = self.others, (c if c is None or t is bool else (t, repr(c)))
         i = table.get(key)
         if i is None:
             i = table[key] = len(self.scalars)
@@ -465,7 +468,8 @@ def _numerals(have: list, n: int) -> None:
     while len(have) < n:
         lo = len(have)              # a multiple of ten
         hi = min(-(-n // 10) * 10, lo * 10)
-        have.extend(map(add, chain.from_iterable(map(repeat, have[lo // 10:hi // 10], repeat(10))), cycle(_DIGITS)))
+        tens = chain.from_iterable(map(repeat, have[lo // 10:hi // 10], repeat(10)))
+        have.extend(map(add, tens, cycle(_DIGITS)))
 
 
 def _atoms(args: tuple, file) -> Optional[tuple]:
