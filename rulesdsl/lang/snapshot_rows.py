@@ -19,7 +19,6 @@ or a file does."""
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Callable, Optional
 
 from .snapshot_classes import _Atom, _Loc, _fields, _written, inline_field, loc_field
@@ -57,7 +56,7 @@ def factory(cls: type, kind: str) -> Optional[Callable]:
 
 
 def _hint(cls: type, f: str) -> str:
-    """The type a field's values are tested for first: "str", "int", "node" (an object of the
+    """The type a field's values are tested for first: "str", "int", "bool", "node" (an object of the
     model, or a tuple of them), None then one of those ("none_str", "none_node"), or "other"."""
     w = _written(cls, f)
     s = getattr(w, "__forward_arg__", w)
@@ -67,6 +66,8 @@ def _hint(cls: type, f: str) -> str:
         return "str"
     if s == "int":
         return "int"
+    if s == "bool":
+        return "bool"
     if s.startswith("Optional["):
         inner = s[len("Optional["):-1]
         return "none_str" if inner == "str" or inner.startswith("Literal[") else "none_node"
@@ -78,16 +79,28 @@ def _hint(cls: type, f: str) -> str:
 # Each part's code: its value in `{v}`, its entry left in `{e}` (an object's reference is below
 # zero), the tallest child's height in `h`. A value the first test does not find — a scalar seen
 # for the first time, a value of another type — goes to `part`, the generic walk's handling of one
-# part; an object not yet walked to its class's maker.
+# part (a str field's new str is registered in place, as `part` registers it); an object not yet
+# walked to its class's maker.
 _FIRST = {
     "str": "{e} = strs_get({v}) if type({v}) is str else None",
     "int": "{e} = ints_get({v}) if type({v}) is int else None",
+    "str_int": "{e} = strs_get({v}) if type({v}) is str else ints_get({v}) if type({v}) is int else None",
+    "bool": "{e} = others_get({v}) if type({v}) is bool else None",     # (a bool is its own key there)
     "none_str": "{e} = others_get(NONE_KEY) if {v} is None else strs_get({v}) if type({v}) is str else None",
     "node": "{e} = memo_get(id({v}))",
     "none_node": "{e} = others_get(NONE_KEY) if {v} is None else memo_get(id({v}))",
     "other": "{e} = None",
 }
 _THEN = {
+    "str": """\
+if {e} is None:
+    if type({v}) is str:
+        {e} = strs[{v}] = len(scalars)
+        scalars_append({v})
+    else:
+        {e} = part({v})
+        if {e} < 0 and heights[~{e}] > h:
+            h = heights[~{e}]""",
     "scalar": """\
 if {e} is None:
     {e} = part({v})
@@ -139,7 +152,8 @@ def _indent(text: str, n: int) -> str:
 
 def _code(hint: str, value: str, entry: str, n: int) -> str:
     """The code registering `value` (a local name) as one part whose entry is `entry`."""
-    then = _THEN["node" if hint in ("node", "none_node") else "scalar"]
+    then = _THEN["node" if hint in ("node", "none_node") else
+                 "str" if hint in ("str", "none_str") else "scalar"]
     return _indent(_FIRST[hint].format(v=value, e=entry) + "\n" + then.format(v=value, e=entry), n)
 
 
@@ -149,11 +163,10 @@ def _source(cls: type, kind: str) -> str:
     others = [f for f in fields if f != at and f != ix]
     lines = ["def make(v):"]
     if kind == "model":
-        lines += ["    try:",              # one call for both (the generic walk's two getattr)
-                  "        x, y = extra_private(v)",
+        lines += ["    try:",              # (the generic walk's two getattr, as slot reads)
+                  "        if v.__pydantic_extra__ or v.__pydantic_private__:",
+                  "            return generic(v)",
                   "    except AttributeError:",
-                  "        return generic(v)",
-                  "    if x or y:",
                   "        return generic(v)",
                   "    d = v.__dict__"]
         # read in the generic walk's order (its other fields, then its location, then arguments)
@@ -187,7 +200,7 @@ def _source(cls: type, kind: str) -> str:
                   "        kd, vl, al, ut = c",
                   "        al, ln, co = al",
                   _code("str", "kd", "ek", 8),
-                  _code("str", "vl", "ev", 8),
+                  _code("str_int", "vl", "ev", 8),
                   _code("none_str", "ut", "eu", 8),
                   _indent(_INT.format(v="ln", e="el") + "\n" + _INT.format(v="co", e="ec"), 8),   # ints: checked
                   "        row += (ek, ev, eu, el, ec)"]
@@ -199,8 +212,7 @@ def _source(cls: type, kind: str) -> str:
             entries += ["a", "b", "d"]
     if ix is None:              # a tuple: what reads a row only indexes and iterates it
         lines.append("    row = (" + "".join(x + ", " for x in entries) + ")")
-    lines += ["    pos = len(nodes)",
-              "    nodes_append(v)",
+    lines += ["    pos = len(heights)",
               "    rows_append(row)",
               "    heights_append(h + 1)"]
     if kind == "model":
@@ -208,19 +220,19 @@ def _source(cls: type, kind: str) -> str:
                   "    masks_append(FULL if fs == FULL_SET else sum(map(bits_get, fs)))"]
     else:
         lines.append("    masks_append(0)")
-    key = "(CLS, len(args))" if ix is not None else "CLS"
-    lines += [f"    k = (h + 1, {key})",
-              "    g = groups_get(k)",
+    # its group's list, found by height (and arguments' count) in the maker's own table, the
+    # writer's shared one (keyed by height and class, as `add` keys it) asked only the first time
+    key, mine = ("(CLS, len(args))", "(h, len(args))") if ix is not None else ("CLS", "h")
+    lines += [f"    g = mine_get({mine})",
               "    if g is None:",
-              "        groups[k] = [pos]",
-              "    else:",
-              "        g.append(pos)"]
-    lines += ["    memo[id(v)] = ~pos",
-              "    return ~pos"]
+              f"        g = mine[{mine}] = groups.setdefault((h + 1, {key}), [])",
+              "    g.append(pos)"]
+    lines += ["    r = memo[id(v)] = ~pos",
+              "    return r"]
     return "\n".join(lines)
 
 
-_TABLES = "strs, ints, others, scalars, memo, nodes, rows, heights, masks, groups, makers, part, generic, NONE_KEY"
+_TABLES = "strs, ints, others, scalars, memo, rows, heights, masks, groups, makers, part, generic, NONE_KEY"
 
 
 def _compile(cls: type, kind: str) -> Optional[Callable]:
@@ -229,14 +241,14 @@ def _compile(cls: type, kind: str) -> Optional[Callable]:
         return None
     src = (f"def factory({_TABLES}):\n"
            "    strs_get, ints_get, others_get, memo_get, makers_get = strs.get, ints.get, others.get, memo.get, makers.get\n"
-           "    groups_get = groups.get\n"
-           "    scalars_append, nodes_append, rows_append = scalars.append, nodes.append, rows.append\n"
+           "    mine = {}\n"
+           "    mine_get = mine.get\n"
+           "    scalars_append, rows_append = scalars.append, rows.append\n"
            "    heights_append, masks_append = heights.append, masks.append\n"
            + _indent(body, 4) + "\n"
            "    return make\n")
     bits = {f: 1 << j for j, f in enumerate(cls.model_fields)} if kind == "model" else {}
     namespace = {"Loc": _Loc, "Atom": _Atom, "CLS": cls, "FULL": sum(bits.values()), "FULL_SET": frozenset(bits),
-                 "bits_get": bits.__getitem__, "__builtins__": __builtins__,
-                 "extra_private": attrgetter("__pydantic_extra__", "__pydantic_private__")}
+                 "bits_get": bits.__getitem__, "__builtins__": __builtins__}
     exec(compile(src, f"<snapshot row maker of {cls.__qualname__}>", "exec"), namespace)
     return namespace["factory"]

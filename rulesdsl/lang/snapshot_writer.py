@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_left
-from itertools import repeat
-from operator import itemgetter
+from functools import lru_cache
+from itertools import chain, cycle, repeat
+from operator import add, itemgetter
 from typing import Callable, NamedTuple, Optional
 
 from .snapshot_classes import (VERSION, SnapshotError, _SCALAR_SET, _Atom, _Loc, _all, _fields, _name, allowed,
@@ -16,7 +17,7 @@ from .snapshot_classes import (VERSION, SnapshotError, _SCALAR_SET, _Atom, _Loc,
 from . import snapshot_rows
 from .snapshot_rows import factory, written, wrote
 
-_NONE_KEY = (type(None), "None")    # None's key among the scalars (see `Writer.scalar`)
+_NONE_KEY = None    # None's key among the scalars (see `Writer.scalar`): itself, hashed and compared at once
 
 
 def _layout(cls: type, kind: str) -> tuple:
@@ -51,9 +52,9 @@ class Writer:
         self.scalars: list = []
         self.strs: dict = {}
         self.ints: dict = {}
-        self.others: dict = {}            # floats (by repr: 0.0 and -0.0 differ), bools, None
+        self.others: dict = {}            # floats by (type, repr): 0.0 and -0.0 differ; bools, None by themselves
         self.memo: dict[int, int] = {}    # id(object) -> its reference (~position)
-        self.nodes: list = []             # by position
+        self.kept: list = []              # what the walk made and visited (a date's arguments): kept alive
         self.rows: list = []
         self.heights: list[int] = []
         self.masks: list[int] = []        # a model's fields given, as bits (else 0)
@@ -66,7 +67,10 @@ class Writer:
 
     def scalar(self, c) -> int:
         t = type(c)
-        table, key = (self.strs, c) if t is str else (self.ints, c) if t is int else (self.others, (t, repr(c)))
+        if t is str or t is int:
+            table, key = (self.strs if t is str else self.ints), c
+        else:
+            table, key = self.others, (c if c is None or t is bool else (t, repr(c)))
         i = table.get(key)
         if i is None:
             i = table[key] = len(self.scalars)
@@ -91,7 +95,7 @@ class Writer:
         a tuple's by `tuple_row`, any other's by `generic`, which they hand odd shapes to."""
         kinds, loose, layouts, all_bits = self.kinds, self.loose, self.layouts, self.bits
         strs, ints, scalars, memo, others = self.strs, self.ints, self.scalars, self.memo, self.others
-        nodes, rows, heights, masks, scalar = self.nodes, self.rows, self.heights, self.masks, self.scalar
+        kept, rows, heights, masks, scalar = self.kept, self.rows, self.heights, self.masks, self.scalar
         groups = self.groups
         groups_get = groups.get
         last_file = last_a = None       # the last location's file, and its scalar's index
@@ -127,7 +131,7 @@ class Writer:
 
         def maker(t: type, kind: str) -> Callable:
             f = factory(t, kind)
-            return generic if f is None else f(strs, ints, others, scalars, memo, nodes, rows, heights, masks,
+            return generic if f is None else f(strs, ints, others, scalars, memo, rows, heights, masks,
                                                groups, makers, part, generic, _NONE_KEY)
 
         def counted(t: type, kind: str) -> Callable:
@@ -160,25 +164,51 @@ class Writer:
                 r = visit(c)
             return r
 
+        tuple_groups: dict[int, list] = {}  # a tuple's tallest child's height -> its group's positions
+        tuple_groups_get = tuple_groups.get
+        rows_append, heights_append, masks_append = rows.append, heights.append, masks.append
+
         def tuple_row(v) -> int:
-            """A tuple's row: `generic`'s loop, its children's makers called directly."""
-            row = []
-            append = row.append
+            """A tuple's row: `generic`'s loop, its children's makers called directly; then what
+            `add` does, its group found by height alone."""
             h = 0
-            for c in v:
-                if type(c) is str:
-                    r = strs_get(c)
-                    if r is not None:
-                        append(r)
-                        continue
-                r = memo_get(id(c))
+            if len(v) == 1:             # (two tuples in five: the loop's set-up without the loop)
+                c = v[0]
+                r = strs_get(c) if type(c) is str else None
                 if r is None:
-                    m = makers_get(type(c))
-                    r = part(c) if m is None else m(c)
-                if r < 0 and heights[~r] > h:
-                    h = heights[~r]
-                append(r)
-            return add(v, row, h, 0, tuple)
+                    r = memo_get(id(c))
+                    if r is None:
+                        m = makers_get(type(c))
+                        r = part(c) if m is None else m(c)
+                    if r < 0:
+                        h = heights[~r]
+                row = [r]
+            else:
+                row = []
+                append = row.append
+                for c in v:
+                    if type(c) is str:
+                        r = strs_get(c)
+                        if r is not None:
+                            append(r)
+                            continue
+                    r = memo_get(id(c))
+                    if r is None:
+                        m = makers_get(type(c))
+                        r = part(c) if m is None else m(c)
+                    if r < 0 and heights[~r] > h:
+                        h = heights[~r]
+                    append(r)
+            pos = len(heights)
+            rows_append(row)
+            heights_append(h + 1)
+            masks_append(0)
+            g = tuple_groups_get(h)
+            if g is None:
+                g = tuple_groups[h] = groups.setdefault((h + 1, tuple), [])
+            g.append(pos)
+            r = memo[id(v)] = ~pos
+            return r
 
         def value_row(v) -> int:
             """A value's row (a date): the tuple of its constructor's arguments, as `generic` writes it."""
@@ -187,6 +217,7 @@ class Writer:
             if fn is not t:
                 return generic(v)       # refused there
             c = tuple(args)
+            kept.append(c)
             r = memo_get(id(c))
             if r is None:
                 m = makers_get(type(c))
@@ -196,8 +227,7 @@ class Writer:
         def add(v, row, h: int, mask: int, of) -> int:
             """`v` written: its position, row, height (its tallest child's `h` + 1), fields-given
             mask and group (`of`: its class, or its class and arguments' count); its reference."""
-            pos = len(nodes)
-            nodes.append(v)
+            pos = len(heights)
             rows.append(row)
             heights.append(h + 1)
             masks.append(mask)
@@ -207,8 +237,8 @@ class Writer:
                 groups[k] = [pos]
             else:
                 g.append(pos)
-            memo[id(v)] = ~pos
-            return ~pos
+            r = memo[id(v)] = ~pos
+            return r
 
         def generic(v) -> int:
             """Any node's reference, its row made part by part from its class's layout."""
@@ -250,6 +280,7 @@ class Writer:
                 p = v
             else:
                 p = _parts(v, t, kind)
+                kept.append(p)                  # (what it made: a date's arguments, a dict's keys and values)
             if ix is not None:                  # its arguments, inline: their atoms' fields are parts
                 a = src[ix]
                 inline = _atoms(a, at[0]) if type(a) is tuple and type(at) is _Loc else None
@@ -299,13 +330,14 @@ class Writer:
             nothing of the walk is left in a cycle (see `release`)."""
             nonlocal visit, made, maker, counted, part, tuple_row, value_row, add, generic
             visit = made = maker = counted = part = tuple_row = value_row = add = generic = None
+            tuple_groups.clear()
         return visit, unlink
 
     def numerals(self, n: int) -> list[str]:
         """str(i) for every i below `n` (at least), made once per walk."""
         have = self._numerals
         if len(have) < n:
-            have.extend(map(str, range(len(have), n)))
+            _numerals(have, n)
         return have
 
     def payloads(self, root_sets: list) -> list[bytes]:
@@ -319,7 +351,7 @@ class Writer:
         and its `_visit` closure refer to each other, so without this only the cyclic collector
         would free them — and a cold load runs with it off (at 2,000 cards its eight writers per
         process held 184,000 objects, ~50 MB, until a collection that a wiki build never makes)."""
-        for table in (self.scalars, self.strs, self.ints, self.others, self.memo, self.nodes, self.rows,
+        for table in (self.scalars, self.strs, self.ints, self.others, self.memo, self.kept, self.rows,
                       self.heights, self.masks, self.groups, self.layouts, self.bits, self._numerals,
                       self.makers):
             table.clear()
@@ -331,7 +363,7 @@ class Writer:
         try:
             for roots in root_sets:
                 refs = [self.ref(r) for r in roots]
-                marks.append((refs, len(self.nodes), len(self.scalars)))
+                marks.append((refs, len(self.heights), len(self.scalars)))
         except RecursionError:
             raise SnapshotError("nested too deep for a snapshot") from None
         groups = self.groups
@@ -402,9 +434,13 @@ class Writer:
             else:
                 if len(set(map(len, grows))) != 1:
                     raise SnapshotError(f"{_name(cls)}: instances of different shapes")
-                cols = list(map(join, map(map, repeat(get), zip(*grows))))
+                # every entry's numeral, row after row, in one C-level map; each column then every
+                # width-th of them, a slice (rather than a map, and the list join makes of it, per
+                # column of zip's)
+                texts = list(map(get, chain.from_iterable(grows)))
+                cols = list(map(join, map(texts.__getitem__, _slices(len(grows[0])))))
                 if kind == "model":
-                    cols.append(join(map(str, map(masks.__getitem__, g))))
+                    cols.append(join(map(repr, map(masks.__getitem__, g))))     # (an int's repr is its str)
             cols_text = "[" + "],[".join(cols) + "]" if cols else ""
             out_groups.append(f"[{class_no[key]},{len(g)},[{cols_text}]]")
         head = {"snapshot": VERSION, "classes": classes, "scalars": self.scalars[lo_scalars:n_scalars]}
@@ -418,6 +454,22 @@ class Writer:
         text = b"".join((*opening, memoryview(text)[1:-1], b',"groups":[', ",".join(out_groups).encode("ascii"),
                          b'],"roots":[', join(map(get, roots)).encode("ascii"), b"]}"))
         return text, table
+
+
+_DIGITS = tuple("0123456789")
+
+
+def _numerals(have: list, n: int) -> None:
+    """`have`, str(i) for every i below its length, extended to `n` at least: past 9, ten numerals
+    at a time, each the numeral of i // 10 followed by a digit — a C-level concatenation, about a
+    third of what converting each int costs."""
+    if len(have) < 10:
+        have.extend(map(repr, range(len(have), 10)))        # (an int's repr is its str)
+    while len(have) < n:
+        lo = len(have)              # a multiple of ten
+        hi = min(-(-n // 10) * 10, lo * 10)
+        tens = chain.from_iterable(map(repeat, have[lo // 10:hi // 10], repeat(10)))
+        have.extend(map(add, tens, cycle(_DIGITS)))
 
 
 def _atoms(args: tuple, file) -> Optional[tuple]:
@@ -459,6 +511,12 @@ def _order(key: tuple) -> tuple:
     """The groups' order: by height, then by class name and arguments' count."""
     height, of = key
     return (height, _name(of[0]), of[1]) if type(of) is tuple else (height, _name(of), -2)
+
+
+@lru_cache(maxsize=None)
+def _slices(width: int) -> tuple:
+    """The slices that take each column out of a group's entries laid row after row, `width` a row."""
+    return tuple(slice(j, None, width) for j in range(width))
 
 
 def _getter(fields: list):
