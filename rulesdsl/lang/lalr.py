@@ -222,11 +222,12 @@ def tables_of(lark) -> dict:
 # ----------------------------------------------------------------------------- the driver
 
 class _Lexer:
-    __slots__ = ("scan", "compiled", "alternation", "names", "uses", "met", "kinds")
+    __slots__ = ("scan", "compiled", "alternation", "names", "uses", "met", "kinds", "trail")
 
     def __init__(self, spec: dict, compile_after: int, ignore=frozenset(), newline=frozenset(),
-                 drop=frozenset()) -> None:
+                 drop=frozenset(), trail: str = "") -> None:
         self.scan = spec["scan"]
+        self.trail = trail          # what the alternation ends with (lexre.trailing)
         unless = spec["unless"]
         self.compiled = None
         self.alternation = None     # its terminals' alternation's `match`, once compiled
@@ -257,7 +258,10 @@ class _Lexer:
             names += [None] * re.compile(rx).groups + [self.kinds[name]]
             parts.append(f"(?:{rx})()")
         self.names = names
-        self.alternation = lexre.compile_possessive("|".join(parts)).match
+        alternation = "|".join(parts)
+        if self.trail:          # the whitespace after the token, where no state could do other than skip it
+            alternation = f"(?:{alternation}){self.trail}"
+        self.alternation = lexre.compile_possessive(alternation).match
 
     def match(self, text: str, pos: int, patterns: dict):
         """(the match, its terminal's kind) of the token at `pos` as this state's own lexer reads
@@ -332,6 +336,7 @@ class Driver:
         self.ignore = frozenset(tables["ignore"])
         self.drop = frozenset(tables["drop"])
         self.patterns: dict = {}
+        self.trail = lexre.trailing([spec["scan"] for spec in self.lexer_specs], self.ignore, self.newline)
 
     def _row(self, state: int) -> dict:
         parts = self.rows[state].split(" ")
@@ -349,7 +354,7 @@ class Driver:
         made = self.made_lexers.get(k)
         if made is None:
             made = self.made_lexers[k] = _Lexer(self.lexer_specs[k], self.compile_after,
-                                                self.ignore, self.newline, self.drop)
+                                                self.ignore, self.newline, self.drop, self.trail)
         self.lexers[state] = made
         return made
 
@@ -370,22 +375,25 @@ class Driver:
                     m = alternation(text, pos)
                     if m is None:
                         raise Refused(f"no token at {pos}")
-                    kind, ignored, newlines, folding, dropped = lexer.names[m.lastindex]
+                    i = m.lastindex
+                    kind, ignored, newlines, folding, dropped = lexer.names[i]
+                    # the token ends where its terminal's group is; the match, after the
+                    # whitespace the next state would skip (lexre.trailing: no lines)
+                    value = text[pos:m.end(i)]
                 else:
                     m, how = lexer.match(text, pos, patterns)
                     if m is None:
                         raise Refused(f"no token at {pos}")
                     kind, ignored, newlines, folding, dropped = how
+                    value = m.group()
                 if ignored:                 # whitespace and comments: skipped, no token made
                     if newlines:
-                        value = m.group()
                         k = value.count("\n")
                         if k:
                             line += k
                             line_start = pos + value.rindex("\n") + 1
                     pos = m.end()
                     continue
-                value = m.group()
                 if folding is None:
                     typ = kind
                 else:                       # a keyword lark folds into this terminal's pattern
@@ -405,7 +413,7 @@ class Driver:
                     if k:
                         line += k
                         line_start = pos + value.rindex("\n") + 1
-                pos += len(value)
+                pos = m.end()
             else:               # the end: reduce until the start symbol is complete
                 typ, tok = "$END", None
             while True:
