@@ -362,13 +362,13 @@ class Driver:
         states, rules, lexers = self.states, self.rules, self.lexers
         patterns, drop = self.patterns, self.drop
         n = len(text)
-        stack = [self.start]
+        state = self.start          # the state on top of the stack, kept at hand
+        stack = [state]
         values: list = []
         pos, line, line_start = 0, 1, 0
         end = self.end
         while True:
             if pos < n:
-                state = stack[-1]
                 lexer = lexers[state] or self._lexer(state)
                 alternation = lexer.alternation
                 if alternation is not None:
@@ -418,7 +418,7 @@ class Driver:
                 typ, tok = "$END", None
             while True:
                 try:
-                    act = (states[stack[-1]] or self._row(stack[-1]))[typ]
+                    act = (states[state] or self._row(state))[typ]
                 except KeyError:
                     raise Refused(f"unexpected {typ}") from None
                 if act >= 0:
@@ -426,6 +426,7 @@ class Driver:
                         raise Refused("the end cannot be shifted")
                     stack.append(act)
                     values.append(tok)
+                    state = act
                     break
                 origin, size, call, last = rules[~act] or self._rule(~act)
                 if size == 1:       # a third of the reductions: no slices, the child replaced
@@ -439,8 +440,10 @@ class Driver:
                     values.append(call(children))
                 else:
                     values.append(call([]))
-                stack.append((states[stack[-1]] or self._row(stack[-1]))[origin])
-                if tok is None and stack[-1] == end:
+                state = stack[-1]
+                state = (states[state] or self._row(state))[origin]
+                stack.append(state)
+                if tok is None and state == end:
                     return values[-1]
 
 
