@@ -346,7 +346,7 @@ class Driver:
     def _rule(self, k: int) -> tuple:
         origin, size, name, expand1, include = self.specs[k]
         call = _callback(name, expand1, include, getattr(self.transformer, name, None), self.inlined, size)
-        made = self.rules[k] = (_intern(origin), size, call, slice(-size, None))
+        made = self.rules[k] = (_intern(origin), size, call, slice(-size, None), slice(1 - size, None))
         return made
 
     def _lexer(self, state: int) -> "_Lexer":
@@ -363,7 +363,7 @@ class Driver:
         patterns, drop = self.patterns, self.drop
         n = len(text)
         state = self.start          # the state on top of the stack, kept at hand
-        stack = [state]
+        stack = []                  # the states below it
         values: list = []
         pos, line, line_start = 0, 1, 0
         end = self.end
@@ -424,25 +424,25 @@ class Driver:
                 if act >= 0:
                     if tok is None:
                         raise Refused("the end cannot be shifted")
-                    stack.append(act)
+                    stack.append(state)
                     values.append(tok)
                     state = act
                     break
-                origin, size, call, last = rules[~act] or self._rule(~act)
-                if size == 1:       # a third of the reductions: no slices, the child replaced
-                    stack.pop()
+                origin, size, call, last, under = rules[~act] or self._rule(~act)
+                # the top state is the last child's: the rule's goes from the state below its first
+                if size == 1:       # half the reductions: no slices, the child replaced
                     if call is not None:    # None: the child is what the rule reduces to
-                        values[-1] = call([values[-1]])
+                        values.append(call([values.pop()]))
                 elif size:
                     children = values[last]
-                    del stack[last]
+                    del stack[under]
                     del values[last]
                     values.append(call(children))
                 else:
                     values.append(call([]))
+                    stack.append(state)
                 state = stack[-1]
                 state = (states[state] or self._row(state))[origin]
-                stack.append(state)
                 if tok is None and state == end:
                     return values[-1]
 
