@@ -137,9 +137,9 @@ def parse_citation(raw: str, loc: Loc) -> Citation:
 
 class _Inlined(tuple):
     """What an inlined rule (`_name`, and Lark's helpers for `x*`, `x+` and templates) reduces to:
-    its children, which the parser splices into the rule that contains it (Lark's child filter
-    through `.children`; lang/lalr.py's driver as a tuple). Made and read without a Python call —
-    about three in four reductions are of such rules — instead of a Tree for its parent to splice."""
+    its children, which Lark's child filter splices through `.children` into the rule that
+    contains it. Made and read without a Python call instead of a Tree for its parent to splice.
+    (lang/lalr.py's driver, seeing `inlined`, makes a plain tuple instead, which it splices itself.)"""
 
     __slots__ = ()
     children = property(list)

@@ -451,9 +451,10 @@ def _inliner(transformer, specs: list):
     """The transformer's `inlined`, when every inlined rule (`_name`, and lark's helpers for
     `x*`, `x+` and templates) reduces by it and none is a `?rule`: a callable that makes of a
     list (or tuple) of children a sequence which iterates over them (and gives them as a list as its
-    `.children`, which lark's child filter splices). Then every child a rule splices is such a
-    sequence, which the driver splices without `.children`'s copy, and a rule that only splices
-    one child reduces to that child itself. Else None (a child spliced through `.children`)."""
+    `.children`, which lark's child filter splices). Then every inlined rule reduces to a plain
+    tuple of its children (not to that sequence: the driver never hands it to a method), which
+    the driver splices without `.children`'s copy, and a rule that only splices one child
+    reduces to that child itself. Else None (a child spliced through `.children`)."""
     inlined = getattr(type(transformer), "inlined", None)
     if inlined is None:
         return None
@@ -467,9 +468,14 @@ def _callback(name: str, expand1: bool, include, user, inlined=None, size: int =
     """A rule's reduction as lark composes it: the child filter (drop filtered-out tokens, splice
     the children of inlined `_rules`), then `?rule`'s single-child expansion, then the
     transformer's method (or a Tree). None for a rule of one child that reduces to that child
-    (see `_inliner`): the driver leaves it in place."""
-    if inlined is not None and include is not None:
-        return _inlined_callback(name, expand1, [(i, bool(x)) for i, x in include], user, inlined, size)
+    (see `_inliner`): the driver leaves it in place. With `inlined`, an inlined rule reduces to a
+    plain tuple of its children instead of the transformer's sequence: the driver splices it as
+    it is, and no method ever receives it (every rule that has an inlined child splices it)."""
+    if inlined is not None:
+        if user is inlined and not expand1:
+            user = inlined = tuple
+        if include is not None:
+            return _inlined_callback(name, expand1, [(i, bool(x)) for i, x in include], user, inlined, size)
     if user is None:
         def user(children, name=name):
             return Tree(name, children)
@@ -549,7 +555,7 @@ def _inlined_callback(name: str, expand1: bool, include: list, user, inlined, si
     spliced = [i for i, x in include if x]
     if not spliced:
         return _callback(name, expand1, include, user)
-    bare = user is inlined and not expand1      # the rule is itself inlined: its children kept as a sequence
+    bare = user is inlined and not expand1      # the rule is itself inlined: its children kept as a tuple
     if include == [(spliced[0], True)] and bare:                # `_items: _SEP? _item`
         return None if size == 1 else itemgetter(spliced[0])
     inner = _callback(name, expand1, None, user)
@@ -562,11 +568,11 @@ def _inlined_callback(name: str, expand1: bool, include: list, user, inlined, si
         if len(kept) == 1:
             k = kept[0]
             if bare:
-                return lambda children: inlined(children[first] + (children[k],))
+                return lambda children: children[first] + (children[k],)
             return lambda children: inner([*children[first], children[k]])
         pick = itemgetter(*kept)
         if bare:
-            return lambda children: inlined(children[first] + pick(children))
+            return lambda children: children[first] + pick(children)
         return lambda children: inner([*children[first], *pick(children)])
     if spliced == [include[-1][0]]:                             # `clause: NAME _args`: kept, then spliced
         last = spliced[0]
@@ -578,7 +584,7 @@ def _inlined_callback(name: str, expand1: bool, include: list, user, inlined, si
     if len(include) == 2:                                       # `_items: _items _SEP _item`: both spliced
         a, b = spliced
         if bare:
-            return lambda children: inlined(children[a] + children[b])
+            return lambda children: children[a] + children[b]
         return lambda children: inner([*children[a], *children[b]])
 
     def filtered(children):
