@@ -431,7 +431,9 @@ class Driver:
                 origin, size, call, last, under = rules[~act] or self._rule(~act)
                 # the top state is the last child's: the rule's goes from the state below its first
                 if size == 1:       # half the reductions: no slices, the child replaced
-                    if call is not None:    # None: the child is what the rule reduces to
+                    if call is tuple:       # an inlined rule of one child kept (`_arg: NAME`)
+                        values.append((values.pop(),))
+                    elif call is not None:  # None: the child is what the rule reduces to
                         values.append(call([values.pop()]))
                 elif size:
                     children = values[last]
