@@ -12,7 +12,6 @@ import unicodedata
 from functools import cache, partial
 from typing import Any, Optional
 
-
 from ..base.patterns import LazyPattern
 from ..base import declared
 from .dates import DateError, PartialDate
@@ -215,9 +214,11 @@ class _Builder:
         out: dict[str, Any] = {f: [] for f, n in allowed.items() if n == "many"}
         seen: dict[str, Loc] = {}
         for item in items:
-            if type(item) is not _Stmt:
-                item = self._wrap(item)
-            field, value, loc = item.field, item.value, item.loc
+            if type(item) is Clause:    # a body's top-level clause, as `_wrap` takes it, without its call
+                field, value, loc = "clauses", item, item.loc
+            else:
+                item = item if type(item) is _Stmt else self._wrap(item)
+                field, value, loc = item.field, item.value, item.loc
             mode = allowed.get(field)
             if mode is None:  # the grammar prevents this; keep the guard for safety
                 continue
@@ -562,10 +563,8 @@ class _Builder:
 
     def _wrap(self, item):
         """Top-level nodes used inside a body (scenario in a ruling, clause in a card), as statements."""
-        if isinstance(item, Scenario):
-            return _Stmt("scenarios", item, item.loc)
-        if isinstance(item, Clause):
-            return _Stmt("clauses", item, item.loc)
+        if isinstance(item, (Scenario, Clause)):
+            return _Stmt("scenarios" if isinstance(item, Scenario) else "clauses", item, item.loc)
         raise AssertionError(type(item))
 
 
