@@ -281,7 +281,8 @@ class _Builder:
         return _NEW[RevRef](target=target, date=date, undated=undated, loc=self.loc(tok))
 
     def status(self, c):
-        return _Stmt("status", Status(str(c[0])), self.loc(c[0]))
+        value = str(c[0])       # the member by its value, without the Enum's call (the grammar's five words)
+        return _Stmt("status", _STATUS_OF.get(value) or Status(value), self.loc(c[0]))
 
     # -- generic clauses ----------------------------------------------------------------
     def atom(self, tok) -> Atom:
@@ -306,9 +307,7 @@ class _Builder:
         return self.nested(Atom(kind="array", value=atoms, loc=self.loc(bracket)), atoms, bracket, "lists")
 
     def clause(self, c):
-        head = c[0]
-        body = None
-        args = c[1:]
+        head, body, args = c[0], None, c[1:]
         if args and isinstance(args[-1], _Block):
             body = args[-1].clauses
             args = args[:-1]
@@ -590,6 +589,7 @@ def _number(text: str):
     return float(text) if "." in text else int(text)
 
 
+_STATUS_OF = {member.value: member for member in Status}
 _FIELD_WORDS = {"source": "the source", "text": "the text", "quote": "the quote",
                 "reason": "the reason", "default": "the default", "question": "the question",
                 "as_of": "the as-of date", "mode": "the mode", "gap": "the gap kind",
