@@ -214,9 +214,9 @@ class _Lexer:
     __slots__ = ("scan", "compiled", "alternation", "names", "uses", "met", "kinds", "trail")
 
     def __init__(self, spec: dict, compile_after: int, ignore=frozenset(), newline=frozenset(),
-                 drop=frozenset(), trail: str = "") -> None:
+                 drop=frozenset(), trail="") -> None:
         self.scan = spec["scan"]
-        self.trail = trail          # what the alternation ends with (lexre.trailing)
+        self.trail = trail          # what the alternation ends with (lexre.trailing), or what gives it
         unless = spec["unless"]
         self.compiled = None
         self.alternation = None     # its terminals' alternation's `match`, once compiled
@@ -248,8 +248,9 @@ class _Lexer:
             parts.append(f"(?:{rx})()")
         self.names = names
         alternation = "|".join(parts)
-        if self.trail:          # the whitespace after the token, where no state could do other than skip it
-            alternation = f"(?:{alternation}){self.trail}"
+        trail = self.trail if isinstance(self.trail, str) else self.trail()
+        if trail:               # the whitespace after the token, where no state could do other than skip it
+            alternation = f"(?:{alternation}){trail}"
         self.alternation = lexre.compile_possessive(alternation).match
 
     def match(self, text: str, pos: int, patterns: dict):
@@ -325,7 +326,7 @@ class Driver:
         self.ignore = frozenset(tables["ignore"])
         self.drop = frozenset(tables["drop"])
         self.patterns: dict = {}
-        self.trail = lexre.trailing([spec["scan"] for spec in self.lexer_specs], self.ignore, self.newline)
+        self._trail = None          # made when a first lexer compiles its alternation (not for a small file)
 
     def _row(self, state: int) -> dict:
         parts = self.rows[state].split(" ")
@@ -346,6 +347,12 @@ class Driver:
                                                 self.ignore, self.newline, self.drop, self.trail)
         self.lexers[state] = made
         return made
+
+    def trail(self) -> str:
+        """What every compiled alternation ends with (lexre.trailing), made once."""
+        if self._trail is None:
+            self._trail = lexre.trailing([spec["scan"] for spec in self.lexer_specs], self.ignore, self.newline)
+        return self._trail
 
     def parse(self, text: str):
         states, rules, lexers = self.states, self.rules, self.lexers
