@@ -127,6 +127,35 @@ def test_the_lexers_take_lark_s_token_over_a_generated_knowledge_base(tmp_path):
         _same_tokens(lexers[::3], text, _starts(text, 7))
 
 
+def test_the_whitespace_an_alternation_takes_after_a_token_is_what_every_state_would_skip_there():
+    """A compiled alternation ends with `lexre.trailing`'s pattern: after the same token as lark's
+    order takes (its terminal's group ends it), it takes whitespace only where every lexer of the
+    grammar, whichever state the token leads to, would match there the ignored terminal, exactly
+    as far — never before a line's end, a `;` or a comment that `_SEP` takes with its spaces."""
+    tables = lalr.tables_of(parser._lark())
+    trail = lexre.trailing([spec["scan"] for spec in tables["lexers"]], tables["ignore"], tables["newline"])
+    assert trail
+    specs = list({repr(s["scan"]): s for s in tables["lexers"]}.values())
+    plains = [plain(spec["scan"]) for spec in specs]
+    texts = AWKWARD + ["card x  \n y \t; z\u3000 # c\n w  \r\n v \u3000\t\t", "a  ;", "a \t", "x #"]
+    texts += [path.read_text(encoding="utf-8") for path in RULES[::9]]
+    taken = 0
+    for spec, (match, names) in list(zip(specs, plains))[::4]:
+        lexer = lalr._Lexer({"scan": spec["scan"], "unless": {}}, 0, trail=trail)
+        for text in texts:
+            for pos in _starts(text, 3):
+                want, m = _token(match(text, pos), names), lexer.alternation(text, pos)
+                got = None if m is None else ((pos, m.end(m.lastindex)), lexer.names[m.lastindex][0])
+                assert got == want, (text[pos:pos + 30], pos)
+                if m is not None and m.end() > m.end(m.lastindex):
+                    taken += 1
+                    after = m.end(m.lastindex)
+                    for other, other_names in plains:
+                        assert _token(other(text, after), other_names) == ((after, m.end()), "WS"), \
+                            (text[pos:pos + 30], pos)
+    assert taken > 1000
+
+
 # ----------------------------------------------------------------------------- lexre
 
 PATTERNS = [
@@ -141,6 +170,10 @@ PATTERNS = [
     r"(?i:a)*A", r"(?:a|b)*(?=b)", r"(?:a|b)*$", r"(?:a|b)*\b", r"a*(?:b|)a", r"(?:a|b)*(?:a|c)",
     r'"(?:[^"]|"")*"', r"(?:.|b)*b", r"(?:a|[^a])*a", r"x*y?x", r"(?:a|b)+?b", r"(?:[^a]|a)*",
     r"(?:a|b)*+c", r"(?>a*)a", r"[a-c]*(?:c|d)", r"(?:a|b)*[cb]",
+    # look-aheads (their bodies' repeats possessive where nothing after them in the body needs
+    # what they give back) and a look-behind holding one (lexre.trailing's form)
+    r"x(?=(?:a|b)*b)", r"x(?!(?:ab|a)*b)a", r"(?=[ab]*)a+", r"a(?!(?:[ ]*(?:#[^\n]*\r?\n|\r?\n|;))+[ ]*)",
+    r"(?:x|y)(?:[ \t](?<=(?![ \t]*[#;\n])[ \t])[ \t]*|)", r"(?:a|b)*(?=(?:a|b)*c)",
 ]
 ALPHABET = 'ab"\\\n xyc;#\t\u3000-.0123456789/ABdefinrstuw\r'
 

@@ -12,7 +12,6 @@ import unicodedata
 from functools import cache, partial
 from typing import Any, Optional
 
-
 from ..base.patterns import LazyPattern
 from ..base import declared
 from .dates import DateError, PartialDate
@@ -137,9 +136,9 @@ def parse_citation(raw: str, loc: Loc) -> Citation:
 
 class _Inlined(tuple):
     """What an inlined rule (`_name`, and Lark's helpers for `x*`, `x+` and templates) reduces to:
-    its children, which the parser splices into the rule that contains it (Lark's child filter
-    through `.children`; lang/lalr.py's driver as a tuple). Made and read without a Python call —
-    about three in four reductions are of such rules — instead of a Tree for its parent to splice."""
+    its children, which Lark's child filter splices through `.children` into the rule that
+    contains it. Made and read without a Python call instead of a Tree for its parent to splice.
+    (lang/lalr.py's driver, seeing `inlined`, makes a plain tuple instead, which it splices itself.)"""
 
     __slots__ = ()
     children = property(list)
@@ -215,9 +214,11 @@ class _Builder:
         out: dict[str, Any] = {f: [] for f, n in allowed.items() if n == "many"}
         seen: dict[str, Loc] = {}
         for item in items:
-            if type(item) is not _Stmt:
-                item = self._wrap(item)
-            field, value, loc = item.field, item.value, item.loc
+            if type(item) is Clause:    # a body's top-level clause, as `_wrap` takes it, without its call
+                field, value, loc = "clauses", item, item.loc
+            else:
+                item = item if type(item) is _Stmt else self._wrap(item)
+                field, value, loc = item.field, item.value, item.loc
             mode = allowed.get(field)
             if mode is None:  # the grammar prevents this; keep the guard for safety
                 continue
@@ -280,7 +281,8 @@ class _Builder:
         return _NEW[RevRef](target=target, date=date, undated=undated, loc=self.loc(tok))
 
     def status(self, c):
-        return _Stmt("status", Status(str(c[0])), self.loc(c[0]))
+        value = str(c[0])       # the member by its value, without the Enum's call (the grammar's five words)
+        return _Stmt("status", _STATUS_OF.get(value) or Status(value), self.loc(c[0]))
 
     # -- generic clauses ----------------------------------------------------------------
     def atom(self, tok) -> Atom:
@@ -305,9 +307,7 @@ class _Builder:
         return self.nested(Atom(kind="array", value=atoms, loc=self.loc(bracket)), atoms, bracket, "lists")
 
     def clause(self, c):
-        head = c[0]
-        body = None
-        args = c[1:]
+        head, body, args = c[0], None, c[1:]
         if args and isinstance(args[-1], _Block):
             body = args[-1].clauses
             args = args[:-1]
@@ -562,10 +562,8 @@ class _Builder:
 
     def _wrap(self, item):
         """Top-level nodes used inside a body (scenario in a ruling, clause in a card), as statements."""
-        if isinstance(item, Scenario):
-            return _Stmt("scenarios", item, item.loc)
-        if isinstance(item, Clause):
-            return _Stmt("clauses", item, item.loc)
+        if isinstance(item, (Scenario, Clause)):
+            return _Stmt("scenarios" if isinstance(item, Scenario) else "clauses", item, item.loc)
         raise AssertionError(type(item))
 
 
@@ -591,6 +589,7 @@ def _number(text: str):
     return float(text) if "." in text else int(text)
 
 
+_STATUS_OF = {member.value: member for member in Status}
 _FIELD_WORDS = {"source": "the source", "text": "the text", "quote": "the quote",
                 "reason": "the reason", "default": "the default", "question": "the question",
                 "as_of": "the as-of date", "mode": "the mode", "gap": "the gap kind",

@@ -22,11 +22,13 @@ alternative that matches: the same token); once a lexer has been used LEXER_COMP
 matches with one call (a sixth of a cold check's parse). The alternation tries its terminals with
 those it met most first, where no character can begin two terminals whose order changes, and its
 repeats are possessive where giving back cannot change a match (lexre.py): the same tokens.
+It ends with the whitespace after a token where every state would only skip it (lexre.trailing):
+a third of the matches were such whitespace, now taken with the token before it.
 
 Tokens of a terminal that no rule keeps (lark's child filter drops `_SEP`, braces, `=`… from every
 rule they occur in; the tables list them as `drop`, format 3) are shifted as a placeholder rather
-than made, and each rule's child filter is made for its shape (the kept children picked in one
-call, or a left-recursive list extended), not walked child by child.
+than made, and each rule's child filter is made for its shape (lalr_reduce.py: the kept children
+picked in one call, or a left-recursive tuple extended), not walked child by child.
 """
 
 from __future__ import annotations
@@ -34,9 +36,9 @@ from __future__ import annotations
 import re
 import sys
 from abc import ABCMeta
-from operator import itemgetter
 
 from . import lexre
+from .lalr_reduce import Tree, _callback, _inliner      # noqa: F401 (Tree: lark's, made here)
 
 FORMAT = "lalr-3"
 # Matches with a state's patterns one by one before its lexer compiles their alternation (~0.7 ms
@@ -98,19 +100,6 @@ class Token(str, metaclass=ABCMeta):
         return str.__eq__(self, other)
 
     __hash__ = str.__hash__
-
-
-class Tree:
-    """What a rule without a transformer method reduces to (lark's Tree: `data`, `children`)."""
-
-    __slots__ = ("data", "children")
-
-    def __init__(self, data: str, children: list) -> None:
-        self.data = data
-        self.children = children
-
-    def __repr__(self) -> str:
-        return f"Tree({self.data!r}, {self.children!r})"
 
 
 class Refused(Exception):
@@ -222,11 +211,12 @@ def tables_of(lark) -> dict:
 # ----------------------------------------------------------------------------- the driver
 
 class _Lexer:
-    __slots__ = ("scan", "compiled", "alternation", "names", "uses", "met", "kinds")
+    __slots__ = ("scan", "compiled", "alternation", "names", "uses", "met", "kinds", "trail")
 
     def __init__(self, spec: dict, compile_after: int, ignore=frozenset(), newline=frozenset(),
-                 drop=frozenset()) -> None:
+                 drop=frozenset(), trail="") -> None:
         self.scan = spec["scan"]
+        self.trail = trail          # what the alternation ends with (lexre.trailing), or what gives it
         unless = spec["unless"]
         self.compiled = None
         self.alternation = None     # its terminals' alternation's `match`, once compiled
@@ -257,7 +247,11 @@ class _Lexer:
             names += [None] * re.compile(rx).groups + [self.kinds[name]]
             parts.append(f"(?:{rx})()")
         self.names = names
-        self.alternation = lexre.compile_possessive("|".join(parts)).match
+        alternation = "|".join(parts)
+        trail = self.trail if isinstance(self.trail, str) else self.trail()
+        if trail:               # the whitespace after the token, where no state could do other than skip it
+            alternation = f"(?:{alternation}){trail}"
+        self.alternation = lexre.compile_possessive(alternation).match
 
     def match(self, text: str, pos: int, patterns: dict):
         """(the match, its terminal's kind) of the token at `pos` as this state's own lexer reads
@@ -332,6 +326,7 @@ class Driver:
         self.ignore = frozenset(tables["ignore"])
         self.drop = frozenset(tables["drop"])
         self.patterns: dict = {}
+        self._trail = None          # made when a first lexer compiles its alternation (not for a small file)
 
     def _row(self, state: int) -> dict:
         parts = self.rows[state].split(" ")
@@ -341,7 +336,7 @@ class Driver:
     def _rule(self, k: int) -> tuple:
         origin, size, name, expand1, include = self.specs[k]
         call = _callback(name, expand1, include, getattr(self.transformer, name, None), self.inlined, size)
-        made = self.rules[k] = (_intern(origin), size, call, slice(-size, None))
+        made = self.rules[k] = (_intern(origin), size, call, slice(-size, None), slice(1 - size, None))
         return made
 
     def _lexer(self, state: int) -> "_Lexer":
@@ -349,43 +344,52 @@ class Driver:
         made = self.made_lexers.get(k)
         if made is None:
             made = self.made_lexers[k] = _Lexer(self.lexer_specs[k], self.compile_after,
-                                                self.ignore, self.newline, self.drop)
+                                                self.ignore, self.newline, self.drop, self.trail)
         self.lexers[state] = made
         return made
+
+    def trail(self) -> str:
+        """What every compiled alternation ends with (lexre.trailing), made once."""
+        if self._trail is None:
+            self._trail = lexre.trailing([spec["scan"] for spec in self.lexer_specs], self.ignore, self.newline)
+        return self._trail
 
     def parse(self, text: str):
         states, rules, lexers = self.states, self.rules, self.lexers
         patterns, drop = self.patterns, self.drop
         n = len(text)
-        stack = [self.start]
+        state = self.start          # the state on top of the stack, kept at hand
+        stack = []                  # the states below it
         values: list = []
         pos, line, line_start = 0, 1, 0
         end = self.end
         while True:
             if pos < n:
-                state = stack[-1]
                 lexer = lexers[state] or self._lexer(state)
                 alternation = lexer.alternation
                 if alternation is not None:
                     m = alternation(text, pos)
                     if m is None:
                         raise Refused(f"no token at {pos}")
-                    kind, ignored, newlines, folding, dropped = lexer.names[m.lastindex]
+                    i = m.lastindex
+                    kind, ignored, newlines, folding, dropped = lexer.names[i]
+                    # the token ends where its terminal's group is; the match, after the
+                    # whitespace the next state would skip (lexre.trailing: no lines)
+                    value = text[pos:m.end(i)]
                 else:
                     m, how = lexer.match(text, pos, patterns)
                     if m is None:
                         raise Refused(f"no token at {pos}")
                     kind, ignored, newlines, folding, dropped = how
+                    value = m.group()
                 if ignored:                 # whitespace and comments: skipped, no token made
                     if newlines:
-                        value = m.group()
                         k = value.count("\n")
                         if k:
                             line += k
                             line_start = pos + value.rindex("\n") + 1
                     pos = m.end()
                     continue
-                value = m.group()
                 if folding is None:
                     typ = kind
                 else:                       # a keyword lark folds into this terminal's pattern
@@ -405,177 +409,41 @@ class Driver:
                     if k:
                         line += k
                         line_start = pos + value.rindex("\n") + 1
-                pos += len(value)
+                pos = m.end()
             else:               # the end: reduce until the start symbol is complete
                 typ, tok = "$END", None
             while True:
                 try:
-                    act = (states[stack[-1]] or self._row(stack[-1]))[typ]
+                    act = (states[state] or self._row(state))[typ]
                 except KeyError:
                     raise Refused(f"unexpected {typ}") from None
                 if act >= 0:
                     if tok is None:
                         raise Refused("the end cannot be shifted")
-                    stack.append(act)
+                    stack.append(state)
                     values.append(tok)
+                    state = act
                     break
-                origin, size, call, last = rules[~act] or self._rule(~act)
-                if size == 1:       # a third of the reductions: no slices, the child replaced
+                origin, size, call, last, under = rules[~act] or self._rule(~act)
+                # the top state is the last child's: the rule's goes from the state below its first
+                if size == 1:       # half the reductions: no slices, the child replaced
+                    if call is tuple:       # an inlined rule of one child kept (`_arg: NAME`)
+                        values.append((values.pop(),))
+                    elif call is not None:  # None: the child is what the rule reduces to
+                        values.append(call([values.pop()]))
+                elif size == 2:     # a third of the reductions: two pops, no slices
                     stack.pop()
-                    if call is not None:    # None: the child is what the rule reduces to
-                        values[-1] = call([values[-1]])
+                    child = values.pop()
+                    values.append(call([values.pop(), child]))
                 elif size:
                     children = values[last]
-                    del stack[last]
+                    del stack[under]
                     del values[last]
                     values.append(call(children))
                 else:
                     values.append(call([]))
-                stack.append((states[stack[-1]] or self._row(stack[-1]))[origin])
-                if tok is None and stack[-1] == end:
+                    stack.append(state)
+                state = stack[-1]
+                state = (states[state] or self._row(state))[origin]
+                if tok is None and state == end:
                     return values[-1]
-
-
-def _inliner(transformer, specs: list):
-    """The transformer's `inlined`, when every inlined rule (`_name`, and lark's helpers for
-    `x*`, `x+` and templates) reduces by it and none is a `?rule`: a callable that makes of a
-    list (or tuple) of children a sequence which iterates over them (and gives them as a list as its
-    `.children`, which lark's child filter splices). Then every child a rule splices is such a
-    sequence, which the driver splices without `.children`'s copy, and a rule that only splices
-    one child reduces to that child itself. Else None (a child spliced through `.children`)."""
-    inlined = getattr(type(transformer), "inlined", None)
-    if inlined is None:
-        return None
-    for origin, size, name, expand1, include in specs:
-        if origin[:1] == "_" and (expand1 or getattr(transformer, name, None) is not inlined):
-            return None
-    return inlined
-
-
-def _callback(name: str, expand1: bool, include, user, inlined=None, size: int = 0):
-    """A rule's reduction as lark composes it: the child filter (drop filtered-out tokens, splice
-    the children of inlined `_rules`), then `?rule`'s single-child expansion, then the
-    transformer's method (or a Tree). None for a rule of one child that reduces to that child
-    (see `_inliner`): the driver leaves it in place."""
-    if inlined is not None and include is not None:
-        return _inlined_callback(name, expand1, [(i, bool(x)) for i, x in include], user, inlined, size)
-    if user is None:
-        def user(children, name=name):
-            return Tree(name, children)
-    inner = user
-    if expand1:
-        def inner(children, user=user):
-            return children[0] if len(children) == 1 else user(children)
-    if include is None:
-        return inner
-    include = [(i, bool(x)) for i, x in include]
-    if not any(x for _, x in include):      # nothing spliced: the children kept, in one call
-        if not include:
-            return lambda children: inner([])
-        if len(include) == 1:
-            j = include[0][0]
-            return lambda children: inner([children[j]])
-        pick = itemgetter(*(i for i, _ in include))
-        return lambda children: inner(list(pick(children)))
-    if include[0][1] and not any(x for _, x in include[1:]):    # `_items: _items item`
-        first = include[0][0]
-        rest = [i for i, _ in include[1:]]
-
-        def spliced(children):
-            out = children[first].children
-            out.extend([children[i] for i in rest])
-            return inner(out)
-        return spliced
-
-    kept = [i for i, x in include[:-1]]
-    if not any(x for _, x in include[:-1]) and kept:     # `clause: NAME _args`: kept, then one spliced
-        last = include[-1][0]
-        if len(kept) == 1:
-            k0 = kept[0]
-
-            def kept_then_spliced(children):
-                out = [children[k0]]
-                out += children[last].children
-                return inner(out)
-            return kept_then_spliced
-        pick_kept = itemgetter(*kept)
-
-        def some_kept_then_spliced(children):
-            out = list(pick_kept(children))
-            out += children[last].children
-            return inner(out)
-        return some_kept_then_spliced
-    if len(include) == 2:                                  # `_items: _items _SEP _item`: both spliced
-        a, b = include[0][0], include[1][0]
-
-        def both_spliced(children):
-            out = children[a].children
-            if out:
-                out += children[b].children
-            else:       # as lark: the spliced list itself
-                out = children[b].children
-            return inner(out)
-        return both_spliced
-
-    def filtered(children, include=include, inner=inner):
-        out: list = []
-        for i, expand in include:
-            if expand:
-                if out:
-                    out += children[i].children
-                else:       # as lark: the spliced list itself (left recursion)
-                    out = children[i].children
-            else:
-                out.append(children[i])
-        return inner(out)
-    return filtered
-
-
-def _inlined_callback(name: str, expand1: bool, include: list, user, inlined, size: int):
-    """`_callback`'s child filter when every spliced child is a sequence of its children (the
-    transformer's `inlined`, see `_inliner`): spliced without `.children`'s copy, in the shapes
-    `_callback` makes its own; the same children, in the same order, to the same method."""
-    spliced = [i for i, x in include if x]
-    if not spliced:
-        return _callback(name, expand1, include, user)
-    bare = user is inlined and not expand1      # the rule is itself inlined: its children kept as a sequence
-    if include == [(spliced[0], True)] and bare:                # `_items: _SEP? _item`
-        return None if size == 1 else itemgetter(spliced[0])
-    inner = _callback(name, expand1, None, user)
-    kept = [i for i, x in include if not x]
-    if not kept and len(spliced) == 1:                          # `block: "{" _items "}"`
-        only = spliced[0]
-        return lambda children: inner(list(children[only]))
-    if spliced == [include[0][0]]:                              # `_items: _items item`: then kept
-        first = spliced[0]
-        if len(kept) == 1:
-            k = kept[0]
-            if bare:
-                return lambda children: inlined(children[first] + (children[k],))
-            return lambda children: inner([*children[first], children[k]])
-        pick = itemgetter(*kept)
-        if bare:
-            return lambda children: inlined(children[first] + pick(children))
-        return lambda children: inner([*children[first], *pick(children)])
-    if spliced == [include[-1][0]]:                             # `clause: NAME _args`: kept, then spliced
-        last = spliced[0]
-        if len(kept) == 1:
-            k0 = kept[0]
-            return lambda children: inner([children[k0], *children[last]])
-        pick = itemgetter(*kept)
-        return lambda children: inner([*pick(children), *children[last]])
-    if len(include) == 2:                                       # `_items: _items _SEP _item`: both spliced
-        a, b = spliced
-        if bare:
-            return lambda children: inlined(children[a] + children[b])
-        return lambda children: inner([*children[a], *children[b]])
-
-    def filtered(children):
-        out: list = []
-        for i, expand in include:
-            if expand:
-                out += children[i]
-            else:
-                out.append(children[i])
-        return inner(out)
-    return filtered

@@ -218,6 +218,12 @@ def _possessive(seq, tail: bool) -> None:
                 _possessive(alt, rest)
         elif op is _c.SUBPATTERN and not av[1] and not av[2]:
             _possessive(av[3], rest)
+        elif op in (_c.ASSERT, _c.ASSERT_NOT) and av[0] == 1:
+            _possessive(av[1], True)    # a look-ahead holds if its body matches at all: nothing follows it
+        elif op in (_c.ASSERT, _c.ASSERT_NOT):      # a look-behind: only the look-aheads in it
+            for op2, av2 in av[1]:
+                if op2 in (_c.ASSERT, _c.ASSERT_NOT) and av2[0] == 1:
+                    _possessive(av2[1], True)
 
 
 def _always(item) -> bool:
@@ -225,6 +231,8 @@ def _always(item) -> bool:
     op, av = item
     if op is _c.SUBPATTERN:
         return not av[1] and not av[2] and all(_always(x) for x in av[3])
+    if op is _c.BRANCH:         # an alternative that matches wherever it starts
+        return any(all(_always(x) for x in alt) for alt in av[1])
     return op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT) and av[0] == 0
 
 
@@ -265,3 +273,48 @@ def _runs(body) -> None:
             alt[0] = (_c.POSSESSIVE_REPEAT, (1, _c.MAXREPEAT, _p.SubPattern(alt.state, [alt[0]])))
             alt.width = None
     body.width = None
+
+
+# ----------------------------------------------------------------------------- whitespace after a token
+
+def trailing(scans: list, ignore, newline) -> str:
+    """A pattern to end every state's alternation with, which takes the whitespace after a token
+    where the state after that token could only skip it: the one ignored terminal without lines
+    that can begin with a space, in every lexer (`scans`: each lexer's [name, regex] list), taken
+    only where no other terminal of any lexer that can begin as it does (`_SEP`) matches
+    there — so whatever state the token leads to, its lexer would match that ignored terminal
+    there, as far, and skip it without a change of state or line. Matches nothing or that
+    terminal, never fails, and has no groups (`m.lastindex` still names the token's terminal);
+    "" where no terminal is such, or a pattern has groups."""
+    terminals: dict = {}
+    for scan in scans:
+        for name, rx in scan:
+            if terminals.setdefault(name, rx) != rx:
+                return ""
+    chosen = [name for name in sorted(ignore) if name in terminals and name not in newline
+              and all(any(n == name for n, _ in scan) for scan in scans)]
+    firsts = {name: begins(rx) for name, rx in terminals.items()}
+    chosen = [name for name in chosen if firsts[name] is not _ANY and firsts[name][0] is not None
+              and firsts[name][1](" ")]
+    if not chosen:
+        return ""
+    name = chosen[0]
+    own = firsts[name]
+    others = [rx for n, rx in sorted(terminals.items()) if n != name and may_share(firsts[n], own)]
+    if any(re.compile(rx).groups for rx in [terminals[name], *others]):
+        return ""
+    first = "[" + "".join(map(re.escape, sorted(own[0]))) + "]"
+    refuse = "(?!" + "|".join(f"(?:{rx})" for rx in others) + ")" if others else ""
+    if _run_of_one(terminals[name]):    # `[ \t]+`: its first character then the look-back, so that `re`
+        return f"(?:{first}(?<={refuse}{first}){first}*|)"     # passes over it on any other
+    return f"(?:(?={first}){refuse}(?:{terminals[name]})|)"
+
+
+def _run_of_one(rx: str) -> bool:
+    """Whether `rx` is one character class (or literal) repeated once or more, nothing else:
+    the same as its first characters' class once, then any run of them."""
+    items = list(_p.parse(rx))
+    if len(items) != 1 or items[0][0] is not _c.MAX_REPEAT:
+        return False
+    low, high, body = items[0][1]
+    return low == 1 and high is _c.MAXREPEAT and len(body) == 1 and body[0][0] in (_c.IN, _c.LITERAL)
