@@ -529,7 +529,6 @@ _BUILTIN_TESTS: dict[str, Callable[[Vocabulary, str, Any, Optional[str]], Any]] 
 }
 
 
-
 def _test_types(vocab: Vocabulary, types: tuple, kind: str, v: Any, unit: Optional[str]) -> Optional[tuple]:
     """(the first of `types` that takes the atom (kind, v, unit), its value), or None: each type's
     own test, in order: what a plan (argplan.plan_of) is made from."""
@@ -544,7 +543,6 @@ def _test_types(vocab: Vocabulary, types: tuple, kind: str, v: Any, unit: Option
             if e is not None and v in e.values:
                 return t, v
     return None
-
 
 
 # ----------------------------------------------------------------------------- rendering
