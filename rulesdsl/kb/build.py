@@ -432,10 +432,7 @@ class _Builder:
     def plans_of(self, game: str) -> dict:
         """The plans of the game's vocabulary's arguments, shared by all its validators: a plan
         reads the vocabulary alone, which nothing changes during a build."""
-        plans = self.plans.get(game)
-        if plans is None:
-            plans = self.plans[game] = {}
-        return plans
+        return self.plans.setdefault(game, {})
 
     def card_clauses(self, v: Validator, clauses) -> tuple[dict[str, Any], tuple[Call, ...]]:
         facts: dict[str, Any] = {}

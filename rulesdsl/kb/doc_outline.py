@@ -12,6 +12,7 @@ walk (lang/snapshot.py `dumps_nested`), writes such a node once instead of twice
 
 from __future__ import annotations
 
+from operator import is_
 from typing import Iterable
 
 from ..lang.model import Document, Ruling, Scenario
@@ -48,13 +49,9 @@ _NONE = object()        # a field the node does not hold
 
 def _same(made: tuple, held) -> tuple:
     """`held` when `made` holds the very same items (so that the node holding it may be kept), else `made`."""
-    if type(held) is tuple and len(made) == len(held) and all(map(_is, made, held)):
+    if type(held) is tuple and len(made) == len(held) and all(map(is_, made, held)):
         return held
     return made
-
-
-def _is(a, b) -> bool:
-    return a is b
 
 
 def scenarios_in(doc: Document) -> Iterable[Scenario]:
